@@ -1,0 +1,330 @@
+//! Judges for the JSON-RPC base layer (`index.mdx` / `messages.mdx`, `transports.mdx`
+//! stdio, JSON-RPC 2.0), applied to every message the server wrote.
+
+use serde_json::Value;
+
+use super::model::{Ctx, Evidence, Verdict, MAX_EXAMPLES};
+use crate::protocol::{Entry, Exchange, FrameProblem, IdMatch, MessageKind};
+
+fn json_messages<'a>(ctx: &'a Ctx<'_>) -> impl Iterator<Item = (&'a Entry, &'a Value)> {
+    ctx.transcript()
+        .received()
+        .filter(|e| e.problem.is_none())
+        .filter_map(|e| e.json.as_ref().map(|j| (e, j)))
+}
+
+fn responses<'a>(ctx: &'a Ctx<'_>) -> impl Iterator<Item = (&'a Entry, &'a Value)> {
+    json_messages(ctx).filter(|(_, j)| crate::protocol::classify(j) == MessageKind::Response)
+}
+
+/// Evidence: each offending entry with the request it answers, first few only.
+fn examples(ctx: &Ctx<'_>, seqs: &[usize]) -> Vec<Evidence> {
+    let mut out = Vec::new();
+    for &seq in seqs.iter().take(MAX_EXAMPLES) {
+        if let Some(req) = ctx.transcript().get(seq).and_then(|e| e.answers) {
+            out.extend(ctx.evidence(&[req]));
+        }
+        out.extend(ctx.evidence(&[seq]));
+    }
+    if seqs.len() > MAX_EXAMPLES {
+        out.push(Evidence::note(format!(
+            "... and {} more",
+            seqs.len() - MAX_EXAMPLES
+        )));
+    }
+    out
+}
+
+/// `RPC-STDIO-FRAMING`: nothing but JSON-RPC messages on stdout, UTF-8, within the cap.
+pub(super) fn stdio_framing(ctx: &Ctx<'_>) -> Verdict {
+    let bad: Vec<(usize, &FrameProblem)> = ctx
+        .transcript()
+        .received()
+        .filter_map(|e| e.problem.as_ref().map(|p| (e.seq, p)))
+        .collect();
+    if bad.is_empty() {
+        let n = ctx.transcript().received().count();
+        return Verdict::Pass(format!("all {n} stdout line(s) were JSON-RPC messages"));
+    }
+    let describe = |p: &FrameProblem| match p {
+        FrameProblem::InvalidUtf8 => "invalid UTF-8".to_string(),
+        FrameProblem::Overlong { length } => format!("a line of {length} bytes, over the line cap"),
+        FrameProblem::NotJson => "not JSON".to_string(),
+        FrameProblem::NotAMessage => "JSON but not a JSON-RPC message".to_string(),
+    };
+    let mut kinds: Vec<String> = bad.iter().map(|(_, p)| describe(p)).collect();
+    kinds.dedup();
+    let seqs: Vec<usize> = bad.iter().map(|(s, _)| *s).collect();
+    Verdict::Violation(
+        format!(
+            "{} stdout line(s) are not valid MCP messages ({}); the server MUST NOT write anything \
+             to stdout that is not a valid MCP message (logs belong on stderr)",
+            bad.len(),
+            kinds.join(", ")
+        ),
+        examples(ctx, &seqs),
+    )
+}
+
+/// `RPC-JSONRPC-2.0`: `"jsonrpc": "2.0"` on every message.
+pub(super) fn jsonrpc_version(ctx: &Ctx<'_>) -> Verdict {
+    let objects = json_messages(ctx).filter(|(_, j)| j.is_object());
+    let (mut n, mut bad) = (0, Vec::new());
+    for (entry, json) in objects {
+        n += 1;
+        if json.get("jsonrpc") != Some(&Value::String("2.0".into())) {
+            bad.push(entry.seq);
+        }
+    }
+    if bad.is_empty() {
+        return Verdict::Pass(format!("all {n} message(s) carry \"jsonrpc\": \"2.0\""));
+    }
+    Verdict::Violation(
+        format!("{} message(s) lack \"jsonrpc\": \"2.0\"", bad.len()),
+        examples(ctx, &bad),
+    )
+}
+
+/// `RPC-RESP-EXCLUSIVE`: exactly one of `result` and `error`.
+pub(super) fn response_exclusive(ctx: &Ctx<'_>) -> Verdict {
+    let (mut n, mut bad) = (0, Vec::new());
+    for (entry, json) in responses(ctx) {
+        n += 1;
+        if json.get("result").is_some() == json.get("error").is_some() {
+            bad.push(entry.seq);
+        }
+    }
+    if bad.is_empty() {
+        return Verdict::Pass(format!(
+            "all {n} response(s) hold exactly one of result and error"
+        ));
+    }
+    Verdict::Violation(
+        format!(
+            "{} response(s) hold both result and error, or neither; a response MUST set exactly one",
+            bad.len()
+        ),
+        examples(ctx, &bad),
+    )
+}
+
+/// `RPC-ID-ECHO`: the response id has the request id's JSON type and value.
+pub(super) fn id_echo(ctx: &Ctx<'_>) -> Verdict {
+    let loose: Vec<usize> = ctx
+        .transcript()
+        .received()
+        .filter(|e| e.id_match == Some(IdMatch::Loose))
+        .map(|e| e.seq)
+        .collect();
+    if !loose.is_empty() {
+        return Verdict::Violation(
+            format!(
+                "{} response(s) carry the request id in another JSON type or form; a response MUST \
+                 carry the same id (same type and value)",
+                loose.len()
+            ),
+            examples(ctx, &loose),
+        );
+    }
+    // A ping probe with an unusual id that got no response while some response answered
+    // nothing of ours: the id was mangled beyond recognition.
+    let stray: Vec<usize> = ctx
+        .transcript()
+        .received()
+        .filter(|e| e.unsolicited)
+        .map(|e| e.seq)
+        .collect();
+    let lost: Vec<&Exchange> = ctx
+        .record
+        .pings
+        .iter()
+        .filter(|p| p.silence().is_some())
+        .collect();
+    if !lost.is_empty() && !stray.is_empty() {
+        let mut evidence: Vec<Evidence> = lost
+            .iter()
+            .flat_map(|p| ctx.evidence(&[p.request_seq]))
+            .collect();
+        evidence.extend(ctx.evidence(&stray[..stray.len().min(MAX_EXAMPLES)]));
+        return Verdict::Violation(
+            format!(
+                "{} ping(s) got no response with their id while {} response(s) answered no request \
+                 of ours: the id did not come back intact",
+                lost.len(),
+                stray.len()
+            ),
+            evidence,
+        );
+    }
+    let n = ctx
+        .transcript()
+        .received()
+        .filter(|e| e.id_match.is_some())
+        .count();
+    if n == 0 {
+        return Verdict::Skip("no response was received".into());
+    }
+    Verdict::Pass(format!(
+        "{n} response(s) echoed their request id exactly (integer, non-ASCII string and 2^53-1 ids probed)"
+    ))
+}
+
+/// `RPC-ERROR-SHAPE`: integer `code`, string `message`.
+pub(super) fn error_shape(ctx: &Ctx<'_>) -> Verdict {
+    let (mut n, mut bad) = (0, Vec::new());
+    for (entry, json) in responses(ctx) {
+        let Some(error) = json.get("error") else {
+            continue;
+        };
+        n += 1;
+        let code_ok = error
+            .get("code")
+            .and_then(Value::as_number)
+            .is_some_and(|c| c.is_i64() || c.is_u64());
+        let message_ok = error.get("message").is_some_and(Value::is_string);
+        if !(code_ok && message_ok) {
+            bad.push(entry.seq);
+        }
+    }
+    if n == 0 {
+        return Verdict::Skip("no error response was received".into());
+    }
+    if bad.is_empty() {
+        return Verdict::Pass(format!(
+            "all {n} error(s) have an integer code and a string message"
+        ));
+    }
+    Verdict::Violation(
+        format!(
+            "{} error response(s) lack an integer `code` or a string `message`; error codes MUST be integers",
+            bad.len()
+        ),
+        examples(ctx, &bad),
+    )
+}
+
+/// How an error probe was answered.
+fn expect_error(
+    ctx: &Ctx<'_>,
+    exchange: Option<&Exchange>,
+    code: i64,
+    what: &str,
+    silence_is_warning: bool,
+) -> Verdict {
+    if let Some(skip) = ctx.skip_if_stopped() {
+        return skip;
+    }
+    let Some(exchange) = exchange else {
+        return Verdict::Skip(format!(
+            "{what} was not sent: the server had stopped answering earlier"
+        ));
+    };
+    let evidence = ctx.exchange_evidence(exchange);
+    if let Some(silence) = exchange.silence() {
+        let exited = matches!(silence, crate::protocol::Silence::Exited(_));
+        if silence_is_warning && !exited {
+            return Verdict::Warn(
+                format!(
+                    "{what} got no response ({}); expected error {code} (policy A2: warning)",
+                    silence.describe()
+                ),
+                evidence,
+            );
+        }
+        return Verdict::Violation(
+            format!("{what} got no response: {}", silence.describe()),
+            evidence,
+        );
+    }
+    match exchange.error_code() {
+        Some(c) if c == code => Verdict::Pass(format!("{what} got error {code}")),
+        Some(c) => Verdict::Violation(format!("{what} got error {c}, expected {code}"), evidence),
+        None if exchange.error().is_some() => Verdict::Violation(
+            format!("{what} got an error without an integer code, expected {code}"),
+            evidence,
+        ),
+        None => Verdict::Violation(
+            format!("{what} got a success result, expected error {code}"),
+            evidence,
+        ),
+    }
+}
+
+/// `RPC-ERR-PARSE`: a line that is not JSON gets -32700, and the server lives on.
+pub(super) fn parse_error(ctx: &Ctx<'_>) -> Verdict {
+    let verdict = expect_error(
+        ctx,
+        ctx.record.parse_error.as_ref(),
+        -32700,
+        "a line that is not JSON",
+        true,
+    );
+    if !matches!(verdict, Verdict::Pass(_) | Verdict::Warn(..)) {
+        return verdict;
+    }
+    match &ctx.record.ping_after_malformed {
+        Some(ping) if ping.result().is_none() => Verdict::Violation(
+            "after the malformed-input probes, ping is no longer answered".into(),
+            ctx.exchange_evidence(ping),
+        ),
+        _ => verdict,
+    }
+}
+
+/// `RPC-ERR-INVALID-REQUEST`: a request object without `method` gets -32600.
+pub(super) fn invalid_request(ctx: &Ctx<'_>) -> Verdict {
+    expect_error(
+        ctx,
+        ctx.record.invalid_request.as_ref(),
+        -32600,
+        "a request without `method`",
+        true,
+    )
+}
+
+/// `RPC-ERR-METHOD-NOT-FOUND`: an unknown method gets -32601.
+pub(super) fn method_not_found(ctx: &Ctx<'_>) -> Verdict {
+    expect_error(
+        ctx,
+        ctx.record.unknown_method.as_ref(),
+        -32601,
+        "an unknown method",
+        false,
+    )
+}
+
+/// JSON-RPC 2.0 section 4: every request gets a response; a server that stalls or exits
+/// mid-conversation breaks it. The malformed probes are exempt (their silence is policy).
+pub(super) fn response_required(ctx: &Ctx<'_>) -> Verdict {
+    let record = ctx.record;
+    let exempt = [record.parse_error.as_ref(), record.invalid_request.as_ref()];
+    let silent: Vec<&Exchange> = record
+        .exchanges()
+        .filter(|x| {
+            !exempt
+                .iter()
+                .any(|e| e.is_some_and(|e| std::ptr::eq(e, *x)))
+        })
+        .filter(|x| x.silence().is_some())
+        .collect();
+    if silent.is_empty() {
+        let n = record.exchanges().count();
+        return Verdict::Pass(format!(
+            "all {n} request(s) were answered within the timeout"
+        ));
+    }
+    let first = silent[0];
+    let mut evidence = ctx.exchange_evidence(first);
+    for x in silent.iter().skip(1).take(MAX_EXAMPLES) {
+        evidence.extend(ctx.evidence(&[x.request_seq]));
+    }
+    Verdict::Violation(
+        format!(
+            "{} request(s) got no response, the first ({}) because {}",
+            silent.len(),
+            first.method,
+            first.silence().map(|s| s.describe()).unwrap_or_default()
+        ),
+        evidence,
+    )
+}

@@ -1,0 +1,314 @@
+//! Judges for the legacy lifecycle: initialize, version negotiation, initialized,
+//! capabilities, ping and stdio shutdown (`lifecycle.mdx`, `ping.mdx`).
+
+use serde_json::Value;
+
+use super::model::{exchange_evidence, Ctx, Evidence, Verdict, MAX_EXAMPLES};
+use crate::scenarios::UNSUPPORTED_VERSION;
+
+/// `LC-INIT-RESULT`: protocolVersion and capabilities.
+pub(super) fn init_result(ctx: &Ctx<'_>) -> Verdict {
+    let init = &ctx.record.initialize;
+    let evidence = ctx.exchange_evidence(init);
+    if let Some(silence) = init.silence() {
+        return Verdict::Violation(
+            format!("initialize got no response: {}", silence.describe()),
+            evidence,
+        );
+    }
+    if let Some(error) = init.error() {
+        return Verdict::Violation(
+            format!("initialize was answered with an error: {error}"),
+            evidence,
+        );
+    }
+    let Some(result) = init.result() else {
+        return Verdict::Violation(
+            "the initialize response holds neither result nor error".into(),
+            evidence,
+        );
+    };
+    let mut problems = Vec::new();
+    if !result.get("protocolVersion").is_some_and(Value::is_string) {
+        problems.push("`protocolVersion` is missing or not a string");
+    }
+    if !result.get("capabilities").is_some_and(Value::is_object) {
+        problems.push("`capabilities` is missing or not an object");
+    }
+    if problems.is_empty() {
+        Verdict::Pass(format!(
+            "initialize answered with protocolVersion {} and capabilities {}",
+            result["protocolVersion"], result["capabilities"]
+        ))
+    } else {
+        Verdict::Violation(
+            format!(
+                "the initialize result is incomplete: {}",
+                problems.join("; ")
+            ),
+            evidence,
+        )
+    }
+}
+
+/// `LC-INIT-RESULT`: serverInfo with name and version.
+pub(super) fn server_info(ctx: &Ctx<'_>) -> Verdict {
+    let Some(result) = ctx.record.init_result() else {
+        return Verdict::Skip("initialize did not succeed".into());
+    };
+    let info = result.get("serverInfo");
+    let field_ok = |k: &str| info.and_then(|i| i.get(k)).is_some_and(Value::is_string);
+    let mut problems = Vec::new();
+    if !info.is_some_and(Value::is_object) {
+        problems.push("`serverInfo` is missing or not an object".to_string());
+    } else {
+        for k in ["name", "version"] {
+            if !field_ok(k) {
+                problems.push(format!("`serverInfo.{k}` is missing or not a string"));
+            }
+        }
+    }
+    if problems.is_empty() {
+        Verdict::Pass(format!(
+            "serverInfo is {}",
+            info.cloned().unwrap_or_default()
+        ))
+    } else {
+        Verdict::Violation(
+            problems.join("; "),
+            ctx.exchange_evidence(&ctx.record.initialize),
+        )
+    }
+}
+
+/// `LC-VERSION-ECHO`: a supported version is answered with itself; a different answer
+/// must at least be a version the server supports.
+pub(super) fn version_echo(ctx: &Ctx<'_>) -> Verdict {
+    let requested = ctx.record.requested.id;
+    let Some(answered) = ctx.record.negotiated.as_deref() else {
+        return Verdict::Skip("initialize gave no protocolVersion string".into());
+    };
+    if answered == requested {
+        return Verdict::Pass(format!("asked for {requested}, answered {answered}"));
+    }
+    let mut evidence = ctx.exchange_evidence(&ctx.record.initialize);
+    match ctx.negotiation.supports(answered) {
+        Some(true) => Verdict::Pass(format!(
+            "asked for {requested}, answered {answered}: the server does not support {requested} \
+             and falls back to {answered}, which it answers with itself"
+        )),
+        Some(false) => {
+            let again = ctx.negotiation.echoes.get(answered).cloned().flatten();
+            if let Some(probe) = ctx.negotiation.probe_for(answered) {
+                evidence.push(Evidence::note(format!(
+                    "a fresh session asking for {answered:?}:"
+                )));
+                evidence.extend(exchange_evidence(&probe.transcript, &probe.exchange));
+            }
+            Verdict::Violation(
+                format!(
+                    "asked for {requested}, the server answered {answered:?}, a version it does not \
+                     support: asked for {answered:?} it answers {}",
+                    again.map_or("with no version".to_string(), |v| format!("{v:?}"))
+                ),
+                evidence,
+            )
+        }
+        None => Verdict::Skip(format!(
+            "the server's support of {answered:?} was not probed"
+        )),
+    }
+}
+
+/// `LC-VERSION-FALLBACK`: an unsupported version gets a success with another version the
+/// server supports. Section 10 A1: a -32602 error with `data.supported` is a warning.
+pub(super) fn version_fallback(ctx: &Ctx<'_>) -> Verdict {
+    let Some(probe) = ctx.negotiation.unsupported.as_ref() else {
+        return Verdict::Skip("the unsupported-version probe did not run".into());
+    };
+    let evidence = exchange_evidence(&probe.transcript, &probe.exchange);
+    let requested = UNSUPPORTED_VERSION;
+    if let Some(silence) = probe.exchange.silence() {
+        return Verdict::Violation(
+            format!(
+                "initialize with unsupported version {requested} got no response: {}",
+                silence.describe()
+            ),
+            evidence,
+        );
+    }
+    if let Some(error) = probe.exchange.error() {
+        let code = error.get("code").and_then(Value::as_i64);
+        let listed = error
+            .pointer("/data/supported")
+            .is_some_and(Value::is_array);
+        if code == Some(-32602) && listed {
+            return Verdict::Warn(
+                format!(
+                    "initialize with unsupported version {requested} was answered with error -32602 \
+                     listing data.supported; the normative text asks for a successful result with a \
+                     version the server supports (policy A1: warning)"
+                ),
+                evidence,
+            );
+        }
+        return Verdict::Violation(
+            format!(
+                "initialize with unsupported version {requested} was answered with an error; the server \
+                 MUST respond with another protocol version it supports"
+            ),
+            evidence,
+        );
+    }
+    match probe.answered() {
+        None => Verdict::Violation("the initialize result has no protocolVersion string".into(), evidence),
+        Some(v) if v == requested => Verdict::Violation(
+            format!("initialize with unsupported version {requested} was answered with that same version"),
+            evidence,
+        ),
+        Some(v) => match ctx.negotiation.supports(v) {
+            Some(true) => Verdict::Pass(format!(
+                "asked for unsupported {requested}, answered {v}, a version the server supports"
+            )),
+            Some(false) => Verdict::Violation(
+                format!("asked for unsupported {requested}, answered {v:?}, which the server does not support"),
+                evidence,
+            ),
+            None => Verdict::Skip(format!("the server's support of {v:?} was not probed")),
+        },
+    }
+}
+
+/// `RPC-NOTIF-NO-REPLY` for `notifications/initialized`: no response to a notification.
+pub(super) fn initialized_no_reply(ctx: &Ctx<'_>) -> Verdict {
+    if let Some(skip) = ctx.skip_if_stopped() {
+        return skip;
+    }
+    let Some(sent) = ctx.record.initialized_seq else {
+        return Verdict::Skip("notifications/initialized was not sent".into());
+    };
+    let stray: Vec<usize> = ctx
+        .transcript()
+        .received()
+        .filter(|e| e.seq > sent && e.unsolicited)
+        .map(|e| e.seq)
+        .collect();
+    if stray.is_empty() {
+        return Verdict::Pass(
+            "no response to notifications/initialized (or any other stray response)".into(),
+        );
+    }
+    let mut seqs = vec![sent];
+    seqs.extend(stray.iter().take(MAX_EXAMPLES));
+    Verdict::Violation(
+        format!(
+            "{} response(s) answer no request of ours, the first after notifications/initialized; \
+             a notification MUST NOT be answered",
+            stray.len()
+        ),
+        ctx.evidence(&seqs),
+    )
+}
+
+/// `LC-CAP-CONSISTENT` / `LC-CAP-TOOLS`: tools declared exactly when tools/list works.
+pub(super) fn capability_tools(ctx: &Ctx<'_>) -> Verdict {
+    if let Some(skip) = ctx.skip_if_stopped() {
+        return skip;
+    }
+    let Some(result) = ctx.record.init_result() else {
+        return Verdict::Skip("initialize did not succeed".into());
+    };
+    let Some(first) = ctx.record.tools_pages.first() else {
+        return Verdict::Skip("tools/list was not sent".into());
+    };
+    let declared = result
+        .pointer("/capabilities/tools")
+        .is_some_and(Value::is_object);
+    let mut evidence = ctx.exchange_evidence(&ctx.record.initialize);
+    evidence.extend(ctx.exchange_evidence(first));
+    if first.silence().is_some() {
+        return Verdict::Skip("tools/list got no response (see rpc-response-required)".into());
+    }
+    match (declared, first.result().is_some(), first.error_code()) {
+        (true, true, _) => Verdict::Pass("the tools capability is declared and tools/list works".into()),
+        (false, true, _) => Verdict::Violation(
+            "tools/list succeeds but capabilities.tools is not declared: servers that support tools \
+             MUST declare the tools capability"
+                .into(),
+            evidence,
+        ),
+        (true, false, _) => Verdict::Violation(
+            "capabilities.tools is declared but tools/list fails".into(),
+            evidence,
+        ),
+        (false, false, Some(-32601)) => {
+            Verdict::Pass("no tools capability, and tools/list is answered with -32601".into())
+        }
+        (false, false, _) => Verdict::Warn(
+            "no tools capability; tools/list should then get -32601 (policy A11)".into(),
+            evidence,
+        ),
+    }
+}
+
+/// `LC-PING`: ping gets an empty result (only `_meta` allowed).
+pub(super) fn ping(ctx: &Ctx<'_>) -> Verdict {
+    if let Some(skip) = ctx.skip_if_stopped() {
+        return skip;
+    }
+    let mut bad = Vec::new();
+    for ping in &ctx.record.pings {
+        let ok = ping
+            .result()
+            .and_then(Value::as_object)
+            .is_some_and(|r| r.keys().all(|k| k == "_meta"));
+        if !ok {
+            bad.push(ping);
+        }
+    }
+    if bad.is_empty() {
+        return Verdict::Pass(format!(
+            "{} ping(s) answered with an empty result",
+            ctx.record.pings.len()
+        ));
+    }
+    let evidence = bad
+        .iter()
+        .take(MAX_EXAMPLES)
+        .flat_map(|p| ctx.exchange_evidence(p))
+        .collect();
+    Verdict::Violation(
+        format!(
+            "{} of {} ping(s) were not answered with an empty result; the receiver MUST respond \
+             promptly with an empty response",
+            bad.len(),
+            ctx.record.pings.len()
+        ),
+        evidence,
+    )
+}
+
+/// `LC-SHUTDOWN-STDIO`: the server exits after its stdin is closed.
+pub(super) fn shutdown(ctx: &Ctx<'_>) -> Verdict {
+    let Some(shutdown) = &ctx.record.shutdown else {
+        return Verdict::Skip("the shutdown sequence did not run".into());
+    };
+    if let Some(why) = &shutdown.already_ended {
+        return Verdict::Skip(format!(
+            "the server had stopped before stdin was closed: {why}"
+        ));
+    }
+    if shutdown.voluntary {
+        Verdict::Pass(format!(
+            "exited after stdin was closed ({})",
+            shutdown.exit.describe()
+        ))
+    } else {
+        let last = ctx.transcript().entries().len().saturating_sub(1);
+        Verdict::Violation(
+            "the server kept running after its stdin was closed; servers SHOULD exit promptly"
+                .to_string(),
+            ctx.evidence(&[last]),
+        )
+    }
+}

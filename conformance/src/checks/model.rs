@@ -1,0 +1,290 @@
+//! Types of the catalog: checks, levels, verdicts, statuses and evidence.
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::protocol::{Direction, Exchange, Revision, SchemaSet, Transcript};
+use crate::scenarios::{NegotiationRecord, RevisionRecord};
+
+/// Normative level of a check, as REQUIREMENTS.md states it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Level {
+    /// RFC 2119 MUST / MUST NOT.
+    #[serde(rename = "MUST")]
+    Must,
+    /// RFC 2119 SHOULD / SHOULD NOT.
+    #[serde(rename = "SHOULD")]
+    Should,
+    /// RFC 2119 MAY (informational).
+    #[serde(rename = "MAY")]
+    May,
+    /// A structural rule of the revision's schema.json; treated as MUST.
+    #[serde(rename = "SCHEMA")]
+    Schema,
+    /// A rule inherited from JSON-RPC 2.0; treated as MUST.
+    #[serde(rename = "JSONRPC")]
+    JsonRpc,
+    /// A suite decision where the spec is open (REQUIREMENTS.md section 10); a warning.
+    #[serde(rename = "POLICY")]
+    Policy,
+}
+
+impl Level {
+    /// The status a violation of this level gets.
+    pub fn violation_status(self) -> Status {
+        match self {
+            Level::Must | Level::Schema | Level::JsonRpc => Status::Fail,
+            Level::Should | Level::May | Level::Policy => Status::Warn,
+        }
+    }
+
+    /// Upper-case name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Level::Must => "MUST",
+            Level::Should => "SHOULD",
+            Level::May => "MAY",
+            Level::Schema => "SCHEMA",
+            Level::JsonRpc => "JSONRPC",
+            Level::Policy => "POLICY",
+        }
+    }
+}
+
+/// Outcome of one check in one revision.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// A MUST, SCHEMA or JSONRPC rule is broken.
+    Fail,
+    /// A SHOULD or POLICY rule is broken, or a policy downgraded a violation.
+    Warn,
+    /// Not applicable here, with a reason.
+    Skip,
+    /// The rule holds.
+    Pass,
+}
+
+impl Status {
+    /// Lower-case name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Fail => "fail",
+            Status::Warn => "warn",
+            Status::Skip => "skip",
+            Status::Pass => "pass",
+        }
+    }
+}
+
+/// Which revisions a check applies to.
+#[derive(Debug, Clone, Copy)]
+pub enum Applies {
+    /// Every revision.
+    All,
+    /// This revision and later ones.
+    From(&'static str),
+}
+
+impl Applies {
+    /// Whether the check applies to `revision`.
+    pub fn includes(self, revision: &Revision) -> bool {
+        match self {
+            Applies::All => true,
+            Applies::From(first) => revision.at_least(first),
+        }
+    }
+
+    /// For listings: "all" or "2025-06-18+".
+    pub fn describe(self) -> String {
+        match self {
+            Applies::All => "all".into(),
+            Applies::From(first) => format!("{first}+"),
+        }
+    }
+}
+
+/// One line of evidence: a message exchanged, a stderr line, or a harness note.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Evidence {
+    /// Who produced it.
+    pub direction: Direction,
+    /// Its text (server text is escaped by each renderer, not here).
+    pub text: String,
+}
+
+impl Evidence {
+    /// A note written by the harness (an explanation, a schema error).
+    pub fn note(text: impl Into<String>) -> Self {
+        Self {
+            direction: Direction::Harness,
+            text: text.into(),
+        }
+    }
+}
+
+/// What a judge decided.
+#[derive(Debug, Clone)]
+pub enum Verdict {
+    /// The rule holds; the message says what was seen.
+    Pass(String),
+    /// The rule is broken; the status follows the check's level.
+    Violation(String, Vec<Evidence>),
+    /// A policy of REQUIREMENTS.md section 10 makes this a warning whatever the level.
+    Warn(String, Vec<Evidence>),
+    /// Not applicable, with the reason.
+    Skip(String),
+}
+
+/// A check of the catalog.
+#[derive(Debug)]
+pub struct Check {
+    /// Stable kebab-case id; never renamed or reused.
+    pub id: &'static str,
+    /// One line saying what is required.
+    pub title: &'static str,
+    /// Normative level.
+    pub level: Level,
+    /// The REQUIREMENTS.md id it implements.
+    pub requirement: &'static str,
+    /// Revisions it applies to.
+    pub applies: Applies,
+    /// Spec file and section.
+    pub source: &'static str,
+    /// The judge.
+    pub judge: fn(&Ctx<'_>) -> Verdict,
+}
+
+/// The result of one check in one revision, as reported.
+#[derive(Debug, Clone, Serialize)]
+pub struct CheckResult {
+    /// Check id.
+    pub check: &'static str,
+    /// Check title.
+    pub title: &'static str,
+    /// Level.
+    pub level: Level,
+    /// REQUIREMENTS.md id.
+    pub requirement: &'static str,
+    /// Spec source.
+    pub source: &'static str,
+    /// Outcome.
+    pub status: Status,
+    /// What was seen.
+    pub message: String,
+    /// The messages that show it.
+    pub evidence: Vec<Evidence>,
+}
+
+/// What a judge may read.
+#[derive(Debug)]
+pub struct Ctx<'a> {
+    /// The revision's conversation.
+    pub record: &'a RevisionRecord,
+    /// The negotiated revision's profile, when it is one the suite knows.
+    pub revision: Option<&'static Revision>,
+    /// Schemas of the negotiated revision.
+    pub schemas: Option<&'a SchemaSet>,
+    /// What version probing learned.
+    pub negotiation: &'a NegotiationRecord,
+}
+
+/// Most evidence lines of one kind in a finding; the rest is counted, not listed.
+pub const MAX_EXAMPLES: usize = 5;
+/// stderr lines attached when a server dies or stalls.
+pub const STDERR_TAIL: usize = 10;
+
+impl Ctx<'_> {
+    /// The revision's transcript.
+    pub fn transcript(&self) -> &Transcript {
+        &self.record.transcript
+    }
+
+    /// Evidence lines for transcript entries.
+    pub fn evidence(&self, seqs: &[usize]) -> Vec<Evidence> {
+        evidence_from(self.transcript(), seqs)
+    }
+
+    /// Evidence for one exchange: request, response or the reason there was none, and
+    /// for silence the last stderr lines.
+    pub fn exchange_evidence(&self, exchange: &Exchange) -> Vec<Evidence> {
+        exchange_evidence(self.transcript(), exchange)
+    }
+
+    /// `Some(skip)` when the conversation stopped after initialize.
+    pub fn skip_if_stopped(&self) -> Option<Verdict> {
+        self.record
+            .stopped
+            .as_ref()
+            .map(|why| Verdict::Skip(format!("not probed: {why}")))
+    }
+
+    /// The request a received response answers, if any.
+    pub fn request_of(&self, response_seq: usize) -> Option<&Value> {
+        let entry = self.transcript().get(response_seq)?;
+        self.transcript().get(entry.answers?)?.json.as_ref()
+    }
+}
+
+/// Evidence lines for transcript entries of any transcript.
+pub fn evidence_from(transcript: &Transcript, seqs: &[usize]) -> Vec<Evidence> {
+    seqs.iter()
+        .filter_map(|&s| transcript.get(s))
+        .map(|e| Evidence {
+            direction: e.direction,
+            text: e.text.clone(),
+        })
+        .collect()
+}
+
+/// Evidence for an exchange of any transcript.
+pub fn exchange_evidence(transcript: &Transcript, exchange: &Exchange) -> Vec<Evidence> {
+    let mut out = evidence_from(transcript, &exchange.seqs());
+    if let Some(silence) = exchange.silence() {
+        out.push(Evidence::note(silence.describe()));
+        out.extend(
+            transcript
+                .stderr_tail(STDERR_TAIL)
+                .into_iter()
+                .map(|e| Evidence {
+                    direction: e.direction,
+                    text: e.text.clone(),
+                }),
+        );
+    }
+    out
+}
+
+/// Judges every applicable check of the catalog for one revision.
+pub fn judge_all(catalog: &[Check], ctx: &Ctx<'_>) -> Vec<CheckResult> {
+    let revision = ctx.revision.unwrap_or(ctx.record.requested);
+    catalog
+        .iter()
+        .map(|check| {
+            let verdict = if check.applies.includes(revision) {
+                (check.judge)(ctx)
+            } else {
+                Verdict::Skip(format!(
+                    "applies to revisions {} only",
+                    check.applies.describe()
+                ))
+            };
+            let (status, message, evidence) = match verdict {
+                Verdict::Pass(m) => (Status::Pass, m, Vec::new()),
+                Verdict::Violation(m, e) => (check.level.violation_status(), m, e),
+                Verdict::Warn(m, e) => (Status::Warn, m, e),
+                Verdict::Skip(m) => (Status::Skip, m, Vec::new()),
+            };
+            CheckResult {
+                check: check.id,
+                title: check.title,
+                level: check.level,
+                requirement: check.requirement,
+                source: check.source,
+                status,
+                message,
+                evidence,
+            }
+        })
+        .collect()
+}

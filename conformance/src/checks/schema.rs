@@ -1,0 +1,106 @@
+//! Judge: every message the server sends validates against its revision's schema.json.
+//!
+//! Payloads are validated (a result against the definition its request method calls
+//! for, an error against `Error`, a notification or request against its union member);
+//! the envelope (`jsonrpc`, `id`, result-xor-error) is judged by the `rpc-*` checks, so
+//! one broken rule shows up once.
+
+use serde_json::Value;
+
+use super::model::{Ctx, Evidence, Verdict, MAX_EXAMPLES};
+use crate::protocol::{classify, MessageKind, SchemaViolation};
+
+/// The result definition for a request method.
+fn result_definition(method: &str) -> &'static str {
+    match method {
+        "initialize" => "InitializeResult",
+        "ping" => "EmptyResult",
+        "tools/list" => "ListToolsResult",
+        "tools/call" => "CallToolResult",
+        _ => "Result",
+    }
+}
+
+/// `schema.json`: results, errors, notifications and requests validate.
+pub(super) fn server_messages(ctx: &Ctx<'_>) -> Verdict {
+    let Some(schemas) = ctx.schemas else {
+        return Verdict::Skip("the negotiated revision is not one the suite knows".into());
+    };
+    let notifications = schemas.union_methods("ServerNotification");
+    let requests = schemas.union_methods("ServerRequest");
+    let mut checked = 0;
+    let mut failures: Vec<(usize, String, Vec<SchemaViolation>)> = Vec::new();
+    for entry in ctx.transcript().received().filter(|e| e.problem.is_none()) {
+        let Some(message) = &entry.json else { continue };
+        let method = message.get("method").and_then(Value::as_str);
+        let (definition, instance) = match classify(message) {
+            MessageKind::Response => {
+                let Some(request) = ctx.request_of(entry.seq) else {
+                    continue;
+                };
+                match (message.get("result"), message.get("error")) {
+                    (Some(result), None) => {
+                        let m = request
+                            .get("method")
+                            .and_then(Value::as_str)
+                            .unwrap_or_default();
+                        (result_definition(m).to_string(), result)
+                    }
+                    (None, Some(error)) => (schemas.error_object().to_string(), error),
+                    _ => continue, // both or neither: rpc-resp-exclusive
+                }
+            }
+            MessageKind::Notification
+                if method.is_some_and(|m| notifications.iter().any(|n| n == m)) =>
+            {
+                ("ServerNotification".to_string(), message)
+            }
+            MessageKind::Request if method.is_some_and(|m| requests.iter().any(|n| n == m)) => {
+                ("ServerRequest".to_string(), message)
+            }
+            _ => continue,
+        };
+        checked += 1;
+        match schemas.validate(&definition, instance) {
+            Ok(v) if v.is_empty() => {}
+            Ok(v) => failures.push((entry.seq, definition, v)),
+            Err(e) => return Verdict::Skip(format!("schema could not be compiled: {e}")),
+        }
+    }
+    let revision = schemas.revision().id;
+    if failures.is_empty() {
+        return Verdict::Pass(format!(
+            "{checked} message payload(s) validate against the {revision} schema"
+        ));
+    }
+    let mut evidence = Vec::new();
+    for (seq, definition, violations) in failures.iter().take(MAX_EXAMPLES) {
+        if let Some(req) = ctx.transcript().get(*seq).and_then(|e| e.answers) {
+            evidence.extend(ctx.evidence(&[req]));
+        }
+        evidence.extend(ctx.evidence(&[*seq]));
+        for v in violations {
+            let at = if v.instance_path.is_empty() {
+                "(root)"
+            } else {
+                &v.instance_path
+            };
+            evidence.push(Evidence::note(format!(
+                "{definition} at {at}: {}",
+                v.message
+            )));
+        }
+    }
+    let names: Vec<&str> = failures.iter().map(|(_, d, _)| d.as_str()).collect();
+    let mut unique = names.clone();
+    unique.sort_unstable();
+    unique.dedup();
+    Verdict::Violation(
+        format!(
+            "{} of {checked} message payload(s) do not validate against the {revision} schema ({})",
+            failures.len(),
+            unique.join(", ")
+        ),
+        evidence,
+    )
+}

@@ -1,0 +1,57 @@
+//! Errors of the harness itself.
+//!
+//! A server that breaks the protocol is a *finding* (see `checks`), never an `Err`. These
+//! variants are for what stops the harness from doing its job: a server that cannot be
+//! spawned, a bad option, an I/O error on our side. Messages read well after "failed to".
+
+use std::path::PathBuf;
+
+/// What went wrong in the harness (not in the server under test).
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The server command could not be started.
+    #[error("spawn server command `{command}`")]
+    Spawn {
+        /// The program we tried to run.
+        command: String,
+        /// Why the OS refused.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The server command is empty.
+    #[error("start a server: no command was given")]
+    NoCommand,
+    /// A revision name on the command line is not one the suite knows.
+    #[error(
+        "select revision `{0}`: known revisions are 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25"
+    )]
+    UnknownRevision(String),
+    /// The embedded schema for a revision could not be compiled (a bug of ours).
+    #[error("compile the embedded {revision} schema for `{definition}`: {message}")]
+    Schema {
+        /// Revision whose schema failed.
+        revision: &'static str,
+        /// The definition we tried to compile.
+        definition: String,
+        /// The compiler's message.
+        message: String,
+    },
+    /// Writing a report failed.
+    #[error("write report to {path}")]
+    WriteReport {
+        /// Where we tried to write.
+        path: PathBuf,
+        /// The I/O error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// Serializing a report failed.
+    #[error("serialize report")]
+    Serialize(#[from] serde_json::Error),
+    /// The async runtime could not be built.
+    #[error("start the async runtime")]
+    Runtime(#[source] std::io::Error),
+}
+
+/// Result alias for harness operations.
+pub type Result<T, E = Error> = std::result::Result<T, E>;

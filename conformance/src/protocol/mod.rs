@@ -1,0 +1,17 @@
+//! JSON-RPC envelope, MCP revisions as data, schema validation, and the client session.
+//!
+//! This layer turns transport frames into classified messages, correlates responses
+//! with our requests by exact id, answers the server's own requests by a fixed policy,
+//! and records everything in a transcript that checks later judge.
+
+mod client;
+mod jsonrpc;
+mod revision;
+mod schema;
+mod transcript;
+
+pub use client::{Exchange, Reply, Session, SessionConfig, Silence};
+pub use jsonrpc::{classify, id_match, IdMatch, MessageKind};
+pub use revision::{ErrorClass, Revision, REVISIONS};
+pub use schema::{SchemaSet, SchemaViolation};
+pub use transcript::{cut as cut_text, Direction, Entry, FrameProblem, Transcript};

@@ -1,0 +1,101 @@
+//! Runs the whole suite against one server: every selected revision in a fresh process,
+//! the negotiation probes, then every check of the catalog on each revision's record.
+//!
+//! Progress is reported as typed [`RunEvent`]s so that any front end (the CLI's progress
+//! line, a libtest harness) can follow a run without parsing text.
+
+use std::collections::HashMap;
+
+use crate::checks::{judge_all, Ctx, CATALOG};
+use crate::protocol::{Revision, SchemaSet, SessionConfig, REVISIONS};
+use crate::report::{RevisionReport, RunReport, Summary, TargetInfo};
+use crate::scenarios::{negotiate, run_revision};
+use crate::transport::ServerCommand;
+
+/// What to run.
+#[derive(Debug, Clone)]
+pub struct RunConfig {
+    /// The server to start (once per revision, plus short negotiation probes).
+    pub command: ServerCommand,
+    /// Whether `command` is the bundled reference server (for the report header).
+    pub reference: bool,
+    /// Revisions to run, in order.
+    pub revisions: Vec<&'static Revision>,
+    /// Timeouts and limits.
+    pub session: SessionConfig,
+    /// Seed for generated scenarios, printed in every report.
+    pub seed: u64,
+}
+
+impl RunConfig {
+    /// Every known revision against `command`, with default limits.
+    pub fn new(command: ServerCommand) -> Self {
+        Self {
+            command,
+            reference: false,
+            revisions: REVISIONS.iter().collect(),
+            session: SessionConfig::default(),
+            seed: 0,
+        }
+    }
+}
+
+/// Progress of a run.
+#[derive(Debug, Clone)]
+pub enum RunEvent {
+    /// A revision's conversation is starting.
+    RevisionStarted(&'static str),
+    /// Version negotiation probes are starting.
+    NegotiationStarted,
+    /// A revision has been judged.
+    RevisionJudged(&'static str, Summary),
+}
+
+/// Runs the suite. `Err` only for harness problems (e.g. the server cannot be spawned);
+/// everything the server does wrong is in the report.
+pub async fn run(
+    config: &RunConfig,
+    mut on_event: impl FnMut(RunEvent),
+) -> crate::Result<RunReport> {
+    let mut records = Vec::new();
+    for &revision in &config.revisions {
+        on_event(RunEvent::RevisionStarted(revision.id));
+        records.push(run_revision(&config.command, revision, &config.session).await?);
+    }
+    on_event(RunEvent::NegotiationStarted);
+    let negotiation = negotiate(&config.command, &records, &config.session).await?;
+
+    let mut schemas: HashMap<&'static str, SchemaSet> = HashMap::new();
+    let mut reports = Vec::new();
+    for record in &records {
+        let revision = record.negotiated.as_deref().and_then(Revision::find);
+        if let Some(rev) = revision {
+            if !schemas.contains_key(rev.id) {
+                schemas.insert(rev.id, SchemaSet::new(rev)?);
+            }
+        }
+        let ctx = Ctx {
+            record,
+            revision,
+            schemas: revision.and_then(|r| schemas.get(r.id)),
+            negotiation: &negotiation,
+        };
+        let results = judge_all(CATALOG, &ctx);
+        on_event(RunEvent::RevisionJudged(
+            record.requested.id,
+            Summary::of(&results),
+        ));
+        reports.push(RevisionReport {
+            revision: record.requested.id,
+            negotiated: record.negotiated.clone(),
+            results,
+        });
+    }
+    let target = TargetInfo {
+        transport: "stdio",
+        command: config.command.program.clone(),
+        args: config.command.args.clone(),
+        reference: config.reference,
+    };
+    Ok(RunReport::new(target, config.seed, reports))
+}

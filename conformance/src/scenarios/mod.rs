@@ -1,0 +1,27 @@
+//! Scripted conversations with a server, recorded as facts for the checks.
+//!
+//! A scenario drives a [`Session`](crate::protocol::Session) and keeps the exchanges a
+//! check will need; it never decides whether the server was right. Each revision runs in
+//! a fresh server process (`revision.rs`); version negotiation needs a few extra short
+//! sessions (`negotiation.rs`).
+
+mod negotiation;
+mod revision;
+
+pub use negotiation::{negotiate, NegotiationRecord, VersionProbe, UNSUPPORTED_VERSION};
+pub use revision::{run_revision, RevisionRecord, ShutdownRecord, PING_IDS};
+
+use serde_json::{json, Value};
+
+/// The client name we announce.
+pub const CLIENT_NAME: &str = "mcp-conformance";
+
+/// `initialize` params for a requested version. We declare no client capabilities, so
+/// a server must not send us sampling, roots or elicitation requests.
+pub fn initialize_params(version: &str) -> Value {
+    json!({
+        "protocolVersion": version,
+        "capabilities": {},
+        "clientInfo": {"name": CLIENT_NAME, "version": env!("CARGO_PKG_VERSION")}
+    })
+}

@@ -1,0 +1,123 @@
+//! Version negotiation probes (`LC-VERSION-ECHO`, `LC-VERSION-FALLBACK`).
+//!
+//! Whether an answered version is one the server "supports" can only be learned by
+//! asking for it: a server supports version V when `initialize(V)` is answered with V
+//! (REQUIREMENTS.md section 10 A1: probe each version to learn the server's set). The
+//! revision runs already asked for every known revision; this adds one request for a
+//! version nobody supports, and one for each answered version not yet asked for.
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+
+use super::initialize_params;
+use super::revision::RevisionRecord;
+use crate::protocol::{Exchange, Session, SessionConfig, Transcript};
+use crate::transport::ServerCommand;
+
+/// A version no server supports: a date before MCP existed.
+pub const UNSUPPORTED_VERSION: &str = "1900-01-01";
+/// At most this many extra echo probes (a server answering a new version each time
+/// must not keep us spawning processes).
+const MAX_ECHO_PROBES: usize = 4;
+
+/// One short session that only initializes.
+#[derive(Debug, Clone)]
+pub struct VersionProbe {
+    /// The version requested.
+    pub requested: String,
+    /// The initialize exchange.
+    pub exchange: Exchange,
+    /// Its transcript.
+    pub transcript: Transcript,
+}
+
+impl VersionProbe {
+    /// The version answered, if initialize succeeded with a string version.
+    pub fn answered(&self) -> Option<&str> {
+        answered(&self.exchange)
+    }
+}
+
+/// What negotiation probing learned.
+#[derive(Debug, Clone, Default)]
+pub struct NegotiationRecord {
+    /// initialize with [`UNSUPPORTED_VERSION`].
+    pub unsupported: Option<VersionProbe>,
+    /// Extra probes for answered versions the revision runs did not ask for.
+    pub probes: Vec<VersionProbe>,
+    /// requested version -> answered version (`None`: no success), from every session.
+    pub echoes: BTreeMap<String, Option<String>>,
+}
+
+impl NegotiationRecord {
+    /// Whether the server answers `version` with itself: it supports it.
+    pub fn supports(&self, version: &str) -> Option<bool> {
+        self.echoes
+            .get(version)
+            .map(|answer| answer.as_deref() == Some(version))
+    }
+
+    /// The probe that asked for `version`, if an extra one did.
+    pub fn probe_for(&self, version: &str) -> Option<&VersionProbe> {
+        self.probes.iter().find(|p| p.requested == version)
+    }
+}
+
+fn answered(exchange: &Exchange) -> Option<&str> {
+    exchange
+        .result()
+        .and_then(|r| r.get("protocolVersion"))
+        .and_then(Value::as_str)
+}
+
+async fn probe(
+    command: &ServerCommand,
+    version: &str,
+    config: &SessionConfig,
+) -> crate::Result<VersionProbe> {
+    let mut session = Session::start(command, config.clone())?;
+    let exchange = session
+        .request("initialize", Some(initialize_params(version)))
+        .await;
+    session.kill().await;
+    Ok(VersionProbe {
+        requested: version.to_string(),
+        exchange,
+        transcript: session.into_transcript(),
+    })
+}
+
+/// Probes an unsupported version and every answered version not yet known.
+pub async fn negotiate(
+    command: &ServerCommand,
+    records: &[RevisionRecord],
+    config: &SessionConfig,
+) -> crate::Result<NegotiationRecord> {
+    let mut out = NegotiationRecord::default();
+    for record in records {
+        out.echoes.insert(
+            record.requested.id.to_string(),
+            answered(&record.initialize).map(str::to_string),
+        );
+    }
+    let unsupported = probe(command, UNSUPPORTED_VERSION, config).await?;
+    out.echoes.insert(
+        UNSUPPORTED_VERSION.to_string(),
+        unsupported.answered().map(str::to_string),
+    );
+    out.unsupported = Some(unsupported);
+    for _ in 0..MAX_ECHO_PROBES {
+        let unknown = out
+            .echoes
+            .values()
+            .flatten()
+            .find(|v| !out.echoes.contains_key(v.as_str()))
+            .cloned();
+        let Some(version) = unknown else { break };
+        let p = probe(command, &version, config).await?;
+        out.echoes.insert(version, p.answered().map(str::to_string));
+        out.probes.push(p);
+    }
+    Ok(out)
+}

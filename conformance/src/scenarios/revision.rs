@@ -1,0 +1,214 @@
+//! The scripted conversation run once per protocol revision, in a fresh process.
+//!
+//! Order matters: well-formed traffic first (handshake, pings, tools/list), then the
+//! malformed probes, whose effect on a fragile server must not hide the earlier checks,
+//! then a liveness ping and the stdio shutdown sequence.
+
+use std::time::Duration;
+
+use serde_json::{json, Value};
+
+use super::initialize_params;
+use crate::protocol::{Exchange, Revision, Session, SessionConfig, Transcript};
+use crate::transport::{ExitInfo, ServerCommand};
+
+/// Ids of the ping probes after the automatic integer one (`RPC-ID-ECHO`): a string with
+/// a non-ASCII character and the largest integer every JSON implementation keeps exact.
+pub const PING_IDS: &[&str] = &["\"conformance-ping-\u{e9}\"", "9007199254740991"];
+
+/// Upper bound on tools/list pages followed (`PAG-TERMINATES`).
+pub const MAX_PAGES: usize = 1000;
+
+/// How the server ended after we closed its stdin.
+#[derive(Debug, Clone)]
+pub struct ShutdownRecord {
+    /// Its exit.
+    pub exit: ExitInfo,
+    /// Set when the server had already stopped talking before we closed stdin.
+    pub already_ended: Option<String>,
+    /// Whether it exited by itself within the grace period.
+    pub voluntary: bool,
+    /// How long we waited.
+    pub waited: Duration,
+}
+
+/// Everything one revision's conversation produced.
+#[derive(Debug, Clone)]
+pub struct RevisionRecord {
+    /// The revision we asked for.
+    pub requested: &'static Revision,
+    /// The initialize exchange.
+    pub initialize: Exchange,
+    /// `result.protocolVersion` when it was a string.
+    pub negotiated: Option<String>,
+    /// Why the conversation stopped after initialize, when it did.
+    pub stopped: Option<String>,
+    /// Transcript seq of our `notifications/initialized`.
+    pub initialized_seq: Option<usize>,
+    /// Ping probes: automatic integer id first, then [`PING_IDS`].
+    pub pings: Vec<Exchange>,
+    /// tools/list pages, following `nextCursor`.
+    pub tools_pages: Vec<Exchange>,
+    /// Why the tools/list walk stopped early, if it did (repeated cursor, page cap).
+    pub tools_walk_stopped: Option<String>,
+    /// An unknown method.
+    pub unknown_method: Option<Exchange>,
+    /// A request object without `method`.
+    pub invalid_request: Option<Exchange>,
+    /// A line that is not JSON.
+    pub parse_error: Option<Exchange>,
+    /// A ping after the malformed probes.
+    pub ping_after_malformed: Option<Exchange>,
+    /// The shutdown sequence.
+    pub shutdown: Option<ShutdownRecord>,
+    /// Everything exchanged.
+    pub transcript: Transcript,
+}
+
+impl RevisionRecord {
+    /// Every exchange of ours that expected a response, in order.
+    pub fn exchanges(&self) -> impl Iterator<Item = &Exchange> {
+        std::iter::once(&self.initialize)
+            .chain(&self.pings)
+            .chain(&self.tools_pages)
+            .chain(&self.unknown_method)
+            .chain(&self.invalid_request)
+            .chain(&self.parse_error)
+            .chain(&self.ping_after_malformed)
+    }
+
+    /// The initialize result, when initialize succeeded.
+    pub fn init_result(&self) -> Option<&Value> {
+        self.initialize.result()
+    }
+}
+
+/// A raw line that is not JSON (truncated in the middle of an object).
+pub const MALFORMED_JSON: &str = r#"{"jsonrpc": "2.0", "method": "ping", "id": "#;
+
+/// Runs the revision's conversation against a fresh server process.
+pub async fn run_revision(
+    command: &ServerCommand,
+    revision: &'static Revision,
+    config: &SessionConfig,
+) -> crate::Result<RevisionRecord> {
+    let mut session = Session::start(command, config.clone())?;
+    let initialize = session
+        .request("initialize", Some(initialize_params(revision.id)))
+        .await;
+    let negotiated = initialize
+        .result()
+        .and_then(|r| r.get("protocolVersion"))
+        .and_then(Value::as_str)
+        .map(str::to_string);
+    let mut record = RevisionRecord {
+        requested: revision,
+        initialize,
+        negotiated: negotiated.clone(),
+        stopped: None,
+        initialized_seq: None,
+        pings: Vec::new(),
+        tools_pages: Vec::new(),
+        tools_walk_stopped: None,
+        unknown_method: None,
+        invalid_request: None,
+        parse_error: None,
+        ping_after_malformed: None,
+        shutdown: None,
+        transcript: Transcript::default(),
+    };
+    record.stopped = match (&negotiated, record.initialize.result()) {
+        (_, None) => Some("initialize did not succeed".to_string()),
+        (None, Some(_)) => Some("the initialize result has no protocolVersion string".to_string()),
+        (Some(v), Some(_)) if Revision::find(v).is_none() => Some(format!(
+            "the server negotiated {v:?}, a revision this suite does not know; a client disconnects here"
+        )),
+        _ => None,
+    };
+    if record.stopped.is_none() {
+        converse(&mut session, &mut record).await;
+    }
+    let already_ended = session.ended().map(|s| s.describe());
+    let (exit, voluntary, waited) = session.shutdown().await;
+    record.shutdown = Some(ShutdownRecord {
+        exit,
+        already_ended,
+        voluntary,
+        waited,
+    });
+    record.transcript = session.into_transcript();
+    Ok(record)
+}
+
+/// Each step runs only while the server is still there: after it exits, later probes
+/// are not sent (their checks skip) and `rpc-response-required` reports the exit once.
+async fn converse(session: &mut Session, record: &mut RevisionRecord) {
+    session.notify("notifications/initialized", None).await;
+    record.initialized_seq = session.transcript().entries().len().checked_sub(1);
+
+    record.pings.push(session.request("ping", None).await);
+    for id in PING_IDS {
+        let id: Value = serde_json::from_str(id).unwrap_or(Value::Null);
+        record
+            .pings
+            .push(session.request_with_id(id, "ping", None).await);
+    }
+    if session.ended().is_some() {
+        return;
+    }
+    walk_tools(session, record).await;
+    if session.ended().is_some() {
+        return;
+    }
+    record.unknown_method = Some(
+        session
+            .request("conformance/unknown-method", Some(json!({})))
+            .await,
+    );
+    if session.ended().is_some() {
+        return;
+    }
+
+    // A request object without `method` (RPC-ERR-INVALID-REQUEST). Its id is readable,
+    // so it should come back, but A2 also accepts a null or absent id.
+    let id = json!(900_001);
+    let line = json!({"jsonrpc": "2.0", "id": id, "params": {}}).to_string();
+    record.invalid_request = Some(
+        session
+            .request_raw("request without method", &line, Some(id))
+            .await,
+    );
+    if session.ended().is_some() {
+        return;
+    }
+    record.parse_error = Some(
+        session
+            .request_raw("malformed JSON", MALFORMED_JSON, None)
+            .await,
+    );
+
+    record.ping_after_malformed = Some(session.request("ping", None).await);
+}
+
+async fn walk_tools(session: &mut Session, record: &mut RevisionRecord) {
+    let mut seen_cursors: Vec<String> = Vec::new();
+    let mut params = None;
+    while record.tools_pages.len() < MAX_PAGES {
+        let page = session.request("tools/list", params.take()).await;
+        let cursor = page
+            .result()
+            .and_then(|r| r.get("nextCursor"))
+            .and_then(Value::as_str)
+            .map(str::to_string);
+        record.tools_pages.push(page);
+        let Some(cursor) = cursor else { return };
+        if seen_cursors.contains(&cursor) {
+            record.tools_walk_stopped = Some(format!("cursor {cursor:?} came back a second time"));
+            return;
+        }
+        seen_cursors.push(cursor.clone());
+        // Cursors are opaque: sent back exactly as received (PAG-OPAQUE).
+        params = Some(json!({"cursor": cursor}));
+    }
+    record.tools_walk_stopped = Some(format!("stopped after {MAX_PAGES} pages"));
+}

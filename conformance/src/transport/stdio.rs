@@ -1,0 +1,308 @@
+//! A server as a child process speaking over stdin/stdout.
+//!
+//! The child runs in its own process group so that the whole group (the server and
+//! anything it forked, e.g. `npx` -> `node`) can be killed at once: on shutdown, on
+//! drop (a panic or Ctrl-C unwinds through here), and when a server ignores a closed
+//! stdin. Two reader tasks turn stdout into [`Frame`]s and stderr into lines; both feed
+//! one bounded channel so that their order is kept in the transcript and a flooding
+//! server is slowed by back-pressure instead of growing our memory.
+
+use std::path::PathBuf;
+use std::process::{ExitStatus, Stdio};
+use std::time::Duration;
+
+use nix::sys::signal::{killpg, Signal};
+use nix::unistd::Pid;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::process::{Child, ChildStdin, Command};
+use tokio::sync::mpsc;
+
+use super::framing::{Frame, LineFramer};
+use crate::errors::{Error, Result};
+
+/// How to start a server.
+#[derive(Debug, Clone, Default, serde::Serialize)]
+pub struct ServerCommand {
+    /// Program to run.
+    pub program: String,
+    /// Its arguments.
+    pub args: Vec<String>,
+    /// Extra environment variables.
+    pub env: Vec<(String, String)>,
+    /// Working directory, if not ours.
+    pub cwd: Option<PathBuf>,
+}
+
+impl ServerCommand {
+    /// A command from a program and its arguments.
+    pub fn new(program: impl Into<String>, args: impl IntoIterator<Item = String>) -> Self {
+        Self {
+            program: program.into(),
+            args: args.into_iter().collect(),
+            ..Self::default()
+        }
+    }
+
+    /// The command as one shell-like line, for reports.
+    pub fn display(&self) -> String {
+        std::iter::once(&self.program)
+            .chain(&self.args)
+            .map(|part| {
+                if part.is_empty() || part.contains(|c: char| c.is_whitespace() || c == '"') {
+                    format!("{part:?}")
+                } else {
+                    part.clone()
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
+/// Something the server did, in the order it happened.
+#[derive(Debug)]
+pub enum TransportEvent {
+    /// A frame from stdout.
+    Stdout(Frame),
+    /// A line from stderr (lossily decoded, truncated to a bounded length).
+    Stderr(String),
+    /// stdout reached end of file: the server closed it or exited.
+    StdoutClosed,
+}
+
+/// How and when a server process ended.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct ExitInfo {
+    /// Exit code, when it exited normally.
+    pub code: Option<i32>,
+    /// Signal number, when a signal ended it.
+    pub signal: Option<i32>,
+    /// Whether the harness killed it (after it ignored a closed stdin, or on a stall).
+    pub killed_by_harness: bool,
+}
+
+impl ExitInfo {
+    fn from_status(status: ExitStatus, killed_by_harness: bool) -> Self {
+        use std::os::unix::process::ExitStatusExt;
+        Self {
+            code: status.code(),
+            signal: status.signal(),
+            killed_by_harness,
+        }
+    }
+
+    /// "exit status 3" or "killed by signal 9".
+    pub fn describe(&self) -> String {
+        match (self.code, self.signal) {
+            (Some(code), _) => format!("exit status {code}"),
+            (None, Some(sig)) => format!("killed by signal {sig}"),
+            (None, None) => "unknown exit status".to_string(),
+        }
+    }
+}
+
+/// Longest stderr line we keep; the rest is cut (stderr is evidence, not data).
+const MAX_STDERR_LINE: usize = 4096;
+/// Events buffered between the reader tasks and the session.
+const CHANNEL_DEPTH: usize = 256;
+
+/// A running server process and the channel of what it says.
+#[derive(Debug)]
+pub struct StdioTransport {
+    child: Child,
+    pid: Option<u32>,
+    stdin: Option<ChildStdin>,
+    events: mpsc::Receiver<TransportEvent>,
+    exit: Option<ExitInfo>,
+}
+
+impl StdioTransport {
+    /// Starts the server in a new process group and begins reading its output.
+    pub fn spawn(command: &ServerCommand, max_line: usize) -> Result<Self> {
+        if command.program.is_empty() {
+            return Err(Error::NoCommand);
+        }
+        let mut cmd = Command::new(&command.program);
+        cmd.args(&command.args)
+            .envs(command.env.iter().map(|(k, v)| (k, v)))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .process_group(0)
+            .kill_on_drop(true);
+        if let Some(cwd) = &command.cwd {
+            cmd.current_dir(cwd);
+        }
+        let mut child = cmd.spawn().map_err(|source| Error::Spawn {
+            command: command.display(),
+            source,
+        })?;
+        let pid = child.id();
+        let (tx, events) = mpsc::channel(CHANNEL_DEPTH);
+        if let Some(stdout) = child.stdout.take() {
+            tokio::spawn(read_stdout(stdout, max_line, tx.clone()));
+        }
+        if let Some(stderr) = child.stderr.take() {
+            tokio::spawn(read_stderr(stderr, tx));
+        }
+        let stdin = child.stdin.take();
+        Ok(Self {
+            child,
+            pid,
+            stdin,
+            events,
+            exit: None,
+        })
+    }
+
+    /// Writes one line (a newline is appended) within `timeout`.
+    ///
+    /// Returns `false` when the server no longer reads stdin (closed pipe, or a full
+    /// pipe that did not drain in time); that is for the caller to report.
+    pub async fn send_line(&mut self, line: &[u8], timeout: Duration) -> bool {
+        let Some(stdin) = self.stdin.as_mut() else {
+            return false;
+        };
+        let write = async {
+            stdin.write_all(line).await?;
+            stdin.write_all(b"\n").await?;
+            stdin.flush().await
+        };
+        matches!(tokio::time::timeout(timeout, write).await, Ok(Ok(())))
+    }
+
+    /// Next event, or `None` once both output streams have ended.
+    pub async fn next_event(&mut self) -> Option<TransportEvent> {
+        self.events.recv().await
+    }
+
+    /// Closes the server's stdin (the spec's first shutdown step for stdio).
+    pub fn close_stdin(&mut self) {
+        self.stdin = None;
+    }
+
+    /// Whether the process has exited, without waiting.
+    pub fn try_exit(&mut self) -> Option<ExitInfo> {
+        if self.exit.is_none() {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                self.exit = Some(ExitInfo::from_status(status, false));
+            }
+        }
+        self.exit.clone()
+    }
+
+    /// Waits up to `timeout` for the process to exit by itself.
+    pub async fn wait_exit(&mut self, timeout: Duration) -> Option<ExitInfo> {
+        if self.exit.is_none() {
+            if let Ok(Ok(status)) = tokio::time::timeout(timeout, self.child.wait()).await {
+                self.exit = Some(ExitInfo::from_status(status, false));
+            }
+        }
+        self.exit.clone()
+    }
+
+    /// Ends the process: SIGTERM to its group, then SIGKILL after `grace`, then reaps it.
+    pub async fn terminate(&mut self, grace: Duration) -> ExitInfo {
+        if let Some(exit) = self.try_exit() {
+            self.kill_group(Signal::SIGKILL); // stray children of an exited leader
+            return exit;
+        }
+        self.close_stdin();
+        self.kill_group(Signal::SIGTERM);
+        if let Ok(Ok(status)) = tokio::time::timeout(grace, self.child.wait()).await {
+            self.kill_group(Signal::SIGKILL);
+            let exit = ExitInfo::from_status(status, true);
+            self.exit = Some(exit.clone());
+            return exit;
+        }
+        self.kill_group(Signal::SIGKILL);
+        let _ = self.child.start_kill();
+        let exit = match tokio::time::timeout(Duration::from_secs(5), self.child.wait()).await {
+            Ok(Ok(status)) => ExitInfo::from_status(status, true),
+            _ => ExitInfo {
+                code: None,
+                signal: Some(Signal::SIGKILL as i32),
+                killed_by_harness: true,
+            },
+        };
+        self.exit = Some(exit.clone());
+        exit
+    }
+
+    fn kill_group(&self, signal: Signal) {
+        if let Some(pid) = self.pid.and_then(|p| i32::try_from(p).ok()) {
+            // The group may already be gone; that is the outcome we want anyway.
+            let _ = killpg(Pid::from_raw(pid), signal);
+        }
+    }
+}
+
+impl Drop for StdioTransport {
+    fn drop(&mut self) {
+        // Covers panics, early returns and Ctrl-C: no server (or its children) outlives us.
+        // tokio's kill_on_drop then reaps the leader in the background.
+        self.kill_group(Signal::SIGKILL);
+    }
+}
+
+async fn read_stdout(
+    mut stdout: tokio::process::ChildStdout,
+    max_line: usize,
+    tx: mpsc::Sender<TransportEvent>,
+) {
+    let mut framer = LineFramer::new(max_line);
+    let mut buf = vec![0u8; 64 * 1024];
+    let mut frames = Vec::new();
+    loop {
+        let n = match stdout.read(&mut buf).await {
+            Ok(0) | Err(_) => break,
+            Ok(n) => n,
+        };
+        framer.push(&buf[..n], &mut frames);
+        for frame in frames.drain(..) {
+            if tx.send(TransportEvent::Stdout(frame)).await.is_err() {
+                return;
+            }
+        }
+    }
+    if let Some(frame) = framer.finish_stream() {
+        let _ = tx.send(TransportEvent::Stdout(frame)).await;
+    }
+    let _ = tx.send(TransportEvent::StdoutClosed).await;
+}
+
+async fn read_stderr(mut stderr: tokio::process::ChildStderr, tx: mpsc::Sender<TransportEvent>) {
+    // stderr lines are evidence only, so they go through the same framer with a small cap.
+    let mut framer = LineFramer::new(MAX_STDERR_LINE);
+    let mut buf = vec![0u8; 16 * 1024];
+    let mut frames = Vec::new();
+    let to_text = |frame: Frame| match frame {
+        Frame::Line(text) => text,
+        Frame::InvalidUtf8(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+        Frame::Overlong { head, length } => {
+            format!(
+                "{}... [{length} bytes, cut]",
+                String::from_utf8_lossy(&head)
+            )
+        }
+    };
+    loop {
+        let n = match stderr.read(&mut buf).await {
+            Ok(0) | Err(_) => break,
+            Ok(n) => n,
+        };
+        framer.push(&buf[..n], &mut frames);
+        for frame in frames.drain(..) {
+            if tx
+                .send(TransportEvent::Stderr(to_text(frame)))
+                .await
+                .is_err()
+            {
+                return;
+            }
+        }
+    }
+    if let Some(frame) = framer.finish_stream() {
+        let _ = tx.send(TransportEvent::Stderr(to_text(frame))).await;
+    }
+}
