@@ -66,7 +66,10 @@ if installed_py; then
   echo "install-targets: mcp $MCP_VERSION and mcp-server-time $TIME_VERSION already installed in $VENV"
 else
   echo "install-targets: installing mcp==$MCP_VERSION mcp-server-time==$TIME_VERSION into $VENV"
-  [[ -x "$VENV/bin/python" ]] || "$PYTHON" -m venv "$VENV"
+  # (Re)create the venv when missing or when its interpreter no longer runs.
+  if ! "$VENV/bin/python" -c 'import sys' >/dev/null 2>&1; then
+    "$PYTHON" -m venv --clear "$VENV"
+  fi
   "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check \
     "mcp==$MCP_VERSION" "mcp-server-time==$TIME_VERSION"
   installed_py || { echo "install-targets: venv does not hold the pinned versions" >&2; exit 1; }

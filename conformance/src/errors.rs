@@ -26,6 +26,9 @@ pub enum Error {
         "select revision `{0}`: known revisions are 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25"
     )]
     UnknownRevision(String),
+    /// A `--allow-tool` / `--deny-tool` glob does not parse.
+    #[error("parse tool glob `{0}`: {1}")]
+    BadGlob(String, String),
     /// The embedded schema for a revision could not be compiled (a bug of ours).
     #[error("compile the embedded {revision} schema for `{definition}`: {message}")]
     Schema {

@@ -18,6 +18,8 @@
 
 pub mod checks;
 mod errors;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod protocol;
 pub mod report;
 pub mod runner;

@@ -11,6 +11,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use conformance::protocol::{Revision, SessionConfig, REVISIONS};
 use conformance::report::{render_text, to_json, RunReport};
 use conformance::runner::{run, RunConfig, RunEvent};
+use conformance::scenarios::{CallMode, CallPolicy};
 use conformance::transport::ServerCommand;
 
 #[derive(Parser)]
@@ -43,6 +44,16 @@ enum Command {
 }
 
 #[derive(Clone, Copy, ValueEnum)]
+enum Call {
+    /// Call every listed tool (the default: tools may have side effects!).
+    All,
+    /// Call only tools annotated readOnlyHint: true.
+    ReadOnly,
+    /// Call no tool.
+    None,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
 enum Format {
     Text,
     Json,
@@ -71,6 +82,15 @@ struct RunArgs {
     /// Environment variable for the server, KEY=VALUE (repeatable).
     #[arg(long = "env", value_name = "KEY=VALUE")]
     env: Vec<String>,
+    /// Which tools to call. Tools have side effects: the default calls every tool.
+    #[arg(long, value_enum, default_value = "all")]
+    call: Call,
+    /// Call only tools whose name matches this glob (repeatable).
+    #[arg(long = "allow-tool", value_name = "GLOB")]
+    allow_tool: Vec<String>,
+    /// Never call tools whose name matches this glob (repeatable; wins over --allow-tool).
+    #[arg(long = "deny-tool", value_name = "GLOB")]
+    deny_tool: Vec<String>,
     /// Working directory for the server.
     #[arg(long, value_name = "DIR")]
     cwd: Option<PathBuf>,
@@ -172,6 +192,15 @@ fn run_command(args: RunArgs) -> conformance::Result<ExitCode> {
             ..SessionConfig::default()
         },
         seed: args.seed,
+        call_policy: CallPolicy {
+            mode: match args.call {
+                Call::All => CallMode::All,
+                Call::ReadOnly => CallMode::ReadOnly,
+                Call::None => CallMode::None,
+            },
+            allow: globs(&args.allow_tool)?,
+            deny: globs(&args.deny_tool)?,
+        },
     };
     eprintln!("mcp-conformance: seed {}", config.seed);
     let runtime = tokio::runtime::Builder::new_current_thread()
@@ -192,6 +221,15 @@ fn run_command(args: RunArgs) -> conformance::Result<ExitCode> {
     let report = report?;
     emit(&report, args.format, args.output.as_deref())?;
     Ok(exit_code(&report))
+}
+
+fn globs(patterns: &[String]) -> conformance::Result<Vec<glob::Pattern>> {
+    patterns
+        .iter()
+        .map(|p| {
+            glob::Pattern::new(p).map_err(|e| conformance::Error::BadGlob(p.clone(), e.to_string()))
+        })
+        .collect()
 }
 
 fn progress(event: RunEvent) {

@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use crate::checks::{judge_all, Ctx, CATALOG};
 use crate::protocol::{Revision, SchemaSet, SessionConfig, REVISIONS};
 use crate::report::{RevisionReport, RunReport, Summary, TargetInfo};
-use crate::scenarios::{negotiate, run_revision};
+use crate::scenarios::{negotiate, run_revision, CallPolicy};
 use crate::transport::ServerCommand;
 
 /// What to run.
@@ -25,6 +25,8 @@ pub struct RunConfig {
     pub session: SessionConfig,
     /// Seed for generated scenarios, printed in every report.
     pub seed: u64,
+    /// Which tools may be called.
+    pub call_policy: CallPolicy,
 }
 
 impl RunConfig {
@@ -36,6 +38,7 @@ impl RunConfig {
             revisions: REVISIONS.iter().collect(),
             session: SessionConfig::default(),
             seed: 0,
+            call_policy: CallPolicy::default(),
         }
     }
 }
@@ -60,7 +63,15 @@ pub async fn run(
     let mut records = Vec::new();
     for &revision in &config.revisions {
         on_event(RunEvent::RevisionStarted(revision.id));
-        records.push(run_revision(&config.command, revision, &config.session).await?);
+        records.push(
+            run_revision(
+                &config.command,
+                revision,
+                &config.session,
+                &config.call_policy,
+            )
+            .await?,
+        );
     }
     on_event(RunEvent::NegotiationStarted);
     let negotiation = negotiate(&config.command, &records, &config.session).await?;

@@ -11,6 +11,7 @@ mod jsonrpc;
 mod lifecycle;
 mod model;
 mod schema;
+mod tools;
 
 pub use catalog::{find, CATALOG};
 pub use model::{judge_all, Applies, Check, CheckResult, Ctx, Evidence, Level, Status, Verdict};

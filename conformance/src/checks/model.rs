@@ -242,6 +242,8 @@ pub fn exchange_evidence(transcript: &Transcript, exchange: &Exchange) -> Vec<Ev
     let mut out = evidence_from(transcript, &exchange.seqs());
     if let Some(silence) = exchange.silence() {
         out.push(Evidence::note(silence.describe()));
+    }
+    if exchange.silence().is_some_and(|s| s.suggests_trouble()) {
         out.extend(
             transcript
                 .stderr_tail(STDERR_TAIL)

@@ -56,6 +56,12 @@ pub enum Silence {
 }
 
 impl Silence {
+    /// Whether the server may be dead or stuck (so its last stderr lines are evidence),
+    /// as opposed to alive and merely passing over one request.
+    pub fn suggests_trouble(&self) -> bool {
+        !matches!(self, Silence::Overtaken)
+    }
+
     /// One line for reports.
     pub fn describe(&self) -> String {
         match self {
@@ -64,8 +70,7 @@ impl Silence {
             Silence::StdoutClosed => "the server closed its stdout".into(),
             Silence::WriteFailed => "the server did not read its stdin".into(),
             Silence::Overtaken => {
-                "no response, while a ping sent after it was answered (the server passed over it)"
-                    .into()
+                "no response; a ping sent right after it was answered first".into()
             }
         }
     }

@@ -47,7 +47,7 @@ pub fn render_text(report: &RunReport) -> String {
         );
         for status in [Status::Fail, Status::Warn, Status::Skip, Status::Pass] {
             for r in rev.results.iter().filter(|r| r.status == status) {
-                render_result(&mut out, r);
+                render_result(&mut out, rev.revision, r);
             }
         }
     }
@@ -68,7 +68,7 @@ fn counts(s: Summary) -> String {
     )
 }
 
-fn render_result(out: &mut String, r: &CheckResult) {
+fn render_result(out: &mut String, revision: &str, r: &CheckResult) {
     let message = escape_for_terminal(&r.message);
     match r.status {
         Status::Pass | Status::Skip => {
@@ -77,7 +77,7 @@ fn render_result(out: &mut String, r: &CheckResult) {
         Status::Fail | Status::Warn => {
             let _ = writeln!(
                 out,
-                "{} {} [{} {}; {}]\n     {}\n     {}",
+                "{} {} ({revision}) [{} {}; {}]\n     {}\n     {}",
                 r.status.as_str().to_uppercase(),
                 r.check,
                 r.level.as_str(),

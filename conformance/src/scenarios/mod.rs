@@ -5,11 +5,20 @@
 //! a fresh server process (`revision.rs`); version negotiation needs a few extra short
 //! sessions (`negotiation.rs`).
 
+mod arguments;
 mod negotiation;
+mod policy;
 mod revision;
+mod tools;
 
+pub use arguments::minimal_instance;
 pub use negotiation::{negotiate, NegotiationRecord, VersionProbe, UNSUPPORTED_VERSION};
+pub use policy::{CallMode, CallPolicy};
 pub use revision::{run_revision, RevisionRecord, ShutdownRecord, PING_IDS};
+pub use tools::{
+    compile_input_schema, listed_tools, valid_arguments, ToolCall, ToolsRecord, INVALID_CURSOR,
+    UNKNOWN_TOOL,
+};
 
 use serde_json::{json, Value};
 

@@ -9,6 +9,8 @@ use std::time::Duration;
 use serde_json::{json, Value};
 
 use super::initialize_params;
+use super::policy::CallPolicy;
+use super::tools::{self, ToolsRecord};
 use crate::protocol::{Exchange, Revision, Session, SessionConfig, Transcript};
 use crate::transport::{ExitInfo, ServerCommand};
 
@@ -51,6 +53,8 @@ pub struct RevisionRecord {
     pub tools_pages: Vec<Exchange>,
     /// Why the tools/list walk stopped early, if it did (repeated cursor, page cap).
     pub tools_walk_stopped: Option<String>,
+    /// The Tools conversation, when the server declares the tools capability.
+    pub tools: Option<ToolsRecord>,
     /// An unknown method.
     pub unknown_method: Option<Exchange>,
     /// A request object without `method`.
@@ -71,6 +75,19 @@ impl RevisionRecord {
         std::iter::once(&self.initialize)
             .chain(&self.pings)
             .chain(&self.tools_pages)
+            .chain(self.tools.iter().flat_map(|t| {
+                t.second_walk
+                    .iter()
+                    .chain(&t.invalid_cursor)
+                    .chain(t.calls.iter().filter_map(|c| c.exchange.as_ref()))
+                    .chain(
+                        t.invalid_arguments
+                            .iter()
+                            .filter_map(|c| c.exchange.as_ref()),
+                    )
+                    .chain(&t.unknown_tool)
+                    .chain(&t.malformed)
+            }))
             .chain(&self.unknown_method)
             .chain(&self.invalid_request)
             .chain(&self.parse_error)
@@ -80,6 +97,13 @@ impl RevisionRecord {
     /// The initialize result, when initialize succeeded.
     pub fn init_result(&self) -> Option<&Value> {
         self.initialize.result()
+    }
+
+    /// Whether the server declared the tools capability.
+    pub fn declares_tools(&self) -> bool {
+        self.init_result()
+            .and_then(|r| r.pointer("/capabilities/tools"))
+            .is_some_and(Value::is_object)
     }
 }
 
@@ -91,6 +115,7 @@ pub async fn run_revision(
     command: &ServerCommand,
     revision: &'static Revision,
     config: &SessionConfig,
+    policy: &CallPolicy,
 ) -> crate::Result<RevisionRecord> {
     let mut session = Session::start(command, config.clone())?;
     let initialize = session
@@ -110,6 +135,7 @@ pub async fn run_revision(
         pings: Vec::new(),
         tools_pages: Vec::new(),
         tools_walk_stopped: None,
+        tools: None,
         unknown_method: None,
         invalid_request: None,
         parse_error: None,
@@ -126,7 +152,7 @@ pub async fn run_revision(
         _ => None,
     };
     if record.stopped.is_none() {
-        converse(&mut session, &mut record).await;
+        converse(&mut session, &mut record, policy).await;
     }
     let already_ended = session.ended().map(|s| s.describe());
     let (exit, voluntary, waited) = session.shutdown().await;
@@ -142,7 +168,7 @@ pub async fn run_revision(
 
 /// Each step runs only while the server is still there: after it exits, later probes
 /// are not sent (their checks skip) and `rpc-response-required` reports the exit once.
-async fn converse(session: &mut Session, record: &mut RevisionRecord) {
+async fn converse(session: &mut Session, record: &mut RevisionRecord, policy: &CallPolicy) {
     session.notify("notifications/initialized", None).await;
     record.initialized_seq = session.transcript().entries().len().checked_sub(1);
 
@@ -156,9 +182,26 @@ async fn converse(session: &mut Session, record: &mut RevisionRecord) {
     if session.ended().is_some() {
         return;
     }
-    walk_tools(session, record).await;
+    let (pages, stopped) = tools::walk(session, MAX_PAGES).await;
+    record.tools_pages = pages;
+    record.tools_walk_stopped = stopped;
     if session.ended().is_some() {
         return;
+    }
+    // The Tools conversation needs a complete first listing; a server that stalls or
+    // fails on tools/list would only make every later step wait out its timeout.
+    let listed = record.tools_pages.iter().all(|p| p.result().is_some());
+    if record.declares_tools() && listed {
+        let revision = record
+            .negotiated
+            .as_deref()
+            .and_then(Revision::find)
+            .unwrap_or(record.requested);
+        let walk = record.tools_pages.clone();
+        record.tools = Some(tools::converse(session, revision, &walk, policy, MAX_PAGES).await);
+        if session.ended().is_some() {
+            return;
+        }
     }
     record.unknown_method = Some(
         session
@@ -188,27 +231,4 @@ async fn converse(session: &mut Session, record: &mut RevisionRecord) {
     );
 
     record.ping_after_malformed = Some(session.request("ping", None).await);
-}
-
-async fn walk_tools(session: &mut Session, record: &mut RevisionRecord) {
-    let mut seen_cursors: Vec<String> = Vec::new();
-    let mut params = None;
-    while record.tools_pages.len() < MAX_PAGES {
-        let page = session.request("tools/list", params.take()).await;
-        let cursor = page
-            .result()
-            .and_then(|r| r.get("nextCursor"))
-            .and_then(Value::as_str)
-            .map(str::to_string);
-        record.tools_pages.push(page);
-        let Some(cursor) = cursor else { return };
-        if seen_cursors.contains(&cursor) {
-            record.tools_walk_stopped = Some(format!("cursor {cursor:?} came back a second time"));
-            return;
-        }
-        seen_cursors.push(cursor.clone());
-        // Cursors are opaque: sent back exactly as received (PAG-OPAQUE).
-        params = Some(json!({"cursor": cursor}));
-    }
-    record.tools_walk_stopped = Some(format!("stopped after {MAX_PAGES} pages"));
 }

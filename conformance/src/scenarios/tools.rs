@@ -1,0 +1,242 @@
+//! The Tools conversation: a second listing walk, an invalid cursor, a call of every tool
+//! the call policy allows (with minimal valid arguments), an unknown tool, malformed
+//! calls, and calls with arguments that break the tool's own inputSchema.
+//!
+//! It runs only when the server declares the `tools` capability: nothing is reported
+//! against a capability a server did not declare.
+
+use serde_json::{json, Value};
+
+use super::arguments::minimal_instance;
+use super::policy::CallPolicy;
+use crate::protocol::{Exchange, Revision, Session};
+
+/// Most tools probed with invalid arguments (each probe is a real call).
+const MAX_INVALID_PROBES: usize = 32;
+/// A cursor no server issued.
+pub const INVALID_CURSOR: &str = "conformance-invalid-cursor-\u{e9}";
+/// A tool name no server has.
+pub const UNKNOWN_TOOL: &str = "conformance_no_such_tool_7f3a";
+
+/// One tools/call, or the reason it was not made.
+#[derive(Debug, Clone)]
+pub struct ToolCall {
+    /// The tool's name.
+    pub name: String,
+    /// The tool definition as listed.
+    pub tool: Value,
+    /// What the arguments are (for invalid-argument probes: which rule they break).
+    pub intent: String,
+    /// The exchange, when the call was made.
+    pub exchange: Option<Exchange>,
+    /// Why it was not made.
+    pub skipped: Option<String>,
+}
+
+/// What the Tools conversation recorded.
+#[derive(Debug, Clone, Default)]
+pub struct ToolsRecord {
+    /// A second walk of tools/list, to compare with the first (`PAG-STABLE`).
+    pub second_walk: Vec<Exchange>,
+    /// tools/list with [`INVALID_CURSOR`].
+    pub invalid_cursor: Option<Exchange>,
+    /// One call per listed tool with minimal valid arguments.
+    pub calls: Vec<ToolCall>,
+    /// tools/call of [`UNKNOWN_TOOL`].
+    pub unknown_tool: Option<Exchange>,
+    /// tools/call without `name`, and with a non-string `name`.
+    pub malformed: Vec<Exchange>,
+    /// Calls whose arguments break the tool's inputSchema.
+    pub invalid_arguments: Vec<ToolCall>,
+}
+
+/// The tools listed on a walk's pages, in order (duplicates kept).
+pub fn listed_tools(pages: &[Exchange]) -> Vec<&Value> {
+    pages
+        .iter()
+        .filter_map(|p| p.result())
+        .filter_map(|r| r.get("tools"))
+        .filter_map(Value::as_array)
+        .flatten()
+        .collect()
+}
+
+/// Walks tools/list following `nextCursor`, at most `max_pages` pages, stopping at a
+/// cursor seen before. Returns the pages and why the walk stopped early, if it did.
+pub async fn walk(session: &mut Session, max_pages: usize) -> (Vec<Exchange>, Option<String>) {
+    let mut pages = Vec::new();
+    let mut seen: Vec<String> = Vec::new();
+    let mut params = None;
+    while pages.len() < max_pages {
+        let page = session.request("tools/list", params.take()).await;
+        let cursor = page
+            .result()
+            .and_then(|r| r.get("nextCursor"))
+            .and_then(Value::as_str)
+            .map(str::to_string);
+        pages.push(page);
+        let Some(cursor) = cursor else {
+            return (pages, None);
+        };
+        if seen.contains(&cursor) {
+            return (
+                pages,
+                Some(format!("cursor {cursor:?} came back a second time")),
+            );
+        }
+        seen.push(cursor.clone());
+        // Cursors are opaque: sent back exactly as received (PAG-OPAQUE).
+        params = Some(json!({"cursor": cursor}));
+    }
+    (pages, Some(format!("stopped after {max_pages} pages")))
+}
+
+/// Compiles a tool's inputSchema in the dialect that applies: its `$schema`, else
+/// 2020-12 from 2025-11-25 on and draft-07 before (REQUIREMENTS.md 10 A8).
+pub fn compile_input_schema(
+    schema: &Value,
+    revision: &Revision,
+) -> Result<jsonschema::Validator, String> {
+    if schema.get("$schema").is_some() {
+        return jsonschema::options()
+            .should_validate_formats(false)
+            .build(schema)
+            .map_err(|e| e.to_string());
+    }
+    let draft = if revision.draft_2020_12 {
+        jsonschema::Draft::Draft202012
+    } else {
+        jsonschema::Draft::Draft7
+    };
+    jsonschema::options()
+        .with_draft(draft)
+        .should_validate_formats(false)
+        .build(schema)
+        .map_err(|e| e.to_string())
+}
+
+/// Minimal arguments for a tool, validated against its inputSchema.
+pub fn valid_arguments(tool: &Value, revision: &Revision) -> Result<Value, String> {
+    let schema = tool
+        .get("inputSchema")
+        .filter(|s| s.is_object())
+        .ok_or("the tool has no inputSchema object")?;
+    let validator = compile_input_schema(schema, revision)
+        .map_err(|e| format!("its inputSchema does not compile: {e}"))?;
+    let args = minimal_instance(schema, schema)?;
+    if !args.is_object() {
+        return Err("the inputSchema does not describe an object".into());
+    }
+    let first_error = validator.iter_errors(&args).next().map(|e| e.to_string());
+    match first_error {
+        None => Ok(args),
+        Some(e) => Err(format!(
+            "the generated arguments {args} do not satisfy the inputSchema ({e}); not sent"
+        )),
+    }
+}
+
+/// Arguments that break `tool`'s inputSchema in one way, with a description, or `None`
+/// when the schema has nothing to break (no required property).
+fn invalid_arguments(tool: &Value, valid: &Value) -> Option<(Value, String)> {
+    let schema = tool.get("inputSchema")?;
+    let required = schema.get("required")?.as_array()?;
+    let name = required.iter().find_map(Value::as_str)?;
+    let mut args = valid.as_object()?.clone();
+    args.remove(name);
+    Some((
+        Value::Object(args),
+        format!("required property {name:?} left out"),
+    ))
+}
+
+/// Runs the Tools conversation after a first walk has listed `tools`.
+pub async fn converse(
+    session: &mut Session,
+    revision: &Revision,
+    first_walk: &[Exchange],
+    policy: &CallPolicy,
+    max_pages: usize,
+) -> ToolsRecord {
+    let mut record = ToolsRecord::default();
+    let (second, _) = walk(session, max_pages).await;
+    record.second_walk = second;
+    if session.ended().is_some() {
+        return record;
+    }
+    record.invalid_cursor = Some(
+        session
+            .request("tools/list", Some(json!({"cursor": INVALID_CURSOR})))
+            .await,
+    );
+
+    let mut seen_names: Vec<String> = Vec::new();
+    for tool in listed_tools(first_walk) {
+        if session.ended().is_some() {
+            break;
+        }
+        let name = tool
+            .get("name")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string();
+        if seen_names.contains(&name) {
+            continue;
+        }
+        seen_names.push(name.clone());
+        let mut call = ToolCall {
+            name: name.clone(),
+            tool: tool.clone(),
+            intent: "minimal arguments valid for its inputSchema".into(),
+            exchange: None,
+            skipped: None,
+        };
+        let args = policy
+            .permits(tool)
+            .and_then(|()| valid_arguments(tool, revision));
+        match args {
+            Err(why) => call.skipped = Some(why),
+            Ok(args) => {
+                let params = json!({"name": name, "arguments": args});
+                call.exchange = Some(session.request("tools/call", Some(params)).await);
+                if record.invalid_arguments.len() < MAX_INVALID_PROBES {
+                    if let Some((bad, intent)) = invalid_arguments(tool, &args) {
+                        let params = json!({"name": name, "arguments": bad});
+                        let exchange = session.request("tools/call", Some(params)).await;
+                        record.invalid_arguments.push(ToolCall {
+                            name: name.clone(),
+                            tool: tool.clone(),
+                            intent,
+                            exchange: Some(exchange),
+                            skipped: None,
+                        });
+                    }
+                }
+            }
+        }
+        record.calls.push(call);
+    }
+    if session.ended().is_some() {
+        return record;
+    }
+    record.unknown_tool = Some(
+        session
+            .request(
+                "tools/call",
+                Some(json!({"name": UNKNOWN_TOOL, "arguments": {}})),
+            )
+            .await,
+    );
+    for params in [
+        json!({"arguments": {}}),
+        json!({"name": 42, "arguments": {}}),
+    ] {
+        if session.ended().is_some() {
+            break;
+        }
+        record
+            .malformed
+            .push(session.request("tools/call", Some(params)).await);
+    }
+    record
+}

@@ -1,0 +1,118 @@
+//! The binary's documented exit codes and report files (README, "Exit codes").
+
+use std::process::Command;
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_mcp-conformance"))
+}
+
+#[test]
+fn reference_server_run_exits_0_and_writes_the_json_report() {
+    let dir = std::env::temp_dir().join(format!("mcp-conformance-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("report.json");
+    let status = bin()
+        .args([
+            "run",
+            "--revision",
+            "2025-11-25",
+            "--format",
+            "json",
+            "--output",
+        ])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(
+        status.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&status.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&status.stdout);
+    assert!(stdout.contains("== 2025-11-25"), "{stdout}");
+    let json: serde_json::Value = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
+    assert_eq!(json["schema_version"], 1);
+    assert_eq!(json["tool"]["name"], "mcp-conformance");
+    assert_eq!(json["revisions"][0]["revision"], "2025-11-25");
+    assert_eq!(json["revisions"][0]["negotiated"], "2025-11-25");
+    assert_eq!(json["summary"]["fail"], 0);
+    let first = &json["revisions"][0]["results"][0];
+    for key in ["check", "level", "status", "message", "evidence"] {
+        assert!(first.get(key).is_some(), "result lacks {key}: {first}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_failing_server_exits_1() {
+    let exe = env!("CARGO_BIN_EXE_mcp-conformance");
+    let status = bin()
+        .args([
+            "run",
+            "--revision",
+            "2024-11-05",
+            "--",
+            exe,
+            "reference-server",
+            "--fault",
+            "ping-nonempty",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(status.status.code(), Some(1));
+    let stdout = String::from_utf8_lossy(&status.stdout);
+    assert!(
+        stdout.contains("FAIL lc-ping (2024-11-05) [MUST LC-PING"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("<- {\"jsonrpc\":\"2.0\",\"id\":"),
+        "evidence shows the response: {stdout}"
+    );
+}
+
+#[test]
+fn a_server_that_cannot_be_spawned_exits_2() {
+    let status = bin()
+        .args(["run", "--", "/nonexistent/mcp-server"])
+        .output()
+        .unwrap();
+    assert_eq!(status.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&status.stderr);
+    assert!(
+        stderr.contains("failed to spawn server command"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    assert_eq!(
+        bin()
+            .args(["run", "--revision", "2023-01-01"])
+            .output()
+            .unwrap()
+            .status
+            .code(),
+        Some(2)
+    );
+    assert_eq!(
+        bin()
+            .args(["run", "--no-such-flag"])
+            .output()
+            .unwrap()
+            .status
+            .code(),
+        Some(2)
+    );
+}
+
+#[test]
+fn list_prints_every_check() {
+    let out = bin().arg("list").output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    for check in conformance::checks::CATALOG {
+        assert!(text.contains(check.id), "{} missing from list", check.id);
+    }
+}

@@ -1,0 +1,121 @@
+//! The harness never hangs, panics or leaks on a hostile server: it crashes, stalls,
+//! prints garbage, forks children. Each case ends with findings and no process left.
+
+use std::time::Duration;
+
+use conformance::checks::Status;
+use conformance::protocol::{Revision, SessionConfig};
+use conformance::report::RunReport;
+use conformance::runner::{run, RunConfig};
+use conformance::transport::ServerCommand;
+
+fn run_sh(script: &str) -> RunReport {
+    let mut config = RunConfig::new(ServerCommand::new(
+        "sh",
+        [
+            "-c".to_string(),
+            script.to_string(),
+            env!("CARGO_BIN_EXE_mcp-conformance").to_string(),
+        ],
+    ));
+    config.revisions = vec![Revision::find("2025-06-18").unwrap()];
+    config.session = SessionConfig {
+        timeout: Duration::from_millis(1500),
+        shutdown_grace: Duration::from_millis(500),
+        max_line: 1024,
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime
+        .block_on(run(&config, |_| {}))
+        .expect("the harness runs")
+}
+
+fn status(report: &RunReport, check: &str) -> Status {
+    report
+        .result("2025-06-18", check)
+        .map(|r| r.status)
+        .expect("check present")
+}
+
+/// A process is gone, or a zombie nobody has reaped yet (it runs no code).
+fn is_gone(pid: u32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Err(_) => true,
+        Ok(stat) => stat
+            .rsplit(')')
+            .next()
+            .is_some_and(|rest| rest.trim_start().starts_with('Z')),
+    }
+}
+
+#[test]
+fn garbage_then_exit_is_a_finding_with_exit_status_and_stderr() {
+    let report = run_sh(
+        r#"echo 'hello from a server'; printf '\377\376\n'; echo 'fatal: bad config' >&2; exit 3"#,
+    );
+    assert_eq!(status(&report, "lc-init-result"), Status::Fail);
+    assert_eq!(status(&report, "rpc-stdio-framing"), Status::Fail);
+    let init = report.result("2025-06-18", "lc-init-result").unwrap();
+    assert!(init.message.contains("exit status 3"), "{}", init.message);
+    assert!(
+        init.evidence
+            .iter()
+            .any(|e| e.text.contains("fatal: bad config")),
+        "{:?}",
+        init.evidence
+    );
+}
+
+#[test]
+fn a_server_that_never_answers_times_out_without_hanging() {
+    let report = run_sh("exec sleep 30");
+    let init = report.result("2025-06-18", "lc-init-result").unwrap();
+    assert_eq!(init.status, Status::Fail);
+    assert!(
+        init.message.contains("no response within"),
+        "{}",
+        init.message
+    );
+}
+
+#[test]
+fn an_over_long_line_is_a_framing_finding() {
+    let report = run_sh(r#"head -c 5000 /dev/zero | tr '\0' x; echo; exec "$0" reference-server"#);
+    let framing = report.result("2025-06-18", "rpc-stdio-framing").unwrap();
+    assert_eq!(framing.status, Status::Fail);
+    assert!(
+        framing.message.contains("over the line cap"),
+        "{}",
+        framing.message
+    );
+    assert_eq!(status(&report, "lc-init-result"), Status::Pass);
+}
+
+#[test]
+fn children_of_the_server_are_killed_with_it() {
+    let dir = std::env::temp_dir().join(format!("mcp-conformance-leak-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pidfile = dir.join("child.pid");
+    // The server forks a long sleeper and then ignores stdin EOF, so only the harness's
+    // process-group kill can end both.
+    let script = format!(
+        r#"sleep 300 & echo $! > '{}'; exec "$0" reference-server --fault ignore-stdin-eof"#,
+        pidfile.display()
+    );
+    let report = run_sh(&script);
+    assert_eq!(status(&report, "lc-shutdown-stdio"), Status::Warn);
+    let pid: u32 = std::fs::read_to_string(&pidfile)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    let deadline = std::time::Instant::now() + Duration::from_secs(5);
+    while !is_gone(pid) && std::time::Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(is_gone(pid), "the server's child {pid} outlived the run");
+    let _ = std::fs::remove_dir_all(&dir);
+}
