@@ -96,6 +96,15 @@ const EXPECTATIONS: &[Row] = &[
     ),
     ("version-error", &[("lc-version-fallback", Warn, ALL)]),
     ("ignore-stdin-eof", &[("lc-shutdown-stdio", Warn, ALL)]),
+    // Operation rule: a SHOULD before 2025-06-18, a MUST from it.
+    ("batch-ignored", &[("rpc-batch", Fail, &["2025-03-26"])]),
+    (
+        "roots-request",
+        &[
+            ("lc-no-undeclared-requests", Warn, R1_R2),
+            ("lc-no-undeclared-requests", Fail, R3_UP),
+        ],
+    ),
     // -- Tools: the listing and names --
     (
         "tool-missing-input-schema",
@@ -356,4 +365,30 @@ fn every_check_can_fail() {
         unproven.is_empty(),
         "checks no fault makes fail: {unproven:?}"
     );
+}
+
+#[test]
+fn schema_failures_carry_a_hint_for_common_mistakes() {
+    for (fault, hint) in [
+        (
+            "tool-result-legacy-shape",
+            "`toolResult` is the pre-2024-11-05 draft shape",
+        ),
+        ("is-error-string", "`isError` is a JSON boolean"),
+        (
+            "tool-missing-input-schema",
+            "every tool needs an inputSchema",
+        ),
+        ("no-server-info", "serverInfo"),
+    ] {
+        let report = run_reference(Some(fault));
+        let result = report
+            .result("2025-11-25", "schema-server-messages")
+            .unwrap();
+        assert!(
+            result.evidence.iter().any(|e| e.text.contains(hint)),
+            "{fault}: no hint {hint:?} in {:?}",
+            result.evidence
+        );
+    }
 }

@@ -27,13 +27,20 @@ type Expected = &'static [(&'static str, Status, &'static [&'static str])];
 
 /// The TypeScript and Python SDKs drop lines that are not JSON-RPC requests without
 /// answering (REQUIREMENTS.md 10 A2: silence is a warning).
-const SILENT_ON_MALFORMED: [(&str, Status, &[&str]); 2] =
-    [("rpc-err-parse", Warn, ALL), ("rpc-err-invalid-request", Warn, ALL)];
+const SILENT_ON_MALFORMED: [(&str, Status, &[&str]); 2] = [
+    ("rpc-err-parse", Warn, ALL),
+    ("rpc-err-invalid-request", Warn, ALL),
+];
+
+/// Neither SDK answers a JSON-RPC batch, though both negotiate 2025-03-26, whose
+/// implementations "MUST support receiving JSON-RPC batches" (reports/README.md).
+const NO_BATCHES: (&str, Status, &[&str]) = ("rpc-batch", Fail, &["2025-03-26"]);
 
 /// reports/server-everything.md explains each line.
 const EVERYTHING: Expected = &[
     SILENT_ON_MALFORMED[0],
     SILENT_ON_MALFORMED[1],
+    NO_BATCHES,
     ("pag-invalid-cursor", Warn, ALL),
     ("tc-err-unknown-tool", Warn, ALL),
     ("tc-err-malformed", Warn, ALL),
@@ -47,16 +54,23 @@ const EVERYTHING: Expected = &[
 const PYTHON_SDK: Expected = &[
     SILENT_ON_MALFORMED[0],
     SILENT_ON_MALFORMED[1],
+    NO_BATCHES,
     ("pag-invalid-cursor", Warn, ALL),
     ("tc-err-unknown-tool", Warn, ALL),
     ("tc-structured-text-mirror", Warn, R3_UP),
 ];
 
 /// reports/python-sdk.md: the low-level server paginates and handles cursors itself.
-const PYTHON_SDK_PAGINATED: Expected = &[SILENT_ON_MALFORMED[0], SILENT_ON_MALFORMED[1]];
+const PYTHON_SDK_PAGINATED: Expected =
+    &[SILENT_ON_MALFORMED[0], SILENT_ON_MALFORMED[1], NO_BATCHES];
 
 /// reports/mcp-server-time.md explains each line.
-const TIME: Expected = &[SILENT_ON_MALFORMED[0], SILENT_ON_MALFORMED[1], ("pag-invalid-cursor", Warn, ALL)];
+const TIME: Expected = &[
+    SILENT_ON_MALFORMED[0],
+    SILENT_ON_MALFORMED[1],
+    NO_BATCHES,
+    ("pag-invalid-cursor", Warn, ALL),
+];
 
 fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -89,7 +103,10 @@ fn third_party() -> &'static Path {
 fn run_server(program: PathBuf, args: &[&str], deny: &[&str]) -> RunReport {
     let args = args.iter().map(|a| a.to_string());
     let mut config = RunConfig::new(ServerCommand::new(program.to_string_lossy(), args));
-    config.call_policy.deny = deny.iter().map(|g| glob::Pattern::new(g).unwrap()).collect();
+    config.call_policy.deny = deny
+        .iter()
+        .map(|g| glob::Pattern::new(g).unwrap())
+        .collect();
     config.command.cwd = Some(workspace());
     config.session = SessionConfig {
         timeout: Duration::from_secs(20),
@@ -110,7 +127,9 @@ fn assert_outcome(report: &RunReport, expected: Expected) {
         for r in &rev.results {
             let want = expected
                 .iter()
-                .find(|(id, _, revs)| *id == r.check && (revs.is_empty() || revs.contains(&rev.revision)))
+                .find(|(id, _, revs)| {
+                    *id == r.check && (revs.is_empty() || revs.contains(&rev.revision))
+                })
                 .map(|(_, s, _)| *s);
             let ok = match want {
                 Some(s) => r.status == s,
@@ -138,10 +157,15 @@ fn node() -> PathBuf {
 
 #[test]
 fn server_everything() {
-    let entry = third_party().join("npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+    let entry = third_party()
+        .join("npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
     // Its long-running demo tool sleeps 10 s by default: a warning each revision, and 40 s
     // of CI time (reports/server-everything.md).
-    let report = run_server(node(), &[entry.to_str().unwrap(), "stdio"], &["trigger-long-running-operation"]);
+    let report = run_server(
+        node(),
+        &[entry.to_str().unwrap(), "stdio"],
+        &["trigger-long-running-operation"],
+    );
     assert_outcome(&report, EVERYTHING);
 }
 

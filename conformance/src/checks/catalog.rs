@@ -73,6 +73,15 @@ pub static CATALOG: &[Check] = &[
         judge: lifecycle::ping,
     },
     Check {
+        id: "lc-no-undeclared-requests",
+        title: "the server sends no requests for client capabilities that were not declared",
+        level: Level::Must,
+        requirement: "LC-OPERATION-RESPECT",
+        applies: Applies::All,
+        source: "lifecycle.mdx, Operation",
+        judge: lifecycle::no_undeclared_requests,
+    },
+    Check {
         id: "lc-shutdown-stdio",
         title: "the server exits when its stdin is closed",
         level: Level::Should,
@@ -153,6 +162,15 @@ pub static CATALOG: &[Check] = &[
         applies: Applies::All,
         source: "JSON-RPC 2.0, 5.1",
         judge: jsonrpc::method_not_found,
+    },
+    Check {
+        id: "rpc-batch",
+        title: "a JSON-RPC batch is accepted and answered with an array of responses",
+        level: Level::Must,
+        requirement: "RPC-BATCH-R2",
+        applies: Applies::Only("2025-03-26"),
+        source: "2025-03-26 index.mdx, Batching; JSON-RPC 2.0, 6",
+        judge: jsonrpc::batch,
     },
     Check {
         id: "rpc-response-required",

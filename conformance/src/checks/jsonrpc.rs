@@ -338,3 +338,54 @@ pub(super) fn response_required(ctx: &Ctx<'_>) -> Verdict {
     }
     Verdict::Violation(message, evidence)
 }
+
+/// `RPC-BATCH-R2` (2025-03-26, MUST): a batch is accepted and answered; JSON-RPC 2.0
+/// section 6 wants the responses in one array (a SHOULD there, so separate ones warn).
+pub(super) fn batch(ctx: &Ctx<'_>) -> Verdict {
+    if let Some(skip) = ctx.skip_if_stopped() {
+        return skip;
+    }
+    let Some(batch) = &ctx.record.batch else {
+        return Verdict::Skip("the negotiated revision has no batches".into());
+    };
+    let mut seqs = vec![batch.request_seq];
+    seqs.extend(
+        ctx.transcript()
+            .received()
+            .filter(|e| e.answers == Some(batch.request_seq))
+            .map(|e| e.seq),
+    );
+    let mut evidence = ctx.evidence(&seqs);
+    evidence.extend(ctx.exchange_evidence(&batch.fence));
+    let answered_separately: Vec<&Value> = batch
+        .separate
+        .iter()
+        .filter_map(|&s| ctx.transcript().get(s).and_then(|e| e.json.as_ref()))
+        .filter(|m| {
+            m.get("result").is_some() && batch.ids.contains(m.get("id").unwrap_or(&Value::Null))
+        })
+        .collect();
+    let n = batch.ids.len();
+    if batch.in_array.len() == n {
+        return Verdict::Pass(format!(
+            "a batch of {n} requests was answered with an array of {n} responses"
+        ));
+    }
+    if batch.in_array.len() + answered_separately.len() == n {
+        return Verdict::Warn(
+            format!("a batch of {n} requests was answered, but not in one array (JSON-RPC 2.0 section 6: SHOULD)"),
+            evidence,
+        );
+    }
+    let what = if batch.separate.is_empty() && batch.in_array.is_empty() {
+        "no answer"
+    } else {
+        "an error or partial answer"
+    };
+    Verdict::Violation(
+        format!(
+            "a batch of {n} ping requests got {what}; 2025-03-26 implementations MUST support receiving JSON-RPC batches"
+        ),
+        evidence,
+    )
+}

@@ -312,3 +312,45 @@ pub(super) fn shutdown(ctx: &Ctx<'_>) -> Verdict {
         )
     }
 }
+
+/// `LC-OPERATION-RESPECT`: we declare no client capabilities, so the server may ask us
+/// nothing but ping (no roots/list, sampling/createMessage, elicitation/create). A SHOULD
+/// in 2024-11-05 and 2025-03-26, a MUST from 2025-06-18.
+pub(super) fn no_undeclared_requests(ctx: &Ctx<'_>) -> Verdict {
+    let requests: Vec<usize> = ctx
+        .transcript()
+        .received()
+        .filter(|e| {
+            e.json.as_ref().is_some_and(|j| {
+                crate::protocol::classify(j) == crate::protocol::MessageKind::Request
+            })
+        })
+        .filter(|e| {
+            e.json
+                .as_ref()
+                .and_then(|j| j.get("method"))
+                .and_then(Value::as_str)
+                != Some("ping")
+        })
+        .map(|e| e.seq)
+        .collect();
+    if requests.is_empty() {
+        return Verdict::Pass("the server asked the client for nothing it did not declare".into());
+    }
+    let mut evidence = ctx.exchange_evidence(&ctx.record.initialize);
+    for &seq in requests.iter().take(MAX_EXAMPLES) {
+        // The request and our fixed-policy reply right after it.
+        evidence.extend(ctx.evidence(&[seq, seq + 1]));
+    }
+    let message = format!(
+        "the server sent {} request(s) for client capabilities the client did not declare (it declared none); \
+         only capabilities that were successfully negotiated may be used",
+        requests.len()
+    );
+    let revision = ctx.revision.unwrap_or(ctx.record.requested);
+    if revision.operation_rule_is_must {
+        Verdict::Violation(message, evidence)
+    } else {
+        Verdict::Warn(format!("{message} (a SHOULD before 2025-06-18)"), evidence)
+    }
+}

@@ -84,6 +84,8 @@ pub enum Applies {
     All,
     /// This revision and later ones.
     From(&'static str),
+    /// This revision only.
+    Only(&'static str),
 }
 
 impl Applies {
@@ -92,6 +94,7 @@ impl Applies {
         match self {
             Applies::All => true,
             Applies::From(first) => revision.at_least(first),
+            Applies::Only(only) => revision.id == only,
         }
     }
 
@@ -100,6 +103,7 @@ impl Applies {
         match self {
             Applies::All => "all".into(),
             Applies::From(first) => format!("{first}+"),
+            Applies::Only(only) => only.to_string(),
         }
     }
 }

@@ -21,6 +21,39 @@ fn result_definition(method: &str) -> &'static str {
     }
 }
 
+/// What a failing payload probably meant, for mistakes seen in the wild.
+fn hints(definition: &str, instance: &Value) -> Vec<&'static str> {
+    let mut out = Vec::new();
+    if definition == "CallToolResult" {
+        if instance.get("toolResult").is_some() && instance.get("content").is_none() {
+            out.push(
+                "hint: `toolResult` is the pre-2024-11-05 draft shape; a CallToolResult carries a \
+                 `content` array (and `structuredContent` from 2025-06-18)",
+            );
+        }
+        if instance.get("isError").is_some_and(Value::is_string) {
+            out.push("hint: `isError` is a JSON boolean (true), not the string \"true\"");
+        }
+    }
+    if definition == "ListToolsResult" {
+        let tools = instance.get("tools").and_then(Value::as_array);
+        if tools
+            .into_iter()
+            .flatten()
+            .any(|t| t.get("inputSchema").is_none())
+        {
+            out.push(
+                "hint: every tool needs an inputSchema; a tool without parameters uses \
+                 {\"type\": \"object\", \"additionalProperties\": false}",
+            );
+        }
+    }
+    if definition == "InitializeResult" && instance.get("serverInfo").is_none() {
+        out.push("hint: serverInfo ({\"name\", \"version\"}) is required in the initialize result");
+    }
+    out
+}
+
 /// `schema.json`: results, errors, notifications and requests validate.
 pub(super) fn server_messages(ctx: &Ctx<'_>) -> Verdict {
     let Some(schemas) = ctx.schemas else {
@@ -29,7 +62,7 @@ pub(super) fn server_messages(ctx: &Ctx<'_>) -> Verdict {
     let notifications = schemas.union_methods("ServerNotification");
     let requests = schemas.union_methods("ServerRequest");
     let mut checked = 0;
-    let mut failures: Vec<(usize, String, Vec<SchemaViolation>)> = Vec::new();
+    let mut failures: Vec<(usize, String, Vec<SchemaViolation>, Vec<&str>)> = Vec::new();
     for entry in ctx.transcript().received().filter(|e| e.problem.is_none()) {
         let Some(message) = &entry.json else { continue };
         let method = message.get("method").and_then(Value::as_str);
@@ -63,7 +96,10 @@ pub(super) fn server_messages(ctx: &Ctx<'_>) -> Verdict {
         checked += 1;
         match schemas.validate(&definition, instance) {
             Ok(v) if v.is_empty() => {}
-            Ok(v) => failures.push((entry.seq, definition, v)),
+            Ok(v) => {
+                let hinted = hints(&definition, instance);
+                failures.push((entry.seq, definition, v, hinted));
+            }
             Err(e) => return Verdict::Skip(format!("schema could not be compiled: {e}")),
         }
     }
@@ -74,7 +110,7 @@ pub(super) fn server_messages(ctx: &Ctx<'_>) -> Verdict {
         ));
     }
     let mut evidence = Vec::new();
-    for (seq, definition, violations) in failures.iter().take(MAX_EXAMPLES) {
+    for (seq, definition, violations, hinted) in failures.iter().take(MAX_EXAMPLES) {
         if let Some(req) = ctx.transcript().get(*seq).and_then(|e| e.answers) {
             evidence.extend(ctx.evidence(&[req]));
         }
@@ -90,8 +126,9 @@ pub(super) fn server_messages(ctx: &Ctx<'_>) -> Verdict {
                 v.message
             )));
         }
+        evidence.extend(hinted.iter().map(|h| Evidence::note(*h)));
     }
-    let names: Vec<&str> = failures.iter().map(|(_, d, _)| d.as_str()).collect();
+    let names: Vec<&str> = failures.iter().map(|(_, d, _, _)| d.as_str()).collect();
     let mut unique = names.clone();
     unique.sort_unstable();
     unique.dedup();

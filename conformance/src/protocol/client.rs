@@ -148,6 +148,21 @@ impl Exchange {
     }
 }
 
+/// How a batch of requests was answered.
+#[derive(Debug, Clone)]
+pub struct BatchExchange {
+    /// Transcript seq of the batch line.
+    pub request_seq: usize,
+    /// The ids of the requests in the batch.
+    pub ids: Vec<Value>,
+    /// Ids answered inside array responses.
+    pub in_array: Vec<Value>,
+    /// Transcript seqs of single (non-array) messages answering the batch.
+    pub separate: Vec<usize>,
+    /// The ping sent after the batch.
+    pub fence: Exchange,
+}
+
 /// A request we sent and are (or were) waiting for.
 #[derive(Debug)]
 struct Outstanding {
@@ -191,6 +206,9 @@ pub struct Session {
     next_id: i64,
     outstanding: Vec<Outstanding>,
     ended: Option<Silence>,
+    /// While a batch probe waits: its request seq (an error with a null id answers it) and
+    /// the ids answered inside array responses.
+    batch: Option<(usize, Vec<Value>)>,
 }
 
 impl Session {
@@ -204,6 +222,7 @@ impl Session {
             next_id: 1,
             outstanding: Vec::new(),
             ended: None,
+            batch: None,
         })
     }
 
@@ -258,6 +277,43 @@ impl Session {
     pub async fn request_raw(&mut self, label: &str, line: &str, id: Option<Value>) -> Exchange {
         let request = serde_json::from_str(line).unwrap_or_else(|_| Value::String(line.into()));
         self.exchange(label, line, request, id, true).await
+    }
+
+    /// Sends a JSON-RPC batch of requests (`RPC-BATCH-R2`) followed by a ping, and records
+    /// how the batch was answered once the ping is (plus a short grace).
+    pub async fn request_batch(&mut self, calls: &[(Value, &str)]) -> BatchExchange {
+        let items: Vec<Value> = calls
+            .iter()
+            .map(|(id, method)| json!({"jsonrpc": "2.0", "id": id, "method": method}))
+            .collect();
+        let message = Value::Array(items);
+        let request_seq = self.write(&message.to_string(), Some(message), false).await;
+        for (id, _) in calls {
+            self.outstanding.push(Outstanding {
+                id: id.clone(),
+                seq: request_seq,
+                answered: false,
+            });
+        }
+        self.batch = Some((request_seq, Vec::new()));
+        let fence = self.request("ping", None).await;
+        if fence.response().is_some() {
+            self.settle(FENCE_GRACE).await;
+        }
+        let in_array = self.batch.take().map(|(_, ids)| ids).unwrap_or_default();
+        let separate = self
+            .transcript
+            .received()
+            .filter(|e| e.answers == Some(request_seq))
+            .map(|e| e.seq)
+            .collect();
+        BatchExchange {
+            request_seq,
+            ids: calls.iter().map(|(id, _)| id.clone()).collect(),
+            in_array,
+            separate,
+            fence,
+        }
     }
 
     /// Sends a notification; nothing is awaited.
@@ -506,13 +562,33 @@ impl Session {
             MessageKind::NotAMessage => self.mark(seq, FrameProblem::NotAMessage),
             MessageKind::Request => self.answer_server_request(&value).await,
             MessageKind::Notification => {}
-            MessageKind::Batch => {
-                // Batches only come back for batches we send; element correlation is the
-                // batch scenario's job. Mark them so no check mistakes them for garbage.
-            }
+            MessageKind::Batch => self.on_batch_response(seq, &value),
             MessageKind::Response => return self.correlate(seq, value, target),
         }
         None
+    }
+
+    /// An array from the server answers a batch of ours: each element marks its request.
+    fn on_batch_response(&mut self, seq: usize, value: &Value) {
+        let Some((batch_seq, ids)) = self.batch.as_mut() else {
+            self.mark(seq, FrameProblem::NotAMessage);
+            return;
+        };
+        let batch_seq = *batch_seq;
+        for element in value.as_array().into_iter().flatten() {
+            let got = element.get("id").cloned().unwrap_or(Value::Null);
+            if let Some(o) = self
+                .outstanding
+                .iter_mut()
+                .find(|o| o.seq == batch_seq && !o.answered && o.id == got)
+            {
+                o.answered = true;
+                ids.push(got);
+            }
+        }
+        if let Some(entry) = self.transcript.get_mut(seq) {
+            entry.answers = Some(batch_seq);
+        }
     }
 
     fn mark(&mut self, seq: usize, problem: FrameProblem) {
@@ -561,6 +637,16 @@ impl Session {
                 message: value,
                 id_match: IdMatch::Unread,
             });
+        }
+        if let Some((batch_seq, _)) = &self.batch {
+            if got.is_null() && value.get("error").is_some() {
+                let batch_seq = *batch_seq;
+                if let Some(entry) = self.transcript.get_mut(seq) {
+                    entry.answers = Some(batch_seq);
+                    entry.id_match = Some(IdMatch::Unread);
+                }
+                return None;
+            }
         }
         if let Some(entry) = self.transcript.get_mut(seq) {
             // A second response to an id already answered is as unsolicited as a response

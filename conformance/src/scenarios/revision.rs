@@ -11,7 +11,7 @@ use serde_json::{json, Value};
 use super::initialize_params;
 use super::policy::CallPolicy;
 use super::tools::{self, ToolsRecord};
-use crate::protocol::{Exchange, Revision, Session, SessionConfig, Transcript};
+use crate::protocol::{BatchExchange, Exchange, Revision, Session, SessionConfig, Transcript};
 use crate::transport::{ExitInfo, ServerCommand};
 
 /// Ids of the ping probes after the automatic integer one (`RPC-ID-ECHO`): a string with
@@ -49,6 +49,8 @@ pub struct RevisionRecord {
     pub initialized_seq: Option<usize>,
     /// Ping probes: automatic integer id first, then [`PING_IDS`].
     pub pings: Vec<Exchange>,
+    /// A batch of two pings, in revisions that have batches (2025-03-26).
+    pub batch: Option<BatchExchange>,
     /// tools/list pages, following `nextCursor`.
     pub tools_pages: Vec<Exchange>,
     /// Why the tools/list walk stopped early, if it did (repeated cursor, page cap).
@@ -74,6 +76,7 @@ impl RevisionRecord {
     pub fn exchanges(&self) -> impl Iterator<Item = &Exchange> {
         std::iter::once(&self.initialize)
             .chain(&self.pings)
+            .chain(self.batch.iter().map(|b| &b.fence))
             .chain(&self.tools_pages)
             .chain(self.tools.iter().flat_map(|t| {
                 t.second_walk
@@ -133,6 +136,7 @@ pub async fn run_revision(
         stopped: None,
         initialized_seq: None,
         pings: Vec::new(),
+        batch: None,
         tools_pages: Vec::new(),
         tools_walk_stopped: None,
         tools: None,
@@ -181,6 +185,18 @@ async fn converse(session: &mut Session, record: &mut RevisionRecord, policy: &C
     }
     if session.ended().is_some() {
         return;
+    }
+    let negotiated = record
+        .negotiated
+        .as_deref()
+        .and_then(Revision::find)
+        .unwrap_or(record.requested);
+    if negotiated.batching {
+        let calls = [(json!("batch-1"), "ping"), (json!("batch-2"), "ping")];
+        record.batch = Some(session.request_batch(&calls).await);
+        if session.ended().is_some() {
+            return;
+        }
     }
     let (pages, stopped) = tools::walk(session, MAX_PAGES).await;
     record.tools_pages = pages;

@@ -136,18 +136,45 @@ pub fn valid_arguments(tool: &Value, revision: &Revision) -> Result<Value, Strin
     }
 }
 
-/// Arguments that break `tool`'s inputSchema in one way, with a description, or `None`
-/// when the schema has nothing to break (no required property).
-fn invalid_arguments(tool: &Value, valid: &Value) -> Option<(Value, String)> {
-    let schema = tool.get("inputSchema")?;
-    let required = schema.get("required")?.as_array()?;
-    let name = required.iter().find_map(Value::as_str)?;
-    let mut args = valid.as_object()?.clone();
-    args.remove(name);
-    Some((
-        Value::Object(args),
-        format!("required property {name:?} left out"),
-    ))
+/// Arguments that break `tool`'s inputSchema, one rule each: a required property left
+/// out, and a property of a scalar type given an object (a value no lenient parser
+/// coerces). Empty when the schema has nothing to break.
+fn invalid_arguments(tool: &Value, valid: &Value) -> Vec<(Value, String)> {
+    let mut out = Vec::new();
+    let Some(schema) = tool.get("inputSchema") else {
+        return out;
+    };
+    let Some(valid) = valid.as_object() else {
+        return out;
+    };
+    let required = schema.get("required").and_then(Value::as_array);
+    if let Some(name) = required.into_iter().flatten().find_map(Value::as_str) {
+        let mut args = valid.clone();
+        args.remove(name);
+        out.push((
+            Value::Object(args),
+            format!("required property {name:?} left out"),
+        ));
+    }
+    let scalar = |p: &Value| {
+        matches!(
+            p.get("type").and_then(Value::as_str),
+            Some("string" | "number" | "integer" | "boolean")
+        )
+    };
+    let props = schema.get("properties").and_then(Value::as_object);
+    if let Some((name, _)) = props.into_iter().flatten().find(|(_, p)| scalar(p)) {
+        let mut args = valid.clone();
+        args.insert(
+            name.clone(),
+            json!({"conformance": "a value of the wrong type"}),
+        );
+        out.push((
+            Value::Object(args),
+            format!("property {name:?} given an object, not its declared type"),
+        ));
+    }
+    out
 }
 
 /// Runs the Tools conversation after a first walk has listed `tools`.
@@ -199,18 +226,21 @@ pub async fn converse(
             Ok(args) => {
                 let params = json!({"name": name, "arguments": args});
                 call.exchange = Some(session.request("tools/call", Some(params)).await);
-                if record.invalid_arguments.len() < MAX_INVALID_PROBES {
-                    if let Some((bad, intent)) = invalid_arguments(tool, &args) {
-                        let params = json!({"name": name, "arguments": bad});
-                        let exchange = session.request("tools/call", Some(params)).await;
-                        record.invalid_arguments.push(ToolCall {
-                            name: name.clone(),
-                            tool: tool.clone(),
-                            intent,
-                            exchange: Some(exchange),
-                            skipped: None,
-                        });
+                for (bad, intent) in invalid_arguments(tool, &args) {
+                    if record.invalid_arguments.len() >= MAX_INVALID_PROBES
+                        || session.ended().is_some()
+                    {
+                        break;
                     }
+                    let params = json!({"name": name, "arguments": bad});
+                    let exchange = session.request("tools/call", Some(params)).await;
+                    record.invalid_arguments.push(ToolCall {
+                        name: name.clone(),
+                        tool: tool.clone(),
+                        intent,
+                        exchange: Some(exchange),
+                        skipped: None,
+                    });
                 }
             }
         }
