@@ -116,3 +116,47 @@ fn list_prints_every_check() {
         assert!(text.contains(check.id), "{} missing from list", check.id);
     }
 }
+
+/// Ctrl-C ends the run with 130 and kills the server's whole process group first.
+#[test]
+fn interrupt_exits_130_and_leaves_no_server_behind() {
+    use nix::sys::signal::{kill, Signal};
+    use nix::unistd::Pid;
+    use std::time::{Duration, Instant};
+
+    let dir = std::env::temp_dir().join(format!("mcp-conformance-int-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pidfile = dir.join("server.pid");
+    let script = format!("echo $$ > '{}'; exec sleep 300", pidfile.display());
+    let mut harness = bin()
+        .args(["run", "--timeout", "60", "--", "sh", "-c", &script])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !pidfile.exists() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let server: i32 = std::fs::read_to_string(&pidfile)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    kill(Pid::from_raw(harness.id() as i32), Signal::SIGINT).unwrap();
+    let status = harness.wait().unwrap();
+    assert_eq!(status.code(), Some(130));
+    let gone = |pid: i32| {
+        std::fs::read_to_string(format!("/proc/{pid}/stat")).map_or(true, |stat| {
+            stat.rsplit(')')
+                .next()
+                .is_some_and(|r| r.trim_start().starts_with('Z'))
+        })
+    };
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while !gone(server) && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(gone(server), "server {server} survived the interrupt");
+    let _ = std::fs::remove_dir_all(&dir);
+}

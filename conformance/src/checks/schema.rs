@@ -54,6 +54,31 @@ fn hints(definition: &str, instance: &Value) -> Vec<&'static str> {
     out
 }
 
+/// `TOOL-EXTRA-FIELDS` (policy): Tool members the negotiated revision does not define are
+/// allowed by its open schema and reported as information, never as a finding.
+fn newer_tool_fields(ctx: &Ctx<'_>) -> String {
+    let Some(revision) = ctx.revision else {
+        return String::new();
+    };
+    let mut extra: Vec<&str> = crate::scenarios::listed_tools(&ctx.record.tools_pages)
+        .iter()
+        .filter_map(|t| t.as_object())
+        .flat_map(|t| t.keys())
+        .map(String::as_str)
+        .filter(|k| !revision.tool_fields.contains(k))
+        .collect();
+    extra.sort_unstable();
+    extra.dedup();
+    if extra.is_empty() {
+        return String::new();
+    }
+    format!(
+        "; for information: tools carry members {} does not define ({}), which its open Tool schema allows",
+        revision.id,
+        extra.join(", ")
+    )
+}
+
 /// `schema.json`: results, errors, notifications and requests validate.
 pub(super) fn server_messages(ctx: &Ctx<'_>) -> Verdict {
     let Some(schemas) = ctx.schemas else {
