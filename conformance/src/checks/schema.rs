@@ -131,7 +131,8 @@ pub(super) fn server_messages(ctx: &Ctx<'_>) -> Verdict {
     let revision = schemas.revision().id;
     if failures.is_empty() {
         return Verdict::Pass(format!(
-            "{checked} message payload(s) validate against the {revision} schema"
+            "{checked} message payload(s) validate against the {revision} schema{}",
+            newer_tool_fields(ctx)
         ));
     }
     let mut evidence = Vec::new();
