@@ -26,6 +26,14 @@ pub enum Error {
         "select revision `{0}`: known revisions are 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25"
     )]
     UnknownRevision(String),
+    /// A configuration or baseline file is unreadable or invalid.
+    #[error("read {path}: {message}")]
+    Config {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        message: String,
+    },
     /// A `--allow-tool` / `--deny-tool` glob does not parse.
     #[error("parse tool glob `{0}`: {1}")]
     BadGlob(String, String),

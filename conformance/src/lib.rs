@@ -17,9 +17,11 @@
 #![deny(missing_docs)]
 
 pub mod checks;
+pub mod config;
 mod errors;
 #[doc(hidden)]
 pub mod fuzzing;
+pub mod harness;
 pub mod protocol;
 pub mod report;
 pub mod runner;

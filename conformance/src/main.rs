@@ -1,18 +1,23 @@
-//! The `mcp-conformance` command line: argument parsing, the run, and exit codes.
+//! The `mcp-conformance` command line: arguments and config file merged into a run, the
+//! reports written, and outcomes mapped to exit codes in one place ([`exit_code`]).
 //!
-//! Exit codes (documented in the README, mapped in one place, [`exit_code`]):
-//! 0 no failures, 1 at least one failure, 2 usage or setup error, 130 interrupted.
+//! Exit codes (README, "Exit codes"): 0 the gate passes; 1 the gate fails (a check failed
+//! that the baseline does not accept, or a warning under `--strict`, or a stale baseline
+//! entry under `--strict-baseline`); 2 usage or setup error; 130 interrupted.
 
-use std::path::PathBuf;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::{Parser, Subcommand, ValueEnum};
+use conformance::config::FileConfig;
 use conformance::protocol::{Revision, SessionConfig, REVISIONS};
-use conformance::report::{render_text, to_json, RunReport};
+use conformance::report::{render_text_styled, Baseline, Format, GateOptions, RunReport};
 use conformance::runner::{run, RunConfig, RunEvent};
 use conformance::scenarios::{CallMode, CallPolicy};
 use conformance::transport::ServerCommand;
+use conformance::Error;
 
 #[derive(Parser)]
 #[command(
@@ -28,9 +33,25 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Run the suite against a server command (the bundled reference server if none).
-    Run(RunArgs),
+    Run(Box<RunArgs>),
     /// List every check: id, level, revisions, requirement, title.
     List,
+    /// Replay a saved failing case (from --cases-dir) against a fresh server process.
+    Replay {
+        /// The case file.
+        file: PathBuf,
+        /// Seconds to wait for each response [default: 10].
+        #[arg(long, value_name = "SECS")]
+        timeout: Option<f64>,
+        /// Another server command than the one recorded in the case, after `--`.
+        #[arg(last = true, value_name = "COMMAND")]
+        command: Vec<String>,
+    },
+    /// Explain a check: what it requires, why it matters, how to fix a failing server.
+    Explain {
+        /// Check id, as printed in reports and by `list`.
+        id: String,
+    },
     /// Serve the bundled reference server on stdio (used when `run` gets no command).
     #[command(hide = true)]
     ReferenceServer {
@@ -53,44 +74,64 @@ enum Call {
     None,
 }
 
-#[derive(Clone, Copy, ValueEnum)]
-enum Format {
-    Text,
-    Json,
-}
-
+/// Every option is optional here so that a value from the config file is overridden only
+/// by a flag actually given.
 #[derive(clap::Args)]
 struct RunArgs {
+    /// Config file (default: ./mcp-conformance.toml when it exists).
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
     /// Protocol revision to run (repeatable; default: all four).
     #[arg(long = "revision", value_name = "REV")]
     revisions: Vec<String>,
-    /// Seconds to wait for each response.
-    #[arg(long, default_value_t = 10.0, value_name = "SECS")]
-    timeout: f64,
-    /// Longest stdout line accepted from the server, in bytes.
-    #[arg(long, default_value_t = 16 * 1024 * 1024, value_name = "BYTES")]
-    max_line: usize,
-    /// Seed for generated scenarios (printed in every report).
-    #[arg(long, default_value_t = 0)]
-    seed: u64,
-    /// Report format written to --output (or to stdout without --output).
-    #[arg(long, value_enum, default_value = "text")]
-    format: Format,
-    /// Write the report here; the text report still goes to stdout.
+    /// Seconds to wait for each response [default: 10].
+    #[arg(long, value_name = "SECS")]
+    timeout: Option<f64>,
+    /// Longest stdout line accepted from the server, in bytes [default: 16 MiB].
+    #[arg(long, value_name = "BYTES")]
+    max_line: Option<usize>,
+    /// Seed for generated scenarios (printed in every report) [default: 0].
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Report format (repeatable): written to --output-dir, or to --output, or stdout.
+    #[arg(long = "format", value_enum, value_name = "FORMAT")]
+    formats: Vec<Format>,
+    /// Write the report (one format) to this file; the text report still goes to stdout.
     #[arg(long, value_name = "FILE")]
     output: Option<PathBuf>,
-    /// Environment variable for the server, KEY=VALUE (repeatable).
-    #[arg(long = "env", value_name = "KEY=VALUE")]
-    env: Vec<String>,
+    /// Write every --format to this folder (mcp-conformance.{txt,json,junit.xml,md,sarif}).
+    #[arg(long, value_name = "DIR")]
+    output_dir: Option<PathBuf>,
+    /// Expected failures (TOML); listed findings do not fail the run but stay visible.
+    #[arg(long, value_name = "FILE")]
+    baseline: Option<PathBuf>,
+    /// Warnings fail the run too.
+    #[arg(long)]
+    strict: bool,
+    /// Baseline entries that no longer match a finding fail the run.
+    #[arg(long)]
+    strict_baseline: bool,
+    /// Generated cases per property (per tool for arguments); 0 skips them [default: 32].
+    #[arg(long, value_name = "N")]
+    cases: Option<u32>,
+    /// Seconds the property phase may take per revision (a cut run is not reproducible).
+    #[arg(long, value_name = "SECS")]
+    time_budget: Option<f64>,
+    /// Save failing generated cases here, for `mcp-conformance replay`.
+    #[arg(long, value_name = "DIR")]
+    cases_dir: Option<PathBuf>,
     /// Which tools to call. Tools have side effects: the default calls every tool.
-    #[arg(long, value_enum, default_value = "all")]
-    call: Call,
+    #[arg(long, value_enum)]
+    call: Option<Call>,
     /// Call only tools whose name matches this glob (repeatable).
     #[arg(long = "allow-tool", value_name = "GLOB")]
     allow_tool: Vec<String>,
     /// Never call tools whose name matches this glob (repeatable; wins over --allow-tool).
     #[arg(long = "deny-tool", value_name = "GLOB")]
     deny_tool: Vec<String>,
+    /// Environment variable for the server, KEY=VALUE (repeatable).
+    #[arg(long = "env", value_name = "KEY=VALUE")]
+    env: Vec<String>,
     /// Working directory for the server.
     #[arg(long, value_name = "DIR")]
     cwd: Option<PathBuf>,
@@ -106,8 +147,20 @@ fn main() -> ExitCode {
             list();
             ExitCode::SUCCESS
         }
+        Command::Explain { id } => explain(&id),
+        Command::Replay {
+            file,
+            timeout,
+            command,
+        } => match replay(&file, timeout, command) {
+            Ok(code) => code,
+            Err(err) => {
+                eprintln!("mcp-conformance: failed to {}", error_chain(&err));
+                ExitCode::from(2)
+            }
+        },
         Command::ReferenceServer { fault, list_faults } => reference_server(fault, list_faults),
-        Command::Run(args) => match run_command(args) {
+        Command::Run(args) => match run_command(*args) {
             Ok(code) => code,
             Err(err) => {
                 eprintln!("mcp-conformance: failed to {}", error_chain(&err));
@@ -130,7 +183,7 @@ fn error_chain(err: &dyn std::error::Error) -> String {
 fn list() {
     for c in conformance::checks::CATALOG {
         println!(
-            "{:26} {:8} {:11} {:24} {}",
+            "{:26} {:8} {:11} {:26} {}",
             c.id,
             c.level.as_str(),
             c.applies.describe(),
@@ -138,6 +191,28 @@ fn list() {
             c.title
         );
     }
+}
+
+fn explain(id: &str) -> ExitCode {
+    let (Some(check), Some(text)) = (
+        conformance::checks::find(id),
+        conformance::checks::explain(id),
+    ) else {
+        eprintln!("mcp-conformance: unknown check {id:?}; `mcp-conformance list` prints them all");
+        return ExitCode::from(2);
+    };
+    println!(
+        "{} ({} {}, revisions {})",
+        check.id,
+        check.level.as_str(),
+        check.requirement,
+        check.applies.describe()
+    );
+    println!("{}\nSource: {}\n", check.title, check.source);
+    println!("What is required\n{}\n", text.requirement);
+    println!("Why it matters\n{}\n", text.why);
+    println!("How to fix a server that fails it\n{}", text.fix);
+    ExitCode::SUCCESS
 }
 
 fn reference_server(fault: Option<String>, list_faults: bool) -> ExitCode {
@@ -159,12 +234,34 @@ fn reference_server(fault: Option<String>, list_faults: bool) -> ExitCode {
     ExitCode::from(u8::try_from(reference_server::run_stdio(fault)).unwrap_or(1))
 }
 
-fn run_command(args: RunArgs) -> conformance::Result<ExitCode> {
-    let revisions = select_revisions(&args.revisions)?;
-    let (command, reference) = match args.command.split_first() {
-        Some((program, rest)) => (ServerCommand::new(program.clone(), rest.to_vec()), false),
-        None => {
-            let exe = std::env::current_exe().map_err(conformance::Error::Runtime)?;
+/// A run resolved from flags over the config file over defaults.
+struct Plan {
+    config: RunConfig,
+    formats: Vec<Format>,
+    output: Option<PathBuf>,
+    output_dir: Option<PathBuf>,
+    baseline: Option<PathBuf>,
+    gate: GateOptions,
+}
+
+fn plan(args: RunArgs) -> conformance::Result<Plan> {
+    let file = FileConfig::discover(args.config.as_deref())?.unwrap_or_default();
+    let run = file.run;
+    let usage = |message: String| Error::Config {
+        path: PathBuf::from("command line"),
+        message,
+    };
+
+    let (mut command, reference) = match (args.command.split_first(), file.server) {
+        (Some((program, rest)), _) => (ServerCommand::new(program.clone(), rest.to_vec()), false),
+        (None, Some(server)) => {
+            let mut command = ServerCommand::new(server.command, server.args);
+            command.env = server.env.into_iter().collect();
+            command.cwd = server.cwd;
+            (command, false)
+        }
+        (None, None) => {
+            let exe = std::env::current_exe().map_err(Error::Runtime)?;
             let program = exe.to_string_lossy().into_owned();
             (
                 ServerCommand::new(program, ["reference-server".to_string()]),
@@ -172,44 +269,126 @@ fn run_command(args: RunArgs) -> conformance::Result<ExitCode> {
             )
         }
     };
-    let mut command = command;
-    command.cwd = args.cwd.clone();
+    if let Some(cwd) = args.cwd {
+        command.cwd = Some(cwd);
+    }
     for pair in &args.env {
-        let (k, v) = pair.split_once('=').unwrap_or((pair.as_str(), ""));
+        let (k, v) = pair
+            .split_once('=')
+            .ok_or_else(|| usage(format!("--env {pair:?} is not KEY=VALUE")))?;
         command.env.push((k.to_string(), v.to_string()));
     }
-    if !args.timeout.is_finite() || args.timeout <= 0.0 {
-        eprintln!("mcp-conformance: --timeout must be a positive number of seconds");
-        return Ok(ExitCode::from(2));
-    }
-    let config = RunConfig {
-        command,
-        reference,
-        revisions,
-        session: SessionConfig {
-            timeout: Duration::from_secs_f64(args.timeout),
-            max_line: args.max_line,
-            ..SessionConfig::default()
-        },
-        seed: args.seed,
-        call_policy: CallPolicy {
-            mode: match args.call {
-                Call::All => CallMode::All,
-                Call::ReadOnly => CallMode::ReadOnly,
-                Call::None => CallMode::None,
-            },
-            allow: globs(&args.allow_tool)?,
-            deny: globs(&args.deny_tool)?,
-        },
+
+    let revision_names = if args.revisions.is_empty() {
+        run.revisions.unwrap_or_default()
+    } else {
+        args.revisions
     };
-    eprintln!("mcp-conformance: seed {}", config.seed);
+    let revisions = if revision_names.is_empty() {
+        REVISIONS.iter().collect()
+    } else {
+        revision_names
+            .iter()
+            .map(|n| Revision::find(n).ok_or_else(|| Error::UnknownRevision(n.clone())))
+            .collect::<conformance::Result<Vec<_>>>()?
+    };
+
+    let timeout = args.timeout.or(run.timeout).unwrap_or(10.0);
+    if !timeout.is_finite() || timeout <= 0.0 {
+        return Err(usage(
+            "the timeout must be a positive number of seconds".into(),
+        ));
+    }
+    let mode = match (args.call, run.call.as_deref()) {
+        (Some(Call::All), _) | (None, None | Some("all")) => CallMode::All,
+        (Some(Call::ReadOnly), _) | (None, Some("read-only")) => CallMode::ReadOnly,
+        (Some(Call::None), _) | (None, Some("none")) => CallMode::None,
+        (None, Some(other)) => {
+            return Err(usage(format!(
+                "call = {other:?}: use all, read-only or none"
+            )))
+        }
+    };
+    let allow = if args.allow_tool.is_empty() {
+        run.allow_tool.unwrap_or_default()
+    } else {
+        args.allow_tool
+    };
+    let deny = if args.deny_tool.is_empty() {
+        run.deny_tool.unwrap_or_default()
+    } else {
+        args.deny_tool
+    };
+
+    let formats = if !args.formats.is_empty() {
+        args.formats
+    } else {
+        run.formats
+            .unwrap_or_default()
+            .iter()
+            .map(|name| {
+                Format::parse(name).ok_or_else(|| usage(format!("unknown report format {name:?}")))
+            })
+            .collect::<conformance::Result<Vec<_>>>()?
+    };
+    if args.output.is_some() && formats.len() > 1 {
+        return Err(usage(
+            "--output takes one --format; use --output-dir for several".into(),
+        ));
+    }
+
+    let cases = args.cases.or(run.cases).unwrap_or(32);
+    let properties = (cases > 0).then(|| conformance::scenarios::PropertyConfig {
+        cases,
+        time_budget: args
+            .time_budget
+            .or(run.time_budget)
+            .map(Duration::from_secs_f64),
+        ..Default::default()
+    });
+    let defaults = SessionConfig::default();
+    let defaults = SessionConfig {
+        timeout: Duration::from_secs_f64(timeout),
+        max_line: args.max_line.or(run.max_line).unwrap_or(defaults.max_line),
+        ..defaults
+    };
+    Ok(Plan {
+        config: RunConfig {
+            command,
+            reference,
+            revisions,
+            session: defaults,
+            seed: args.seed.or(run.seed).unwrap_or(0),
+            call_policy: CallPolicy {
+                mode,
+                allow: globs(&allow)?,
+                deny: globs(&deny)?,
+            },
+            properties,
+            cases_dir: args.cases_dir.or(run.cases_dir),
+        },
+        formats,
+        output: args.output,
+        output_dir: args.output_dir.or(run.output_dir),
+        baseline: args.baseline.or(run.baseline),
+        gate: GateOptions {
+            strict: args.strict || run.strict.unwrap_or(false),
+            strict_baseline: args.strict_baseline || run.strict_baseline.unwrap_or(false),
+        },
+    })
+}
+
+fn run_command(args: RunArgs) -> conformance::Result<ExitCode> {
+    let plan = plan(args)?;
+    let baseline = plan.baseline.as_deref().map(Baseline::load).transpose()?;
+    eprintln!("mcp-conformance: seed {}", plan.config.seed);
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
-        .map_err(conformance::Error::Runtime)?;
+        .map_err(Error::Runtime)?;
     let outcome = runtime.block_on(async {
         tokio::select! {
-            report = run(&config, progress) => Some(report),
+            report = run(&plan.config, progress) => Some(report),
             // Dropping the run future kills every server process group it owns.
             _ = tokio::signal::ctrl_c() => None,
         }
@@ -218,17 +397,75 @@ fn run_command(args: RunArgs) -> conformance::Result<ExitCode> {
         eprintln!("mcp-conformance: interrupted");
         return Ok(ExitCode::from(130));
     };
-    let report = report?;
-    emit(&report, args.format, args.output.as_deref())?;
-    Ok(exit_code(&report))
+    let mut report = report?;
+    if let Some(baseline) = &baseline {
+        report.apply_baseline(baseline);
+    }
+    emit(&report, &plan)?;
+    Ok(exit_code(&report, plan.gate))
+}
+
+/// Exit codes of `replay`: 1 when the failure shows again, 0 when it does not.
+fn replay(
+    file: &Path,
+    timeout: Option<f64>,
+    command: Vec<String>,
+) -> conformance::Result<ExitCode> {
+    use conformance::protocol::Direction;
+    use conformance::report::escape_for_terminal;
+    let unreadable = |message: String| Error::Config {
+        path: file.to_path_buf(),
+        message,
+    };
+    let text = std::fs::read_to_string(file).map_err(|e| unreadable(e.to_string()))?;
+    let case: conformance::scenarios::CaseFile =
+        serde_json::from_str(&text).map_err(|e| unreadable(e.to_string()))?;
+    let server = match command.split_first() {
+        Some((program, rest)) => ServerCommand::new(program.clone(), rest.to_vec()),
+        None => case.command.clone(),
+    };
+    let mut session = SessionConfig::default();
+    if let Some(t) = timeout.filter(|t| t.is_finite() && *t > 0.0) {
+        session.timeout = Duration::from_secs_f64(t);
+    }
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(Error::Runtime)?;
+    let outcome = runtime.block_on(conformance::scenarios::replay(&case, &server, &session))?;
+    println!(
+        "replaying {} ({}, {}): {}",
+        file.display(),
+        case.check,
+        case.revision,
+        escape_for_terminal(&case.description)
+    );
+    for entry in outcome.transcript.entries() {
+        let tag = match entry.direction {
+            Direction::Sent => "->",
+            Direction::Received => "<-",
+            Direction::Stderr => "stderr:",
+            Direction::Harness => "**",
+        };
+        println!("  {tag} {}", escape_for_terminal(&entry.text));
+    }
+    if outcome.reproduced {
+        println!(
+            "reproduced ({:?}): {}",
+            case.kind,
+            escape_for_terminal(&outcome.observed)
+        );
+        Ok(ExitCode::from(1))
+    } else {
+        println!("not reproduced: {}", escape_for_terminal(&outcome.observed));
+        Ok(ExitCode::SUCCESS)
+    }
 }
 
 fn globs(patterns: &[String]) -> conformance::Result<Vec<glob::Pattern>> {
     patterns
         .iter()
-        .map(|p| {
-            glob::Pattern::new(p).map_err(|e| conformance::Error::BadGlob(p.clone(), e.to_string()))
-        })
+        .map(|p| glob::Pattern::new(p).map_err(|e| Error::BadGlob(p.clone(), e.to_string())))
         .collect()
 }
 
@@ -240,43 +477,62 @@ fn progress(event: RunEvent) {
     }
 }
 
-fn select_revisions(names: &[String]) -> conformance::Result<Vec<&'static Revision>> {
-    if names.is_empty() {
-        return Ok(REVISIONS.iter().collect());
-    }
-    names
-        .iter()
-        .map(|n| Revision::find(n).ok_or_else(|| conformance::Error::UnknownRevision(n.clone())))
-        .collect()
+fn write(path: &Path, text: &str) -> conformance::Result<()> {
+    std::fs::write(path, text).map_err(|source| Error::WriteReport {
+        path: path.to_path_buf(),
+        source,
+    })
 }
 
-fn emit(
-    report: &RunReport,
-    format: Format,
-    output: Option<&std::path::Path>,
-) -> conformance::Result<()> {
-    let rendered = match format {
-        Format::Text => render_text(report),
-        Format::Json => to_json(report)?,
-    };
-    match output {
-        Some(path) => {
-            std::fs::write(path, rendered).map_err(|source| conformance::Error::WriteReport {
-                path: path.to_path_buf(),
-                source,
-            })?;
-            print!("{}", render_text(report));
+/// The text report always goes to stdout (coloured on a terminal); other formats go to
+/// `--output`, `--output-dir`, or, when neither is given, to stdout instead of the text.
+fn emit(report: &RunReport, plan: &Plan) -> conformance::Result<()> {
+    let stdout_text = || render_text_styled(report, std::io::stdout().is_terminal());
+    if let Some(dir) = &plan.output_dir {
+        std::fs::create_dir_all(dir).map_err(|source| Error::WriteReport {
+            path: dir.clone(),
+            source,
+        })?;
+        let formats = if plan.formats.is_empty() {
+            Format::ALL
+        } else {
+            &plan.formats[..]
+        };
+        for format in formats {
+            write(&dir.join(format.file_name()), &format.render(report)?)?;
         }
-        None => print!("{rendered}"),
+        print!("{}", stdout_text());
+        return Ok(());
+    }
+    match (&plan.output, plan.formats.as_slice()) {
+        (Some(path), formats) => {
+            write(
+                path,
+                &formats
+                    .first()
+                    .copied()
+                    .unwrap_or(Format::Text)
+                    .render(report)?,
+            )?;
+            print!("{}", stdout_text());
+        }
+        (None, [] | [Format::Text]) => print!("{}", stdout_text()),
+        (None, formats) => {
+            for format in formats {
+                print!("{}", format.render(report)?);
+            }
+        }
     }
     Ok(())
 }
 
 /// The one place outcomes become exit codes.
-fn exit_code(report: &RunReport) -> ExitCode {
-    if report.has_failures() {
-        ExitCode::from(1)
-    } else {
+fn exit_code(report: &RunReport, options: GateOptions) -> ExitCode {
+    let gate = report.gate(options);
+    if gate.passed {
         ExitCode::SUCCESS
+    } else {
+        eprintln!("mcp-conformance: {}", gate.reasons.join("; "));
+        ExitCode::from(1)
     }
 }

@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use crate::checks::{judge_all, Ctx, CATALOG};
 use crate::protocol::{Revision, SchemaSet, SessionConfig, REVISIONS};
 use crate::report::{RevisionReport, RunReport, Summary, TargetInfo};
-use crate::scenarios::{negotiate, run_revision, CallPolicy};
+use crate::scenarios::{negotiate, run_revision, CallPolicy, PropertyConfig};
 use crate::transport::ServerCommand;
 
 /// What to run.
@@ -27,6 +27,10 @@ pub struct RunConfig {
     pub seed: u64,
     /// Which tools may be called.
     pub call_policy: CallPolicy,
+    /// The property phase's budget; `None` skips it.
+    pub properties: Option<PropertyConfig>,
+    /// Where failing property cases are saved for `mcp-conformance replay`.
+    pub cases_dir: Option<std::path::PathBuf>,
 }
 
 impl RunConfig {
@@ -39,6 +43,8 @@ impl RunConfig {
             session: SessionConfig::default(),
             seed: 0,
             call_policy: CallPolicy::default(),
+            properties: Some(PropertyConfig::default()),
+            cases_dir: None,
         }
     }
 }
@@ -69,9 +75,14 @@ pub async fn run(
                 revision,
                 &config.session,
                 &config.call_policy,
+                config.properties.as_ref(),
+                config.seed,
             )
             .await?,
         );
+    }
+    if let Some(dir) = &config.cases_dir {
+        save_cases(dir, &mut records)?;
     }
     on_event(RunEvent::NegotiationStarted);
     let negotiation = negotiate(&config.command, &records, &config.session).await?;
@@ -109,4 +120,33 @@ pub async fn run(
         reference: config.reference,
     };
     Ok(RunReport::new(target, config.seed, reports))
+}
+
+/// Saves every failing property case as `DIR/<revision>-<check>-<n>.json`.
+fn save_cases(
+    dir: &std::path::Path,
+    records: &mut [crate::scenarios::RevisionRecord],
+) -> crate::Result<()> {
+    let write_err = |path: &std::path::Path, source| crate::Error::WriteReport {
+        path: path.to_path_buf(),
+        source,
+    };
+    for record in records {
+        let Some(props) = record.properties.as_mut() else {
+            continue;
+        };
+        for (n, failure) in props.failures.iter_mut().enumerate() {
+            std::fs::create_dir_all(dir).map_err(|e| write_err(dir, e))?;
+            let path = dir.join(format!(
+                "{}-{}-{}.json",
+                failure.case.revision,
+                failure.check,
+                n + 1
+            ));
+            let text = serde_json::to_string_pretty(&failure.case)?;
+            std::fs::write(&path, text).map_err(|e| write_err(&path, e))?;
+            failure.case_path = Some(path);
+        }
+    }
+    Ok(())
 }

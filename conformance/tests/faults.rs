@@ -36,7 +36,10 @@ const EXPECTATIONS: &[Row] = &[
     ("invalid-utf8", &[("rpc-stdio-framing", Fail, ALL)]),
     ("jsonrpc-version", &[("rpc-jsonrpc-version", Fail, ALL)]),
     ("result-and-error", &[("rpc-resp-exclusive", Fail, ALL)]),
-    ("id-stringified", &[("rpc-id-echo", Fail, ALL)]),
+    (
+        "id-stringified",
+        &[("prop-id-roundtrip", Fail, ALL), ("rpc-id-echo", Fail, ALL)],
+    ),
     (
         "error-no-message",
         &[
@@ -52,7 +55,10 @@ const EXPECTATIONS: &[Row] = &[
     ),
     (
         "method-not-found-wrong-code",
-        &[("rpc-err-method-not-found", Fail, ALL)],
+        &[
+            ("prop-unknown-method", Fail, ALL),
+            ("rpc-err-method-not-found", Fail, ALL),
+        ],
     ),
     (
         "crash-on-tools-list",
@@ -132,6 +138,7 @@ const EXPECTATIONS: &[Row] = &[
     (
         "output-schema-not-object",
         &[
+            ("prop-valid-call-result", Fail, R3_UP),
             ("tool-outputschema-object", Fail, R3_UP),
             ("schema-server-messages", Fail, R3_UP),
             ("tc-outputschema-conform", Fail, R3_UP),
@@ -155,6 +162,7 @@ const EXPECTATIONS: &[Row] = &[
     (
         "audio-in-2024",
         &[
+            ("prop-valid-call-result", Fail, R1),
             ("tc-content-types", Fail, R1),
             ("schema-server-messages", Fail, R1),
         ],
@@ -166,7 +174,10 @@ const EXPECTATIONS: &[Row] = &[
     ),
     (
         "structured-content-mismatch",
-        &[("tc-outputschema-conform", Fail, R3_UP)],
+        &[
+            ("prop-valid-call-result", Fail, R3_UP),
+            ("tc-outputschema-conform", Fail, R3_UP),
+        ],
     ),
     (
         "no-text-mirror",
@@ -176,10 +187,19 @@ const EXPECTATIONS: &[Row] = &[
         "error-without-explanation",
         &[("tc-error-explained", Warn, ALL)],
     ),
-    ("is-error-string", &[("schema-server-messages", Fail, ALL)]),
+    (
+        "is-error-string",
+        &[
+            ("prop-valid-call-result", Fail, ALL),
+            ("schema-server-messages", Fail, ALL),
+        ],
+    ),
     (
         "tool-result-legacy-shape",
-        &[("schema-server-messages", Fail, ALL)],
+        &[
+            ("prop-valid-call-result", Fail, ALL),
+            ("schema-server-messages", Fail, ALL),
+        ],
     ),
     // -- Tools: error classes --
     (
@@ -192,15 +212,24 @@ const EXPECTATIONS: &[Row] = &[
     ),
     (
         "invalid-arguments-accepted",
-        &[("tc-err-input-validation", Fail, ALL)],
+        &[
+            ("prop-invalid-call-rejected", Fail, ALL),
+            ("tc-err-input-validation", Fail, ALL),
+        ],
     ),
     (
         "invalid-arguments-protocol-error",
-        &[("tc-err-input-validation", Warn, R4)],
+        &[
+            ("prop-invalid-call-rejected", Warn, R4),
+            ("tc-err-input-validation", Warn, R4),
+        ],
     ),
     (
         "tool-error-as-protocol-error",
-        &[("tc-err-execution", Warn, ALL)],
+        &[
+            ("prop-valid-call-accepted", Warn, ALL),
+            ("tc-err-execution", Warn, ALL),
+        ],
     ),
     // -- Tools: list_changed (A12: a warning before 2025-06-18, a failure from it) --
     (
@@ -217,6 +246,31 @@ const EXPECTATIONS: &[Row] = &[
             ("schema-server-messages", Fail, ALL),
         ],
     ),
+    // -- Generated cases and sequences: each fault shows only on some inputs --
+    ("crash-on-astral", &[("prop-server-survives", Fail, ALL)]),
+    (
+        "stall-on-long-string",
+        &[("prop-server-survives", Fail, ALL)],
+    ),
+    (
+        "nested-wrong-class",
+        &[("prop-invalid-call-rejected", Fail, ALL)],
+    ),
+    (
+        "negative-id-stringified",
+        &[("prop-id-roundtrip", Fail, ALL)],
+    ),
+    (
+        "long-method-answered",
+        &[("prop-unknown-method", Fail, ALL)],
+    ),
+    ("long-cursor-crash", &[("prop-server-survives", Fail, ALL)]),
+    (
+        "long-cursor-internal-error",
+        &[("prop-random-cursor", Warn, ALL)],
+    ),
+    ("pipelined-drop", &[("seq-pipelined", Fail, ALL)]),
+    ("cancel-crash", &[("seq-cancel", Fail, ALL)]),
 ];
 
 /// Skips the reference server may show: checks outside their revisions, and list_changed
@@ -225,6 +279,26 @@ const REFERENCE_SKIPS: &[&str] = &[
     "applies to revisions",
     "sent no notifications/tools/list_changed",
 ];
+
+/// The text report with what differs between machines and releases replaced by
+/// placeholders (the binary's path, the crate version), so snapshots never flap.
+fn redacted(report: &RunReport) -> String {
+    redact(&render_text(report))
+}
+
+fn redact(text: &str) -> String {
+    text.replace(env!("CARGO_BIN_EXE_mcp-conformance"), "[mcp-conformance]")
+        .replace(env!("CARGO_PKG_VERSION"), "[version]")
+}
+
+/// Snapshots live in `reports/snapshots/`, reviewed like code (`cargo insta review`).
+fn snapshot_settings() -> insta::Settings {
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path("../../reports/snapshots");
+    settings.set_prepend_module_to_snapshot(false);
+    settings.set_omit_expression(true);
+    settings
+}
 
 fn run_reference(fault: Option<&str>) -> RunReport {
     let mut args = vec!["reference-server".to_string()];
@@ -304,6 +378,11 @@ fn reference_server_passes_every_check_in_every_revision() {
         render_text(&report)
     );
     assert_eq!(report.summary.fail + report.summary.warn, 0);
+    snapshot_settings().bind(|| {
+        insta::assert_snapshot!("reference-server", redacted(&report));
+        let json = conformance::report::to_json(&report).unwrap();
+        insta::assert_snapshot!("reference-server-json", redact(&json));
+    });
 }
 
 #[test]
@@ -314,16 +393,24 @@ fn each_fault_fails_exactly_its_checks() {
         .iter()
         .map(|row| std::thread::spawn(move || (row, run_reference(Some(row.0)))))
         .collect();
+    let reports: Vec<(&Row, RunReport)> = handles
+        .into_iter()
+        .map(|h| h.join().expect("fault thread"))
+        .collect();
     let mut problems = Vec::new();
-    for handle in handles {
-        let (row, report) = handle.join().expect("fault thread");
-        let found = mismatches(&report, row);
+    for (row, report) in &reports {
+        let found = mismatches(report, row);
         if !found.is_empty() {
             problems.extend(found);
-            problems.push(render_text(&report));
+            problems.push(render_text(report));
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+    // Only once every status is right are the whole reports compared with their snapshots.
+    for (row, report) in &reports {
+        snapshot_settings()
+            .bind(|| insta::assert_snapshot!(format!("fault-{}", row.0), redacted(report)));
+    }
 }
 
 #[test]

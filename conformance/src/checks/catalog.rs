@@ -4,7 +4,7 @@
 //! `source` is the spec file and section under `shared/spec/<revision>/`.
 
 use super::model::{Applies, Check, Level};
-use super::{jsonrpc, lifecycle, schema, tools};
+use super::{jsonrpc, lifecycle, property, schema, tools};
 
 /// Every check, in report order.
 pub static CATALOG: &[Check] = &[
@@ -87,7 +87,7 @@ pub static CATALOG: &[Check] = &[
         level: Level::Should,
         requirement: "LC-SHUTDOWN-STDIO",
         applies: Applies::All,
-        source: "lifecycle.mdx, Shutdown (stdio)",
+        source: "lifecycle.mdx, Shutdown (stdio); 2026-07-28 stdio.mdx (\"SHOULD exit promptly\"), applied by policy",
         judge: lifecycle::shutdown,
     },
     // -- JSON-RPC base (index.mdx / messages.mdx, transports.mdx) --
@@ -115,7 +115,7 @@ pub static CATALOG: &[Check] = &[
         level: Level::Must,
         requirement: "RPC-RESP-EXCLUSIVE",
         applies: Applies::All,
-        source: "index.mdx, Responses",
+        source: "index.mdx, Responses; JSON-RPC 2.0, 5",
         judge: jsonrpc::response_exclusive,
     },
     Check {
@@ -176,9 +176,9 @@ pub static CATALOG: &[Check] = &[
         id: "rpc-response-required",
         title: "every request gets a response within the timeout; the server does not stall or exit",
         level: Level::JsonRpc,
-        requirement: "JSONRPC-4.1",
+        requirement: "JSONRPC-5",
         applies: Applies::All,
-        source: "JSON-RPC 2.0, 4.1 (\"the Server MUST reply with a Response\")",
+        source: "JSON-RPC 2.0, 5 (\"the Server MUST reply with a Response\")",
         judge: jsonrpc::response_required,
     },
     // -- Tools: the listing (tools.mdx, Listing Tools; Tool) --
@@ -296,7 +296,7 @@ pub static CATALOG: &[Check] = &[
     Check {
         id: "tc-error-explained",
         title: "a tool execution error (isError: true) says what went wrong",
-        level: Level::Should,
+        level: Level::Policy,
         requirement: "TC-ERR-EXECUTION",
         applies: Applies::All,
         source: "tools.mdx, Error Handling (Tool Execution Errors)",
@@ -384,6 +384,88 @@ pub static CATALOG: &[Check] = &[
         applies: Applies::All,
         source: "lifecycle.mdx, Operation; REQUIREMENTS.md 10 A12",
         judge: tools::list_changed_declared,
+    },
+    // -- Generated cases (property phase; tools.mdx Security Considerations) --
+    Check {
+        id: "prop-server-survives",
+        title: "no generated input (arguments, ids, methods, cursors) crashes or stalls the server",
+        level: Level::Must,
+        requirement: "TC-VALIDATE-INPUTS",
+        applies: Applies::All,
+        source: "tools.mdx, Security Considerations (\"Servers MUST: Validate all tool inputs\")",
+        judge: property::server_survives,
+    },
+    Check {
+        id: "prop-valid-call-result",
+        title: "generated valid arguments get results valid for the schema and the tool's outputSchema",
+        level: Level::Schema,
+        requirement: "TC-OUTPUTSCHEMA-CONFORM",
+        applies: Applies::All,
+        source: "schema CallToolResult; tools.mdx, Output Schema",
+        judge: property::valid_call_result,
+    },
+    Check {
+        id: "prop-valid-call-accepted",
+        title: "generated valid arguments never get a protocol error",
+        level: Level::Should,
+        requirement: "TC-ERR-EXECUTION",
+        applies: Applies::All,
+        source: "schema CallToolResult.isError; tools.mdx, Error Handling",
+        judge: property::valid_call_accepted,
+    },
+    Check {
+        id: "prop-invalid-call-rejected",
+        title: "generated arguments breaking one rule are rejected, in the revision's error class",
+        level: Level::Must,
+        requirement: "TC-ERR-INPUT-VALIDATION",
+        applies: Applies::All,
+        source: "tools.mdx, Error Handling; Security Considerations; REQUIREMENTS.md 10 A6",
+        judge: property::invalid_call_rejected,
+    },
+    Check {
+        id: "prop-id-roundtrip",
+        title: "generated request ids (integers to 2^53-1, negative, zero, Unicode and empty strings) come back exactly",
+        level: Level::Must,
+        requirement: "RPC-ID-ECHO",
+        applies: Applies::All,
+        source: "index.mdx, Responses",
+        judge: property::id_roundtrip,
+    },
+    Check {
+        id: "prop-unknown-method",
+        title: "generated unknown method names get -32601",
+        level: Level::JsonRpc,
+        requirement: "RPC-ERR-METHOD-NOT-FOUND",
+        applies: Applies::All,
+        source: "JSON-RPC 2.0, 5.1",
+        judge: property::unknown_method,
+    },
+    Check {
+        id: "prop-random-cursor",
+        title: "generated cursors get -32602 or a page",
+        level: Level::Should,
+        requirement: "PAG-INVALID-CURSOR",
+        applies: Applies::All,
+        source: "pagination.mdx, Error Handling",
+        judge: property::random_cursor,
+    },
+    Check {
+        id: "seq-pipelined",
+        title: "requests sent together, without waiting, are each answered once with their own id",
+        level: Level::JsonRpc,
+        requirement: "RPC-ID-ECHO",
+        applies: Applies::All,
+        source: "JSON-RPC 2.0, 5; index.mdx, Responses",
+        judge: property::pipelined,
+    },
+    Check {
+        id: "seq-cancel",
+        title: "notifications/cancelled (for an in-flight or an unknown request) is handled gracefully",
+        level: Level::Must,
+        requirement: "CANCEL-RACE",
+        applies: Applies::All,
+        source: "cancellation.mdx, Behavior Requirements, Error Handling; REQUIREMENTS.md 10 A15",
+        judge: property::cancel,
     },
     // -- Schema (schema.json) --
     Check {

@@ -7,11 +7,14 @@
 //! should feel like reading the spec's table of contents.
 
 mod catalog;
+mod explain;
 mod jsonrpc;
 mod lifecycle;
 mod model;
+mod property;
 mod schema;
 mod tools;
 
 pub use catalog::{find, CATALOG};
+pub use explain::{explain, Explanation};
 pub use model::{judge_all, Applies, Check, CheckResult, Ctx, Evidence, Level, Status, Verdict};

@@ -844,12 +844,21 @@ pub(super) fn malformed_call(ctx: &Ctx<'_>) -> Verdict {
     }
     let mut fail = Vec::new();
     let mut warn = Vec::new();
+    let mut answered = 0;
     for x in &record.malformed {
-        match (x.error_code(), x.result()) {
-            (Some(-32602 | -32600), _) => {}
-            (Some(_), _) => warn.push(x),
-            (None, Some(_)) => fail.push(x),
-            (None, None) => {}
+        match (x.error_code(), x.result(), x.error()) {
+            (Some(-32602 | -32600), _, _) => answered += 1,
+            // An error without an integer code is a protocol error all the same; the
+            // code's type is rpc-error-shape's finding.
+            (Some(_), _, _) | (None, None, Some(_)) => {
+                answered += 1;
+                warn.push(x);
+            }
+            (None, Some(_), _) => {
+                answered += 1;
+                fail.push(x);
+            }
+            (None, None, None) => {}
         }
     }
     let evidence = |xs: &[&Exchange]| {
@@ -859,7 +868,10 @@ pub(super) fn malformed_call(ctx: &Ctx<'_>) -> Verdict {
     };
     if !fail.is_empty() {
         return Verdict::Violation(
-            format!("{} tools/call request(s) without a string name got a result; a malformed request is a protocol error (-32602)", fail.len()),
+            format!(
+                "{} tools/call request(s) without a string name got a result; a malformed request is a protocol error (-32602)",
+                fail.len()
+            ),
             evidence(&fail),
         );
     }
@@ -869,9 +881,13 @@ pub(super) fn malformed_call(ctx: &Ctx<'_>) -> Verdict {
             evidence(&warn),
         );
     }
+    if answered == 0 {
+        return Verdict::Skip(
+            "no malformed tools/call request was answered (see rpc-response-required)".into(),
+        );
+    }
     Verdict::Pass(format!(
-        "{} malformed tools/call request(s) got -32602 or -32600",
-        record.malformed.len()
+        "{answered} malformed tools/call request(s) got -32602 or -32600"
     ))
 }
 
@@ -908,6 +924,13 @@ pub(super) fn input_validation(ctx: &Ctx<'_>) -> Verdict {
             (Some(code), _, ErrorClass::Either) => {
                 warn.push((*call, *x, format!("{}: got JSON-RPC error {code}; invalid arguments get -32602 or an isError result", call.intent)))
             }
+            // An error whose code is not an integer still rejects the call; the code is
+            // rpc-error-shape's finding.
+            (None, None, _) if x.error().is_some() => warn.push((
+                *call,
+                *x,
+                format!("{}: got a JSON-RPC error without an integer code", call.intent),
+            )),
             _ => {}
         }
     }
@@ -923,9 +946,17 @@ pub(super) fn input_validation(ctx: &Ctx<'_>) -> Verdict {
             call_failures(ctx, &warn),
         );
     }
+    let answered = probes
+        .iter()
+        .filter(|(_, x)| x.response().is_some())
+        .count();
+    if answered == 0 {
+        return Verdict::Skip(
+            "no invalid-argument call was answered (see rpc-response-required)".into(),
+        );
+    }
     Verdict::Pass(format!(
-        "{} call(s) with invalid arguments were rejected as {} expects",
-        probes.len(),
+        "{answered} call(s) with invalid arguments were rejected as {} expects",
         rev.id
     ))
 }

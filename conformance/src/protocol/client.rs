@@ -231,6 +231,11 @@ impl Session {
         self.config.timeout
     }
 
+    /// Changes the per-request timeout for the requests that follow.
+    pub fn set_timeout(&mut self, timeout: Duration) {
+        self.config.timeout = timeout;
+    }
+
     /// The transcript so far.
     pub fn transcript(&self) -> &Transcript {
         &self.transcript
@@ -267,6 +272,101 @@ impl Session {
         let line = message.to_string();
         self.exchange(method, &line, message.clone(), Some(id), false)
             .await
+    }
+
+    /// Writes several messages in one write, without waiting in between (pipelining),
+    /// then waits for every request among them. Returns, per message, the exchange of a
+    /// request or `None` for a notification. Responses may come in any order.
+    pub async fn pipeline(&mut self, messages: &[Value]) -> Vec<Option<Exchange>> {
+        let mut seqs = Vec::new();
+        for message in messages {
+            let line = message.to_string();
+            let seq = self
+                .transcript
+                .push(Direction::Sent, &line, Some(message.clone()));
+            if let Some(id) = message
+                .get("id")
+                .filter(|_| message.get("method").is_some())
+            {
+                self.outstanding.push(Outstanding {
+                    id: id.clone(),
+                    seq,
+                    answered: false,
+                });
+            }
+            seqs.push(seq);
+        }
+        let joined = messages
+            .iter()
+            .map(Value::to_string)
+            .collect::<Vec<_>>()
+            .join("\n");
+        let sent = self
+            .transport
+            .send_line(joined.as_bytes(), self.config.timeout)
+            .await;
+        if !sent && self.ended.is_none() {
+            self.on_write_failed().await;
+        }
+        let deadline = TokioInstant::now() + self.config.timeout;
+        let mut out = Vec::new();
+        for (message, seq) in messages.iter().zip(seqs) {
+            let Some(id) = message
+                .get("id")
+                .filter(|_| message.get("method").is_some())
+            else {
+                out.push(None);
+                continue;
+            };
+            let method = message
+                .get("method")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_string();
+            let answered = self
+                .transcript
+                .received()
+                .find(|e| e.answers == Some(seq))
+                .map(|e| e.seq);
+            let reply = match answered {
+                Some(rseq) => {
+                    let entry = self.transcript.get(rseq);
+                    Reply::Response {
+                        seq: rseq,
+                        message: entry.and_then(|e| e.json.clone()).unwrap_or(Value::Null),
+                        id_match: entry.and_then(|e| e.id_match).unwrap_or(IdMatch::Exact),
+                    }
+                }
+                None => {
+                    let target = Target {
+                        id: Some(id),
+                        seq: Some(seq),
+                        accept_unread: false,
+                        fence: None,
+                    };
+                    match self.pump(deadline, &target).await {
+                        Ok(reply) => reply,
+                        Err(silence) => Reply::Silent(silence),
+                    }
+                }
+            };
+            out.push(Some(Exchange {
+                method,
+                request_seq: seq,
+                request: message.clone(),
+                reply,
+            }));
+        }
+        out
+    }
+
+    /// Starts a conversation on this session's server: initialize with `params` and send `notifications/initialized`. Returns the initialize exchange.
+    pub async fn handshake(&mut self, params: Value) -> Exchange {
+        let init = self.request("initialize", Some(params)).await;
+        if init.result().is_some() {
+            self.notify("notifications/initialized", None).await;
+        }
+        init
     }
 
     /// Sends a raw line (malformed on purpose) and waits for a response with `id`, or
@@ -419,8 +519,9 @@ impl Session {
         } else {
             None
         };
-        let reply = if self.ended.is_some() {
-            silent(self.ended.clone().unwrap_or(Silence::WriteFailed))
+        let reply = if let Some(end) = self.ended.clone() {
+            self.note(&format!("{method}: {}", end.describe()));
+            silent(end)
         } else {
             let deadline = TokioInstant::now() + self.config.timeout;
             let target = Target {
@@ -450,18 +551,28 @@ impl Session {
         if let Some(entry) = self.transcript.get_mut(seq) {
             entry.auto_reply = auto_reply;
         }
-        if !self
+        let sent = self
             .transport
             .send_line(line.as_bytes(), self.config.timeout)
-            .await
-            && self.ended.is_none()
-        {
+            .await;
+        if !sent && self.ended.is_none() {
+            self.on_write_failed().await;
+        }
+        seq
+    }
+
+    /// The server stopped reading: most often it exited. Read what it left (last stdout
+    /// lines, stderr, its exit) so the transcript says so whatever the timing was.
+    async fn on_write_failed(&mut self) {
+        let deadline = TokioInstant::now() + Duration::from_secs(1);
+        // Boxed: pumping may answer a server request, which writes again.
+        let _ = Box::pin(self.pump(deadline, &Target::none())).await;
+        if self.ended.is_none() {
             self.ended = Some(match self.transport.try_exit() {
                 Some(exit) => Silence::Exited(exit),
                 None => Silence::WriteFailed,
             });
         }
-        seq
     }
 
     /// Reads events until the target response arrives (`Ok`), or the deadline passes or
@@ -517,11 +628,16 @@ impl Session {
             Some(exit) => Silence::Exited(exit),
             None => Silence::StdoutClosed,
         };
-        // Drain what stderr still holds: the last lines explain a crash.
-        while let Ok(Some(TransportEvent::Stderr(line))) =
-            tokio::time::timeout(Duration::from_millis(50), self.transport.next_event()).await
+        // Drain what stderr still holds: the last lines explain a crash. Once the process
+        // has exited its stderr closes too, so read until the channel ends (bounded, in
+        // case a grandchild keeps the pipe open), not merely until a quiet moment.
+        let deadline = TokioInstant::now() + Duration::from_secs(1);
+        while let Ok(Some(event)) =
+            tokio::time::timeout_at(deadline, self.transport.next_event()).await
         {
-            self.transcript.push(Direction::Stderr, &line, None);
+            if let TransportEvent::Stderr(line) = event {
+                self.transcript.push(Direction::Stderr, &line, None);
+            }
         }
         self.note(&silence.describe());
         self.ended = Some(silence);

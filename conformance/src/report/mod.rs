@@ -3,12 +3,22 @@
 //! The runner builds a [`RunReport`]; each renderer reads only that model (never a
 //! transport or a check). Server text is escaped by each renderer for its medium.
 
+mod baseline;
 mod escape;
+mod format;
 mod json;
+mod junit;
+mod markdown;
 mod model;
+mod sarif;
 mod text;
 
+pub use baseline::{Baseline, BaselineEntry, BaselineOutcome, Baselined, Gate, GateOptions};
 pub use escape::escape_for_terminal;
+pub use format::Format;
 pub use json::to_json;
+pub use junit::to_junit;
+pub use markdown::to_markdown;
 pub use model::{RevisionReport, RunReport, Summary, TargetInfo, ToolInfo};
-pub use text::render_text;
+pub use sarif::to_sarif;
+pub use text::{render_finding, render_text, render_text_styled};

@@ -91,6 +91,9 @@ pub struct RunReport {
     pub revisions: Vec<RevisionReport>,
     /// Totals over all revisions.
     pub summary: Summary,
+    /// How the baseline met the run, when one was given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub baseline: Option<super::baseline::BaselineOutcome>,
 }
 
 impl RunReport {
@@ -104,6 +107,7 @@ impl RunReport {
             seed,
             revisions,
             summary,
+            baseline: None,
         }
     }
 

@@ -12,8 +12,28 @@ use crate::protocol::Direction;
 /// Longest evidence line printed; the JSON report keeps more.
 const MAX_LINE: usize = 1000;
 
-/// Renders the whole report as text.
+/// Renders the whole report as text, without colour (for files and snapshots).
 pub fn render_text(report: &RunReport) -> String {
+    render_text_styled(report, false)
+}
+
+/// ANSI colour for a status word, when colour is on.
+fn paint(word: &str, status: Status, color: bool) -> String {
+    if !color {
+        return word.to_string();
+    }
+    let code = match status {
+        Status::Fail => "31;1",
+        Status::Warn => "33;1",
+        Status::Skip => "2",
+        Status::Pass => "32",
+    };
+    format!("\u{1b}[{code}m{word}\u{1b}[0m")
+}
+
+/// Renders the whole report as text; `color` adds ANSI colours to status words (only ever
+/// to our own words: server text is escaped, so it cannot add colours of its own).
+pub fn render_text_styled(report: &RunReport, color: bool) -> String {
     let mut out = String::new();
     let target = if report.target.reference {
         "the bundled reference server".to_string()
@@ -47,8 +67,26 @@ pub fn render_text(report: &RunReport) -> String {
         );
         for status in [Status::Fail, Status::Warn, Status::Skip, Status::Pass] {
             for r in rev.results.iter().filter(|r| r.status == status) {
-                render_result(&mut out, rev.revision, r);
+                let baselined = report.baselined(rev.revision, r.check);
+                render_result(&mut out, rev.revision, r, baselined, color);
             }
+        }
+    }
+    if let Some(b) = &report.baseline {
+        let _ = writeln!(
+            out,
+            "\nBaseline: {} finding(s) accepted, {} stale entr(y/ies)",
+            b.baselined.len(),
+            b.stale.len()
+        );
+        for e in &b.stale {
+            let _ = writeln!(
+                out,
+                "  stale: {} ({}) no longer fails: {}",
+                e.check,
+                e.revision.as_deref().unwrap_or("every revision"),
+                escape_for_terminal(&e.reason)
+            );
         }
     }
     let _ = writeln!(
@@ -68,17 +106,27 @@ fn counts(s: Summary) -> String {
     )
 }
 
-fn render_result(out: &mut String, revision: &str, r: &CheckResult) {
+fn render_result(
+    out: &mut String,
+    revision: &str,
+    r: &CheckResult,
+    baselined: Option<&str>,
+    color: bool,
+) {
     let message = escape_for_terminal(&r.message);
     match r.status {
         Status::Pass | Status::Skip => {
-            let _ = writeln!(out, "{:4} {}: {}", r.status.as_str(), r.check, message);
+            let word = paint(&format!("{:4}", r.status.as_str()), r.status, color);
+            let _ = writeln!(out, "{word} {}: {}", r.check, message);
         }
         Status::Fail | Status::Warn => {
+            let word = paint(&r.status.as_str().to_uppercase(), r.status, color);
+            let expected = baselined
+                .map(|why| format!(" (baselined: {})", escape_for_terminal(why)))
+                .unwrap_or_default();
             let _ = writeln!(
                 out,
-                "{} {} ({revision}) [{} {}; {}]\n     {}\n     {}",
-                r.status.as_str().to_uppercase(),
+                "{word}{expected} {} ({revision}) [{} {}; {}]\n     {}\n     {}",
                 r.check,
                 r.level.as_str(),
                 r.requirement,
@@ -91,6 +139,13 @@ fn render_result(out: &mut String, revision: &str, r: &CheckResult) {
             }
         }
     }
+}
+
+/// One finding as the text report shows it (for test harness failure messages).
+pub fn render_finding(revision: &str, result: &CheckResult) -> String {
+    let mut out = String::new();
+    render_result(&mut out, revision, result, None, false);
+    out
 }
 
 fn render_evidence(out: &mut String, e: &Evidence) {

@@ -8,12 +8,20 @@
 mod arguments;
 mod negotiation;
 mod policy;
+mod property;
+mod replay;
 mod revision;
+pub mod strategy;
 mod tools;
 
 pub use arguments::minimal_instance;
 pub use negotiation::{negotiate, NegotiationRecord, VersionProbe, UNSUPPORTED_VERSION};
 pub use policy::{CallMode, CallPolicy};
+pub use property::{
+    runner_for, CaseFile, CaseMessage, FailureKind, PropertyConfig, PropertyFailure,
+    PropertyRecord, PropertyRun,
+};
+pub use replay::{replay, ReplayOutcome};
 pub use revision::{run_revision, RevisionRecord, ShutdownRecord, PING_IDS};
 pub use tools::{
     compile_input_schema, listed_tools, valid_arguments, ToolCall, ToolsRecord, INVALID_CURSOR,

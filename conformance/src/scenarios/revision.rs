@@ -10,8 +10,11 @@ use serde_json::{json, Value};
 
 use super::initialize_params;
 use super::policy::CallPolicy;
+use super::property::{PropertyConfig, PropertyRecord, PropertyRun};
 use super::tools::{self, ToolsRecord};
-use crate::protocol::{BatchExchange, Exchange, Revision, Session, SessionConfig, Transcript};
+use crate::protocol::{
+    BatchExchange, Exchange, Revision, SchemaSet, Session, SessionConfig, Transcript,
+};
 use crate::transport::{ExitInfo, ServerCommand};
 
 /// Ids of the ping probes after the automatic integer one (`RPC-ID-ECHO`): a string with
@@ -67,6 +70,8 @@ pub struct RevisionRecord {
     pub ping_after_malformed: Option<Exchange>,
     /// The shutdown sequence.
     pub shutdown: Option<ShutdownRecord>,
+    /// The property phase (its own server processes), unless disabled.
+    pub properties: Option<PropertyRecord>,
     /// Everything exchanged.
     pub transcript: Transcript,
 }
@@ -119,6 +124,8 @@ pub async fn run_revision(
     revision: &'static Revision,
     config: &SessionConfig,
     policy: &CallPolicy,
+    properties: Option<&PropertyConfig>,
+    seed: u64,
 ) -> crate::Result<RevisionRecord> {
     let mut session = Session::start(command, config.clone())?;
     let initialize = session
@@ -145,6 +152,7 @@ pub async fn run_revision(
         parse_error: None,
         ping_after_malformed: None,
         shutdown: None,
+        properties: None,
         transcript: Transcript::default(),
     };
     record.stopped = match (&negotiated, record.initialize.result()) {
@@ -167,6 +175,29 @@ pub async fn run_revision(
         waited,
     });
     record.transcript = session.into_transcript();
+    if let (Some(props), None) = (properties, &record.stopped) {
+        let revision = record
+            .negotiated
+            .as_deref()
+            .and_then(Revision::find)
+            .unwrap_or(revision);
+        let schemas = SchemaSet::new(revision)?;
+        let listed =
+            record.declares_tools() && record.tools_pages.iter().all(|p| p.result().is_some());
+        let pages: &[Exchange] = if listed { &record.tools_pages } else { &[] };
+        let run = PropertyRun {
+            command,
+            session: config,
+            revision,
+            schemas: &schemas,
+            pages,
+            tools: listed,
+            policy,
+            seed,
+            config: props,
+        };
+        record.properties = Some(run.run().await);
+    }
     Ok(record)
 }
 
@@ -219,11 +250,7 @@ async fn converse(session: &mut Session, record: &mut RevisionRecord, policy: &C
             return;
         }
     }
-    record.unknown_method = Some(
-        session
-            .request("conformance/unknown-method", Some(json!({})))
-            .await,
-    );
+    record.unknown_method = Some(session.request("conformance/none", Some(json!({}))).await);
     if session.ended().is_some() {
         return;
     }

@@ -21,7 +21,7 @@ use super::framing::{Frame, LineFramer};
 use crate::errors::{Error, Result};
 
 /// How to start a server.
-#[derive(Debug, Clone, Default, serde::Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ServerCommand {
     /// Program to run.
     pub program: String,

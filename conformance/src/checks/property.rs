@@ -1,0 +1,191 @@
+//! Judges for the property phase: generated arguments, ids, method names and cursors,
+//! and the pipelining and cancellation sequences. A failure's evidence is its minimal
+//! case (shrunk, then confirmed in a fresh process) and the command that replays it.
+
+use super::model::{evidence_from, Ctx, Evidence, Verdict};
+use crate::scenarios::{FailureKind, PropertyFailure};
+
+fn findings<'a>(ctx: &'a Ctx<'_>, check: &str) -> Result<Vec<&'a PropertyFailure>, Verdict> {
+    if let Some(skip) = ctx.skip_if_stopped() {
+        return Err(skip);
+    }
+    let Some(props) = &ctx.record.properties else {
+        return Err(Verdict::Skip(
+            "the property phase did not run (--cases 0)".into(),
+        ));
+    };
+    let n = props.cases_for(check);
+    let failed: Vec<&PropertyFailure> =
+        props.failures.iter().filter(|f| f.check == check).collect();
+    if n == 0 && failed.is_empty() {
+        return Err(Verdict::Skip(match props.notes.first() {
+            Some(note) => format!("no case was generated ({note})"),
+            None => "no case applies to this server".into(),
+        }));
+    }
+    Ok(failed)
+}
+
+/// Evidence for one property failure.
+pub(super) fn failure_evidence(f: &PropertyFailure) -> Vec<Evidence> {
+    let mut out = vec![
+        Evidence::note(format!("generated: {}", f.description)),
+        Evidence::note(format!(
+            "minimal input after {} shrink step(s): {}",
+            f.shrink_steps, f.input
+        )),
+        Evidence::note(format!("outcome: {}", f.outcome)),
+    ];
+    if !f.reproduced {
+        out.push(Evidence::note(
+            "the minimal case did not fail the same way in a fresh process (flaky?)",
+        ));
+    }
+    out.push(Evidence::note("in a fresh server process:"));
+    let seqs: Vec<usize> = (0..f.transcript.entries().len()).collect();
+    out.extend(evidence_from(&f.transcript, &seqs));
+    out.push(Evidence::note(match &f.case_path {
+        Some(path) => format!("replay: mcp-conformance replay {}", path.display()),
+        None => format!(
+            "replay: run again with --seed {} and --cases-dir DIR to save the case",
+            f.case.seed
+        ),
+    }));
+    out
+}
+
+fn judge(ctx: &Ctx<'_>, check: &str, what: &str, warn_kinds: &[FailureKind]) -> Verdict {
+    let failed = match findings(ctx, check) {
+        Ok(f) => f,
+        Err(v) => return v,
+    };
+    let props = ctx.record.properties.as_ref();
+    let n = props.map_or(0, |p| p.cases_for(check));
+    let seed = props
+        .and_then(|p| p.failures.first())
+        .map_or(0, |f| f.case.seed);
+    let Some(first) = failed.first() else {
+        return Verdict::Pass(format!("{n} generated case(s) of {what}, none failed"));
+    };
+    let evidence: Vec<Evidence> = failed.iter().flat_map(|f| failure_evidence(f)).collect();
+    let message = format!(
+        "{} of {what} failed{}: {} (minimal case: {})",
+        failed.len(),
+        if seed > 0 {
+            format!(" (seed {seed})")
+        } else {
+            String::new()
+        },
+        first.outcome,
+        first.input
+    );
+    if failed.iter().all(|f| warn_kinds.contains(&f.kind)) {
+        Verdict::Warn(message, evidence)
+    } else {
+        Verdict::Violation(message, evidence)
+    }
+}
+
+/// `TC-VALIDATE-INPUTS`: no generated input crashes or stalls the server.
+pub(super) fn server_survives(ctx: &Ctx<'_>) -> Verdict {
+    // Valid calls count towards two checks; count each case once here.
+    let cases: u32 = ctx.record.properties.as_ref().map_or(0, |p| {
+        p.cases
+            .iter()
+            .filter(|(c, _)| *c != "prop-valid-call-accepted")
+            .map(|(_, n)| n)
+            .sum()
+    });
+    match findings(ctx, "prop-server-survives") {
+        Err(Verdict::Skip(_)) if cases > 0 => {}
+        Err(v) => return v,
+        Ok(_) => {}
+    }
+    let failed: Vec<&PropertyFailure> = ctx
+        .record
+        .properties
+        .iter()
+        .flat_map(|p| &p.failures)
+        .filter(|f| f.check == "prop-server-survives")
+        .collect();
+    let Some(first) = failed.first() else {
+        return Verdict::Pass(format!(
+            "the server survived all {cases} generated case(s) and answered ping after each"
+        ));
+    };
+    Verdict::Violation(
+        format!(
+            "{} generated case(s) killed or stalled the server: {} (minimal case: {}); servers MUST validate all tool inputs",
+            failed.len(),
+            first.outcome,
+            first.input
+        ),
+        failed.iter().flat_map(|f| failure_evidence(f)).collect(),
+    )
+}
+
+/// Valid generated arguments get schema-valid results that conform to the outputSchema.
+pub(super) fn valid_call_result(ctx: &Ctx<'_>) -> Verdict {
+    judge(
+        ctx,
+        "prop-valid-call-result",
+        "calls with generated valid arguments",
+        &[],
+    )
+}
+
+/// `TC-ERR-EXECUTION` (SHOULD): valid generated arguments get results, not protocol errors.
+pub(super) fn valid_call_accepted(ctx: &Ctx<'_>) -> Verdict {
+    judge(
+        ctx,
+        "prop-valid-call-accepted",
+        "calls with generated valid arguments",
+        &[FailureKind::ProtocolErrorOnValid],
+    )
+}
+
+/// `TC-ERR-INPUT-VALIDATION`: arguments breaking one rule are rejected, in the class the
+/// revision expects (a wrong class warns, acceptance fails).
+pub(super) fn invalid_call_rejected(ctx: &Ctx<'_>) -> Verdict {
+    judge(
+        ctx,
+        "prop-invalid-call-rejected",
+        "calls with arguments breaking one rule",
+        &[FailureKind::WrongErrorClass],
+    )
+}
+
+/// `RPC-ID-ECHO`: generated ids come back with the same type and value.
+pub(super) fn id_roundtrip(ctx: &Ctx<'_>) -> Verdict {
+    judge(ctx, "prop-id-roundtrip", "requests with generated ids", &[])
+}
+
+/// `RPC-ERR-METHOD-NOT-FOUND`: generated unknown methods get -32601.
+pub(super) fn unknown_method(ctx: &Ctx<'_>) -> Verdict {
+    judge(
+        ctx,
+        "prop-unknown-method",
+        "requests for generated unknown methods",
+        &[],
+    )
+}
+
+/// `PAG-INVALID-CURSOR` (SHOULD): generated cursors get -32602 or a page.
+pub(super) fn random_cursor(ctx: &Ctx<'_>) -> Verdict {
+    judge(
+        ctx,
+        "prop-random-cursor",
+        "tools/list requests with generated cursors",
+        &[FailureKind::CursorAnswered],
+    )
+}
+
+/// Pipelined requests are each answered exactly once, with their own id.
+pub(super) fn pipelined(ctx: &Ctx<'_>) -> Verdict {
+    judge(ctx, "seq-pipelined", "pipelined request sequences", &[])
+}
+
+/// `CANCEL-RACE` / `CANCEL-IGNORE-INVALID`: cancellations are handled gracefully.
+pub(super) fn cancel(ctx: &Ctx<'_>) -> Verdict {
+    judge(ctx, "seq-cancel", "cancellation sequences", &[])
+}

@@ -1,0 +1,179 @@
+//! `cargo test` against a server binary: one libtest test per (revision, check).
+//!
+//! A server author adds `tests/mcp.rs` with `harness = false` and hands this module the
+//! server command; `cargo test` then lists, filters (`cargo test -- tool-name`) and runs
+//! the checks like ordinary tests, and a failure prints its evidence. The suite runs once,
+//! lazily, for the revisions the filter selects; each test reads its result.
+//!
+//! ```no_run
+//! // tests/mcp.rs, with [[test]] name = "mcp", harness = false in Cargo.toml
+//! use conformance::{harness::Suite, transport::ServerCommand};
+//!
+//! fn main() -> std::process::ExitCode {
+//!     let server = ServerCommand::new(env!("CARGO_BIN_EXE_my-server"), ["--stdio".to_string()]);
+//!     Suite::new(server).run_tests()
+//! }
+//! ```
+
+use std::path::Path;
+use std::process::ExitCode;
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
+
+use libtest_mimic::{Arguments, Failed, Trial};
+
+use crate::checks::{Status, CATALOG};
+use crate::protocol::{Revision, REVISIONS};
+use crate::report::{render_finding, Baseline, GateOptions, RunReport};
+use crate::runner::{run, RunConfig};
+use crate::scenarios::CallPolicy;
+use crate::transport::ServerCommand;
+
+/// A conformance suite to register as libtest tests.
+#[derive(Debug, Clone)]
+pub struct Suite {
+    config: RunConfig,
+    baseline: Option<Baseline>,
+    gate: GateOptions,
+}
+
+impl Suite {
+    /// Every revision against `server`, default limits, every tool called.
+    pub fn new(server: ServerCommand) -> Self {
+        Self {
+            config: RunConfig::new(server),
+            baseline: None,
+            gate: GateOptions::default(),
+        }
+    }
+
+    /// Runs only these revisions (by version string; unknown ones are ignored).
+    pub fn revisions(mut self, revisions: &[&str]) -> Self {
+        self.config.revisions = REVISIONS
+            .iter()
+            .filter(|r| revisions.contains(&r.id))
+            .collect();
+        self
+    }
+
+    /// Waits this long for each response.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.config.session.timeout = timeout;
+        self
+    }
+
+    /// Which tools may be called.
+    pub fn call_policy(mut self, policy: CallPolicy) -> Self {
+        self.config.call_policy = policy;
+        self
+    }
+
+    /// Expected failures: baselined findings pass (their reason is printed).
+    pub fn baseline(mut self, path: impl AsRef<Path>) -> crate::Result<Self> {
+        self.baseline = Some(Baseline::load(path.as_ref())?);
+        Ok(self)
+    }
+
+    /// Makes warnings fail their test too.
+    pub fn strict(mut self, strict: bool) -> Self {
+        self.gate.strict = strict;
+        self
+    }
+
+    /// Parses the libtest arguments of this process, registers the tests and runs them.
+    pub fn run_tests(self) -> ExitCode {
+        let args = Arguments::from_args();
+        let trials = self.trials(&args);
+        libtest_mimic::run(&args, trials).exit_code()
+    }
+
+    /// The tests, one per (revision, check), named `REVISION::CHECK`.
+    pub fn trials(self, args: &Arguments) -> Vec<Trial> {
+        let names: Vec<(&'static Revision, &'static str)> = self
+            .config
+            .revisions
+            .iter()
+            .flat_map(|r| CATALOG.iter().map(move |c| (*r, c.id)))
+            .collect();
+        // Run only the revisions some selected test needs.
+        let selected = |name: &str| match &args.filter {
+            None => true,
+            Some(f) if args.exact => name == f,
+            Some(f) => name.contains(f.as_str()),
+        } && !args.skip.iter().any(|s| name.contains(s.as_str()));
+        let mut config = self.config.clone();
+        config.revisions.retain(|r| {
+            names
+                .iter()
+                .any(|(rev, id)| rev.id == r.id && selected(&format!("{}::{id}", rev.id)))
+        });
+        let shared = Arc::new(Shared {
+            config,
+            baseline: self.baseline,
+            gate: self.gate,
+            report: OnceLock::new(),
+        });
+        names
+            .into_iter()
+            .map(|(rev, id)| {
+                let shared = shared.clone();
+                let applies = crate::checks::find(id).is_some_and(|c| c.applies.includes(rev));
+                Trial::test(format!("{}::{id}", rev.id), move || {
+                    shared.judge(rev.id, id)
+                })
+                .with_kind("mcp")
+                .with_ignored_flag(!applies)
+            })
+            .collect()
+    }
+}
+
+struct Shared {
+    config: RunConfig,
+    baseline: Option<Baseline>,
+    gate: GateOptions,
+    report: OnceLock<Result<RunReport, String>>,
+}
+
+impl Shared {
+    fn report(&self) -> &Result<RunReport, String> {
+        self.report.get_or_init(|| {
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .map_err(|e| e.to_string())?;
+            let mut report = runtime
+                .block_on(run(&self.config, |_| {}))
+                .map_err(|e| e.to_string())?;
+            if let Some(b) = &self.baseline {
+                report.apply_baseline(b);
+            }
+            Ok(report)
+        })
+    }
+
+    fn judge(&self, revision: &str, check: &str) -> Result<(), Failed> {
+        let report = self
+            .report()
+            .as_ref()
+            .map_err(|e| Failed::from(format!("the suite could not run: {e}")))?;
+        let Some(result) = report.result(revision, check) else {
+            return Err(Failed::from(format!("no result for {revision} {check}")));
+        };
+        let baselined = report.baselined(revision, check);
+        match (result.status, baselined) {
+            (Status::Pass | Status::Skip, _) => Ok(()),
+            (_, Some(reason)) => {
+                println!("{revision}::{check}: expected failure (baseline: {reason})");
+                Ok(())
+            }
+            (Status::Warn, None) if !self.gate.strict => {
+                println!("{}", render_finding(revision, result));
+                Ok(())
+            }
+            (Status::Fail | Status::Warn, None) => {
+                Err(Failed::from(render_finding(revision, result)))
+            }
+        }
+    }
+}

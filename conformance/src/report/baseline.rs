@@ -1,0 +1,306 @@
+//! Expected failures: a baseline file, and the gate that decides a run's verdict.
+//!
+//! A project adopting the suite rarely fixes every finding on day one. A baseline lists
+//! the findings it accepts for now, each with a reason; they stop failing the gate but
+//! stay visible in every report. An entry that no longer matches a finding is *stale*
+//! and is reported too, so the baseline shrinks as the server improves.
+//!
+//! ```toml
+//! [[expected]]
+//! check = "rpc-batch"
+//! revision = "2025-03-26"            # optional: every revision when left out
+//! reason = "the SDK does not support batches (upstream issue #275)"
+//! ```
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use super::model::RunReport;
+use crate::checks::Status;
+use crate::errors::{Error, Result};
+
+/// One accepted finding.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BaselineEntry {
+    /// Check id.
+    pub check: String,
+    /// Revision, or every revision when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub revision: Option<String>,
+    /// Why it is accepted for now.
+    pub reason: String,
+}
+
+impl BaselineEntry {
+    fn matches(&self, revision: &str, check: &str) -> bool {
+        self.check == check && self.revision.as_deref().is_none_or(|r| r == revision)
+    }
+}
+
+/// A baseline file.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Baseline {
+    /// The accepted findings.
+    #[serde(default)]
+    pub expected: Vec<BaselineEntry>,
+}
+
+impl Baseline {
+    /// Parses a baseline from TOML text; `origin` names it in errors.
+    pub fn parse(text: &str, origin: &Path) -> Result<Self> {
+        let baseline: Baseline = toml::from_str(text).map_err(|e| Error::Config {
+            path: origin.to_path_buf(),
+            message: e.to_string(),
+        })?;
+        for entry in &baseline.expected {
+            if crate::checks::find(&entry.check).is_none() {
+                return Err(Error::Config {
+                    path: origin.to_path_buf(),
+                    message: format!(
+                        "unknown check id {:?} (see `mcp-conformance list`)",
+                        entry.check
+                    ),
+                });
+            }
+        }
+        Ok(baseline)
+    }
+
+    /// Reads and parses a baseline file.
+    pub fn load(path: &Path) -> Result<Self> {
+        let text = std::fs::read_to_string(path).map_err(|e| Error::Config {
+            path: path.to_path_buf(),
+            message: e.to_string(),
+        })?;
+        Self::parse(&text, path)
+    }
+}
+
+/// A finding the baseline accepts.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Baselined {
+    /// Revision of the finding.
+    pub revision: String,
+    /// Check id.
+    pub check: String,
+    /// Its status (fail or warn).
+    pub status: Status,
+    /// The baseline's reason.
+    pub reason: String,
+}
+
+/// How a baseline met a run.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct BaselineOutcome {
+    /// Findings the baseline accepts: they do not fail the gate.
+    pub baselined: Vec<Baselined>,
+    /// Entries that matched no finding: the server improved, or the entry is wrong.
+    pub stale: Vec<BaselineEntry>,
+}
+
+impl RunReport {
+    /// Matches a baseline against the results: accepted findings and stale entries are
+    /// recorded in `self.baseline`; statuses are left as they are (still visible).
+    pub fn apply_baseline(&mut self, baseline: &Baseline) {
+        let mut outcome = BaselineOutcome::default();
+        let mut used = vec![false; baseline.expected.len()];
+        for rev in &self.revisions {
+            for result in rev
+                .results
+                .iter()
+                .filter(|r| matches!(r.status, Status::Fail | Status::Warn))
+            {
+                if let Some(i) = baseline
+                    .expected
+                    .iter()
+                    .position(|e| e.matches(rev.revision, result.check))
+                {
+                    used[i] = true;
+                    outcome.baselined.push(Baselined {
+                        revision: rev.revision.to_string(),
+                        check: result.check.to_string(),
+                        status: result.status,
+                        reason: baseline.expected[i].reason.clone(),
+                    });
+                }
+            }
+        }
+        // An entry for a revision that did not run is not stale: nothing was judged.
+        let ran = |e: &BaselineEntry| {
+            e.revision
+                .as_deref()
+                .is_none_or(|r| self.revisions.iter().any(|rev| rev.revision == r))
+        };
+        outcome.stale = baseline
+            .expected
+            .iter()
+            .zip(used)
+            .filter(|(e, used)| !used && ran(e))
+            .map(|(e, _)| e.clone())
+            .collect();
+        self.baseline = Some(outcome);
+    }
+
+    /// The baseline's reason for a finding, if it accepts it.
+    pub fn baselined(&self, revision: &str, check: &str) -> Option<&str> {
+        self.baseline
+            .as_ref()?
+            .baselined
+            .iter()
+            .find(|b| b.revision == revision && b.check == check)
+            .map(|b| b.reason.as_str())
+    }
+
+    /// Decides the run: what, if anything, fails the gate.
+    pub fn gate(&self, options: GateOptions) -> Gate {
+        let mut reasons = Vec::new();
+        let count = |status: Status| {
+            self.revisions
+                .iter()
+                .flat_map(|rev| rev.results.iter().map(move |r| (rev.revision, r)))
+                .filter(|(rev, r)| r.status == status && self.baselined(rev, r.check).is_none())
+                .count()
+        };
+        let fails = count(Status::Fail);
+        let warns = count(Status::Warn);
+        if fails > 0 {
+            reasons.push(format!("{fails} check(s) failed"));
+        }
+        if options.strict && warns > 0 {
+            reasons.push(format!(
+                "{warns} warning(s), and --strict makes warnings fail"
+            ));
+        }
+        let stale = self.baseline.as_ref().map_or(0, |b| b.stale.len());
+        if options.strict_baseline && stale > 0 {
+            reasons.push(format!(
+                "{stale} stale baseline entr(y/ies), and --strict-baseline makes them fail"
+            ));
+        }
+        Gate {
+            passed: reasons.is_empty(),
+            reasons,
+        }
+    }
+}
+
+/// What fails the gate besides unexpected failures.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct GateOptions {
+    /// Warnings fail too.
+    pub strict: bool,
+    /// Stale baseline entries fail too.
+    pub strict_baseline: bool,
+}
+
+/// The verdict of a run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Gate {
+    /// Whether the run passes.
+    pub passed: bool,
+    /// Why it does not.
+    pub reasons: Vec<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::checks::{CheckResult, Level};
+    use crate::report::{RevisionReport, TargetInfo};
+
+    fn result(check: &'static str, status: Status) -> CheckResult {
+        CheckResult {
+            check,
+            title: "t",
+            level: Level::Must,
+            requirement: "R",
+            source: "s",
+            status,
+            message: "m".into(),
+            evidence: vec![],
+        }
+    }
+
+    fn report() -> RunReport {
+        let target = TargetInfo {
+            transport: "stdio",
+            command: "x".into(),
+            args: vec![],
+            reference: false,
+        };
+        let rev = |revision| RevisionReport {
+            revision,
+            negotiated: Some(revision.to_string()),
+            results: vec![
+                result(
+                    "rpc-batch",
+                    if revision == "2025-03-26" {
+                        Status::Fail
+                    } else {
+                        Status::Skip
+                    },
+                ),
+                result("pag-invalid-cursor", Status::Warn),
+                result("lc-ping", Status::Pass),
+            ],
+        };
+        RunReport::new(target, 0, vec![rev("2025-03-26"), rev("2025-06-18")])
+    }
+
+    fn baseline(text: &str) -> Baseline {
+        Baseline::parse(text, Path::new("baseline.toml")).unwrap()
+    }
+
+    #[test]
+    fn baselined_failures_pass_the_gate_and_stay_visible() {
+        let mut r = report();
+        assert!(!r.gate(GateOptions::default()).passed);
+        r.apply_baseline(&baseline(
+            "[[expected]]\ncheck = \"rpc-batch\"\nrevision = \"2025-03-26\"\nreason = \"no batches\"\n",
+        ));
+        assert!(r.gate(GateOptions::default()).passed);
+        assert_eq!(r.baselined("2025-03-26", "rpc-batch"), Some("no batches"));
+        assert_eq!(r.summary.fail, 1, "the failure is still counted and shown");
+        let strict = r.gate(GateOptions {
+            strict: true,
+            ..Default::default()
+        });
+        assert!(!strict.passed && strict.reasons[0].contains("warning"));
+    }
+
+    #[test]
+    fn an_entry_that_matches_nothing_is_stale() {
+        let mut r = report();
+        r.apply_baseline(&baseline(
+            "[[expected]]\ncheck = \"rpc-batch\"\nreason = \"a\"\n[[expected]]\ncheck = \"lc-ping\"\nreason = \"fixed since\"\n[[expected]]\ncheck = \"lc-ping\"\nrevision = \"2024-11-05\"\nreason = \"not run\"\n",
+        ));
+        let outcome = r.baseline.clone().unwrap();
+        assert_eq!(outcome.stale.len(), 1, "{outcome:?}");
+        assert_eq!(outcome.stale[0].reason, "fixed since");
+        assert!(r.gate(GateOptions::default()).passed);
+        assert!(
+            !r.gate(GateOptions {
+                strict_baseline: true,
+                ..Default::default()
+            })
+            .passed
+        );
+    }
+
+    #[test]
+    fn unknown_check_ids_and_fields_are_rejected() {
+        let err = Baseline::parse(
+            "[[expected]]\ncheck = \"no-such\"\nreason = \"x\"\n",
+            Path::new("b.toml"),
+        );
+        assert!(err.unwrap_err().to_string().contains("no-such"));
+        assert!(Baseline::parse(
+            "[[expected]]\ncheck = \"lc-ping\"\nwhy = \"x\"\n",
+            Path::new("b.toml")
+        )
+        .is_err());
+    }
+}

@@ -1,0 +1,470 @@
+//! The SARIF 2.1.0 report (`--format sarif`), for code-scanning dashboards.
+//!
+//! Every check of the catalog is a rule (id, title, level, requirement, the revisions it
+//! applies to, and a link to its spec page), so a dashboard can explain a finding without
+//! this tool. Only failures (`error`) and warnings (`warning`) become results: SARIF
+//! lists problems, and a pass or a skip is not one. A server finding has no source file,
+//! so results carry no location (SARIF allows that); the revision and the evidence go in
+//! the message and, structured, in the result's properties.
+//!
+//! SARIF plain-text messages may embed links written `[text](target)`, with `\[`, `\]`
+//! and `\\` standing for literal characters (SARIF 2.1.0, 3.11.6), so server text is
+//! escaped that way, after control characters are made visible.
+
+use serde_json::{json, Value};
+use serde_sarif::sarif::{
+    Message, MultiformatMessageString, PropertyBag, ReportingConfiguration, ReportingDescriptor,
+    Result as SarifResult, ResultLevel, Run, Sarif, Tool, ToolComponent,
+};
+
+use super::escape::escape_for_terminal;
+use super::junit::evidence_line;
+use super::model::{RunReport, Summary};
+use crate::checks::{Check, CheckResult, Status, CATALOG};
+use crate::protocol::{Revision, REVISIONS};
+
+/// The JSON schema SARIF consumers validate against.
+const SARIF_SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
+/// Where the specification lives; rule links point at its pages.
+const SPEC_BASE: &str = "https://modelcontextprotocol.io/specification";
+/// The revision rule links use unless a check's source names one.
+const LATEST_REVISION: &str = "2025-11-25";
+/// The tool has no home page of its own yet, so it points at the specification it checks.
+const INFORMATION_URI: &str = "https://modelcontextprotocol.io/specification/2025-11-25";
+/// Where the revisions' `schema.json` files live.
+const SCHEMA_URI: &str =
+    "https://github.com/modelcontextprotocol/modelcontextprotocol/tree/main/schema";
+/// The JSON-RPC 2.0 specification, cited by checks that MCP inherits from it.
+const JSONRPC_URI: &str = "https://www.jsonrpc.org/specification";
+
+/// Spec files named in the catalog's `source` and their page under
+/// `<SPEC_BASE>/<revision>/`.
+const SPEC_PAGES: &[(&str, &str)] = &[
+    ("index.mdx", "basic"),
+    ("messages.mdx", "basic"),
+    ("lifecycle.mdx", "basic/lifecycle"),
+    ("transports.mdx", "basic/transports"),
+    ("ping.mdx", "basic/utilities/ping"),
+    ("cancellation.mdx", "basic/utilities/cancellation"),
+    ("progress.mdx", "basic/utilities/progress"),
+    ("tools.mdx", "server/tools"),
+    ("pagination.mdx", "server/utilities/pagination"),
+];
+
+/// Renders the report as a SARIF 2.1.0 log with one run.
+///
+/// The driver lists one rule per check of [`crate::checks::CATALOG`]; each failed check
+/// of each revision is an `error` result and each warning a `warning` result, naming the
+/// rule, the revision and the evidence.
+///
+/// # Errors
+///
+/// [`crate::Error::Serialize`] if serialization fails (it cannot for this shape).
+pub fn to_sarif(report: &RunReport) -> crate::Result<String> {
+    let driver = ToolComponent::builder()
+        .name(report.tool.name)
+        .version(report.tool.version)
+        .semantic_version(report.tool.version)
+        .information_uri(INFORMATION_URI)
+        .rules(CATALOG.iter().map(rule).collect::<Vec<_>>())
+        .build();
+    let results: Vec<SarifResult> = report
+        .revisions
+        .iter()
+        .flat_map(|rev| {
+            rev.results
+                .iter()
+                .filter(|r| matches!(r.status, Status::Fail | Status::Warn))
+                .map(|r| finding(rev.revision, rev.negotiated.as_deref(), r))
+        })
+        .collect();
+    let run = Run::builder()
+        .tool(Tool::builder().driver(driver).build())
+        .results(results)
+        .properties(run_properties(report))
+        .build();
+    let sarif = Sarif::builder()
+        .schema(SARIF_SCHEMA)
+        .version(json!("2.1.0"))
+        .runs(vec![run])
+        .build();
+    Ok(serde_json::to_string_pretty(&sarif)?)
+}
+
+fn rule(check: &Check) -> ReportingDescriptor {
+    let default_level = match check.level.violation_status() {
+        Status::Fail => "error",
+        _ => "warning",
+    };
+    let revisions: Vec<&str> = REVISIONS
+        .iter()
+        .filter(|r| check.applies.includes(r))
+        .map(|r| r.id)
+        .collect();
+    let mut rule = ReportingDescriptor::builder()
+        .id(check.id)
+        .name(pascal_case(check.id))
+        .short_description(text(&sarif_text(check.title)))
+        .full_description(text(&sarif_text(&format!(
+            "{}. {} {}; spec: {}.",
+            check.title,
+            check.level.as_str(),
+            check.requirement,
+            check.source
+        ))))
+        .default_configuration(
+            ReportingConfiguration::builder()
+                .level(json!(default_level))
+                .build(),
+        )
+        .properties(bag(json!({
+            "level": check.level.as_str(),
+            "requirement": check.requirement,
+            "source": check.source,
+            "revisions": revisions,
+            "tags": ["mcp", check.level.as_str()],
+        })))
+        .build();
+    // Typed builders cannot set an optional field conditionally; set it afterwards.
+    rule.help_uri = help_uri(check.source);
+    rule
+}
+
+fn finding(revision: &str, negotiated: Option<&str>, r: &CheckResult) -> SarifResult {
+    let level = if r.status == Status::Fail {
+        ResultLevel::Error
+    } else {
+        ResultLevel::Warning
+    };
+    let mut message = format!("{} ({revision}): {}", r.check, sarif_text(&r.message));
+    for e in &r.evidence {
+        message.push('\n');
+        message.push_str(&sarif_text(&evidence_line(e)));
+    }
+    let mut result = SarifResult::builder()
+        .rule_id(r.check)
+        .level(level)
+        .message(Message::builder().text(message).build())
+        .properties(bag(json!({
+            "revision": revision,
+            "negotiated": negotiated,
+            "status": r.status,
+            "level": r.level,
+            "requirement": r.requirement,
+            "source": r.source,
+            "title": r.title,
+            "evidence": r.evidence,
+        })))
+        .build();
+    result.rule_index = CATALOG
+        .iter()
+        .position(|c| c.id == r.check)
+        .and_then(|i| i64::try_from(i).ok());
+    result
+}
+
+/// The seed, the target and what each revision negotiated, for replaying the run.
+fn run_properties(report: &RunReport) -> PropertyBag {
+    let revisions: Vec<Value> = report
+        .revisions
+        .iter()
+        .map(|rev| {
+            json!({
+                "revision": rev.revision,
+                "negotiated": rev.negotiated,
+                "summary": Summary::of(&rev.results),
+            })
+        })
+        .collect();
+    bag(json!({
+        "seed": report.seed,
+        "target": report.target,
+        "revisions": revisions,
+        "summary": report.summary,
+    }))
+}
+
+/// The spec page a check's `source` points at: the first spec file it names, on the
+/// revision it names (else the latest); failing that the schema, then JSON-RPC 2.0.
+fn help_uri(source: &str) -> Option<String> {
+    let parts = || source.split(';').map(str::trim);
+    for part in parts() {
+        let (revision, rest) = match part.split_once(' ') {
+            Some((rev, rest)) if Revision::find(rev).is_some() => (rev, rest),
+            _ => (LATEST_REVISION, part),
+        };
+        let file = rest.split([',', ' ']).next().unwrap_or_default();
+        if let Some((_, page)) = SPEC_PAGES.iter().find(|(f, _)| *f == file) {
+            return Some(format!("{SPEC_BASE}/{revision}/{page}"));
+        }
+    }
+    if parts().any(|p| p.starts_with("schema")) {
+        return Some(SCHEMA_URI.to_string());
+    }
+    if parts().any(|p| p.starts_with("JSON-RPC 2.0")) {
+        return Some(JSONRPC_URI.to_string());
+    }
+    None
+}
+
+/// `lc-init-result` -> `LcInitResult`, the name style of SARIF rules (and of our types).
+fn pascal_case(id: &str) -> String {
+    id.split('-')
+        .map(|word| {
+            let mut chars = word.chars();
+            chars
+                .next()
+                .map(|first| first.to_ascii_uppercase().to_string() + chars.as_str())
+                .unwrap_or_default()
+        })
+        .collect()
+}
+
+/// Escapes text for a SARIF plain-text message: controls become visible `\u{..}`, then
+/// `\`, `[` and `]` are backslash-escaped so no embedded link can be formed.
+fn sarif_text(text: &str) -> String {
+    let text = escape_for_terminal(text);
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if matches!(c, '\\' | '[' | ']') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+fn text(s: &str) -> MultiformatMessageString {
+    MultiformatMessageString::builder().text(s).build()
+}
+
+fn bag(value: Value) -> PropertyBag {
+    let Value::Object(map) = value else {
+        unreachable!("property bags are built from object literals")
+    };
+    PropertyBag::builder()
+        .additional_properties(
+            map.into_iter()
+                .collect::<std::collections::BTreeMap<_, _>>(),
+        )
+        .build()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::checks::{Evidence, Level};
+    use crate::protocol::Direction;
+    use crate::report::{RevisionReport, TargetInfo};
+
+    const HOSTILE: &str = "see [here](http://evil) \u{1b}[31m\\ {0} \"q\"\u{0}";
+
+    fn result(check: &'static str, level: Level, status: Status, message: &str) -> CheckResult {
+        let c = crate::checks::find(check).expect("a catalog check");
+        CheckResult {
+            check,
+            title: c.title,
+            level,
+            requirement: c.requirement,
+            source: c.source,
+            status,
+            message: message.to_string(),
+            evidence: Vec::new(),
+        }
+    }
+
+    fn sample() -> RunReport {
+        let mut fail = result("lc-ping", Level::Must, Status::Fail, HOSTILE);
+        fail.evidence = vec![
+            Evidence {
+                direction: Direction::Sent,
+                text: r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#.into(),
+            },
+            Evidence {
+                direction: Direction::Received,
+                text: r#"{"jsonrpc":"2.0","id":1,"result":{"s":[1]}}"#.into(),
+            },
+        ];
+        RunReport::new(
+            TargetInfo {
+                transport: "stdio",
+                command: "server".into(),
+                args: vec![],
+                reference: false,
+            },
+            9,
+            vec![
+                RevisionReport {
+                    revision: "2025-06-18",
+                    negotiated: Some("2025-06-18".into()),
+                    results: vec![
+                        result("lc-init-result", Level::Must, Status::Pass, "ok"),
+                        fail,
+                        result("tool-name-case", Level::Should, Status::Warn, "case"),
+                        result("rpc-batch", Level::Must, Status::Skip, "not here"),
+                    ],
+                },
+                RevisionReport {
+                    revision: "2025-11-25",
+                    negotiated: None,
+                    results: vec![
+                        result("lc-init-result", Level::Must, Status::Fail, "no answer"),
+                        result("lc-ping", Level::Must, Status::Skip, "not probed"),
+                    ],
+                },
+            ],
+        )
+    }
+
+    fn parse(report: &RunReport) -> Sarif {
+        serde_json::from_str(&to_sarif(report).unwrap()).expect("a SARIF log")
+    }
+
+    #[test]
+    fn log_has_one_run_a_rule_per_check_and_a_result_per_finding() {
+        let report = sample();
+        let raw: Value = serde_json::from_str(&to_sarif(&report).unwrap()).unwrap();
+        assert_eq!(raw["version"], "2.1.0");
+        assert_eq!(raw["$schema"], SARIF_SCHEMA);
+        let sarif = parse(&report);
+        assert_eq!(sarif.runs.len(), 1);
+        let run = &sarif.runs[0];
+        let driver = &run.tool.driver;
+        assert_eq!(driver.name, "mcp-conformance");
+        assert_eq!(driver.version.as_deref(), Some(report.tool.version));
+        assert!(driver.information_uri.is_some());
+
+        let rules = driver.rules.as_ref().unwrap();
+        assert_eq!(rules.len(), CATALOG.len());
+        for (rule, check) in rules.iter().zip(CATALOG) {
+            assert_eq!(rule.id, check.id);
+            assert_eq!(rule.short_description.as_ref().unwrap().text, check.title);
+            let props = &rule.properties.as_ref().unwrap().additional_properties;
+            assert_eq!(props["level"], check.level.as_str());
+            assert_eq!(props["requirement"], check.requirement);
+            assert!(
+                !props["revisions"].as_array().unwrap().is_empty(),
+                "{}",
+                check.id
+            );
+            let uri = rule
+                .help_uri
+                .as_deref()
+                .unwrap_or_else(|| panic!("{} has no link", check.id));
+            assert!(uri.starts_with("https://"), "{uri}");
+        }
+
+        let results = run.results.as_ref().unwrap();
+        assert_eq!(results.len(), report.summary.fail + report.summary.warn);
+        let levels: Vec<_> = results
+            .iter()
+            .map(|r| (r.rule_id.as_deref().unwrap(), r.level.unwrap()))
+            .collect();
+        assert_eq!(
+            levels,
+            [
+                ("lc-ping", ResultLevel::Error),
+                ("tool-name-case", ResultLevel::Warning),
+                ("lc-init-result", ResultLevel::Error),
+            ]
+        );
+        for r in results {
+            let index = r.rule_index.unwrap() as usize;
+            assert_eq!(rules[index].id, r.rule_id.as_deref().unwrap());
+            assert!(r.locations.is_none());
+        }
+        let props = &results[2]
+            .properties
+            .as_ref()
+            .unwrap()
+            .additional_properties;
+        assert_eq!(props["revision"], "2025-11-25");
+        assert_eq!(props["negotiated"], Value::Null);
+        let run_props = &run.properties.as_ref().unwrap().additional_properties;
+        assert_eq!(run_props["seed"], 9);
+        assert_eq!(run_props["summary"]["fail"], report.summary.fail);
+    }
+
+    #[test]
+    fn message_names_revision_and_carries_escaped_evidence() {
+        let sarif = parse(&sample());
+        let result = &sarif.runs[0].results.as_ref().unwrap()[0];
+        let text = result.message.text.as_deref().unwrap();
+        let lines: Vec<_> = text.lines().collect();
+        assert_eq!(
+            lines,
+            [
+                "lc-ping (2025-06-18): see \\[here\\](http://evil) \\\\u{1b}\\[31m\\\\ {0} \"q\"\\\\u{0}",
+                r#"-> {"jsonrpc":"2.0","id":1,"method":"ping"}"#,
+                r#"<- {"jsonrpc":"2.0","id":1,"result":{"s":\[1\]}}"#,
+            ]
+        );
+        // Structured evidence keeps the server's text as it was, as the JSON report does.
+        let props = &result.properties.as_ref().unwrap().additional_properties;
+        assert_eq!(props["evidence"][1]["direction"], "received");
+        assert_eq!(
+            props["evidence"][1]["text"],
+            r#"{"jsonrpc":"2.0","id":1,"result":{"s":[1]}}"#
+        );
+        assert_eq!(props["status"], "fail");
+        assert_eq!(props["level"], "MUST");
+    }
+
+    #[test]
+    fn escaped_message_has_no_unescaped_link() {
+        let escaped = sarif_text(HOSTILE);
+        // An unescaped `[` is one preceded by an even number of backslashes.
+        for (i, c) in escaped.char_indices() {
+            if c == '[' || c == ']' {
+                let run = escaped[..i]
+                    .chars()
+                    .rev()
+                    .take_while(|&c| c == '\\')
+                    .count();
+                assert_eq!(run % 2, 1, "unescaped {c} at {i}: {escaped}");
+            }
+        }
+        assert!(!escaped.chars().any(char::is_control));
+    }
+
+    #[test]
+    fn a_clean_run_has_rules_but_no_results() {
+        let mut report = sample();
+        for rev in &mut report.revisions {
+            rev.results
+                .retain(|r| matches!(r.status, Status::Pass | Status::Skip));
+        }
+        let report = RunReport::new(report.target, report.seed, report.revisions);
+        let sarif = parse(&report);
+        assert_eq!(sarif.runs[0].results.as_ref().map(Vec::len), Some(0));
+        assert_eq!(
+            sarif.runs[0].tool.driver.rules.as_ref().map(Vec::len),
+            Some(CATALOG.len())
+        );
+    }
+
+    #[test]
+    fn help_links_follow_the_spec_file_named_in_the_source() {
+        let cases = [
+            ("lifecycle.mdx, Version Negotiation; REQUIREMENTS.md 10 A1", "https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle"),
+            ("ping.mdx, Behavior Requirements", "https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/ping"),
+            ("index.mdx, Messages; schema JSONRPC*", "https://modelcontextprotocol.io/specification/2025-11-25/basic"),
+(
+                "cancellation.mdx, Behavior Requirements, Error Handling; REQUIREMENTS.md 10 A15",
+                "https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/cancellation",
+            ),
+                        ("transports.mdx, stdio", "https://modelcontextprotocol.io/specification/2025-11-25/basic/transports"),
+            ("pagination.mdx, Error Handling", "https://modelcontextprotocol.io/specification/2025-11-25/server/utilities/pagination"),
+            ("tools.mdx (\"uniquely identified by a name\"); REQUIREMENTS.md 10 A14", "https://modelcontextprotocol.io/specification/2025-11-25/server/tools"),
+            ("2025-03-26 index.mdx, Batching; JSON-RPC 2.0, 6", "https://modelcontextprotocol.io/specification/2025-03-26/basic"),
+            ("schema CallToolResult.isError; tools.mdx, Error Handling", "https://modelcontextprotocol.io/specification/2025-11-25/server/tools"),
+            ("schema.json of the negotiated revision", SCHEMA_URI),
+            ("JSON-RPC 2.0, 5.1; REQUIREMENTS.md 10 A2", JSONRPC_URI),
+        ];
+        for (source, uri) in cases {
+            assert_eq!(help_uri(source).as_deref(), Some(uri), "{source}");
+        }
+        assert_eq!(help_uri("REQUIREMENTS.md 10 A2"), None);
+        assert_eq!(pascal_case("lc-init-result"), "LcInitResult");
+    }
+}

@@ -1,0 +1,94 @@
+//! The plain async API inside `#[tokio::test]`, as the README shows it, plus the report
+//! formats parsed back and compared with the run model.
+
+use conformance::checks::{Status, CATALOG};
+use conformance::report::{render_text, Format, GateOptions, RunReport};
+use conformance::runner::{run, RunConfig};
+use conformance::transport::ServerCommand;
+
+fn reference(fault: Option<&str>) -> RunConfig {
+    let mut args = vec!["reference-server".to_string()];
+    args.extend(fault.map(|f| format!("--fault={f}")));
+    RunConfig::new(ServerCommand::new(
+        env!("CARGO_BIN_EXE_mcp-conformance"),
+        args,
+    ))
+}
+
+#[tokio::test]
+async fn the_reference_server_passes_the_gate() {
+    let report = run(&reference(None), |_| {}).await.expect("the suite runs");
+    let gate = report.gate(GateOptions {
+        strict: true,
+        strict_baseline: true,
+    });
+    assert!(gate.passed, "{:?}\n{}", gate.reasons, render_text(&report));
+}
+
+fn count(report: &RunReport, status: Status) -> usize {
+    report
+        .revisions
+        .iter()
+        .flat_map(|r| &r.results)
+        .filter(|r| r.status == status)
+        .count()
+}
+
+#[tokio::test]
+async fn every_format_agrees_with_the_run_model() {
+    // One fault that warns in every revision, one that fails in every revision.
+    let warning = run(&reference(Some("invalid-cursor-accepted")), |_| {})
+        .await
+        .unwrap();
+    let failing = run(&reference(Some("ping-nonempty")), |_| {})
+        .await
+        .unwrap();
+    assert!(count(&warning, Status::Warn) > 0 && count(&failing, Status::Fail) > 0);
+    for report in [&warning, &failing] {
+        let json: serde_json::Value =
+            serde_json::from_str(&Format::Json.render(report).unwrap()).unwrap();
+        assert_eq!(json["summary"]["fail"], count(report, Status::Fail));
+        assert_eq!(json["summary"]["warn"], count(report, Status::Warn));
+        assert_eq!(
+            json["revisions"].as_array().unwrap().len(),
+            report.revisions.len()
+        );
+
+        let xml = Format::Junit.render(report).unwrap();
+        let doc = roxmltree::Document::parse(&xml).expect("well-formed JUnit");
+        let suites = doc
+            .descendants()
+            .filter(|n| n.has_tag_name("testsuite"))
+            .count();
+        let cases = doc
+            .descendants()
+            .filter(|n| n.has_tag_name("testcase"))
+            .count();
+        let failures = doc
+            .descendants()
+            .filter(|n| n.has_tag_name("failure"))
+            .count();
+        assert_eq!(suites, report.revisions.len());
+        assert_eq!(cases, report.revisions.len() * CATALOG.len());
+        assert_eq!(failures, count(report, Status::Fail));
+
+        let sarif: serde_json::Value =
+            serde_json::from_str(&Format::Sarif.render(report).unwrap()).unwrap();
+        assert_eq!(sarif["version"], "2.1.0");
+        let results = sarif["runs"][0]["results"].as_array().map_or(0, Vec::len);
+        assert_eq!(
+            results,
+            count(report, Status::Fail) + count(report, Status::Warn)
+        );
+        let rules = sarif["runs"][0]["tool"]["driver"]["rules"]
+            .as_array()
+            .unwrap()
+            .len();
+        assert_eq!(rules, CATALOG.len());
+
+        let md = Format::Markdown.render(report).unwrap();
+        for rev in &report.revisions {
+            assert!(md.contains(rev.revision), "markdown names {}", rev.revision);
+        }
+    }
+}
