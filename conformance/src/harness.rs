@@ -102,10 +102,14 @@ impl Suite {
             Some(f) => name.contains(f.as_str()),
         } && !args.skip.iter().any(|s| name.contains(s.as_str()));
         let mut config = self.config.clone();
+        // A test that does not apply to its revision is ignored: it needs no server either.
+        let applies = |rev: &Revision, id: &str| {
+            crate::checks::find(id).is_some_and(|c| c.applies.includes(rev))
+        };
         config.revisions.retain(|r| {
-            names
-                .iter()
-                .any(|(rev, id)| rev.id == r.id && selected(&format!("{}::{id}", rev.id)))
+            names.iter().any(|(rev, id)| {
+                rev.id == r.id && applies(rev, id) && selected(&format!("{}::{id}", rev.id))
+            })
         });
         let shared = Arc::new(Shared {
             config,

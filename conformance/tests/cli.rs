@@ -160,3 +160,179 @@ fn interrupt_exits_130_and_leaves_no_server_behind() {
     assert!(gone(server), "server {server} survived the interrupt");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("mcp-conformance-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The gate's documented exit codes: baselined failures pass, a stale entry fails only
+/// with --strict-baseline, warnings fail only with --strict.
+#[test]
+fn baseline_and_strict_exit_codes() {
+    let dir = temp_dir("gate");
+    let exe = env!("CARGO_BIN_EXE_mcp-conformance");
+    let run = |fault: &str, extra: &[&str]| {
+        let mut cmd = bin();
+        cmd.args(["run", "--revision", "2025-06-18", "--cases", "4"])
+            .args(extra);
+        cmd.args(["--", exe, "reference-server", "--fault", fault]);
+        cmd.output().unwrap().status.code()
+    };
+    let baseline = dir.join("baseline.toml");
+    std::fs::write(
+        &baseline,
+        "[[expected]]\ncheck = \"lc-ping\"\nreason = \"known, fixed in 2.0\"\n",
+    )
+    .unwrap();
+    let b = baseline.to_str().unwrap();
+    assert_eq!(
+        run("ping-nonempty", &[]),
+        Some(1),
+        "an unexpected failure fails the run"
+    );
+    assert_eq!(
+        run("ping-nonempty", &["--baseline", b]),
+        Some(0),
+        "only baselined failures"
+    );
+    assert_eq!(
+        run("ping-nonempty", &["--baseline", b, "--strict-baseline"]),
+        Some(0)
+    );
+    // The same baseline against a server that no longer fails lc-ping: a stale entry.
+    assert_eq!(
+        run("ignore-stdin-eof", &["--baseline", b]),
+        Some(0),
+        "a stale entry is reported, not fatal"
+    );
+    assert_eq!(
+        run("ignore-stdin-eof", &["--baseline", b, "--strict-baseline"]),
+        Some(1)
+    );
+    // ignore-stdin-eof only warns: fine unless --strict.
+    assert_eq!(
+        run("ignore-stdin-eof", &["--strict"]),
+        Some(1),
+        "strict warnings"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A config file is enough for a CI step: server, revisions and report formats from it.
+#[test]
+fn a_config_file_drives_the_run_and_writes_every_format() {
+    let dir = temp_dir("config");
+    let exe = env!("CARGO_BIN_EXE_mcp-conformance");
+    let config = format!(
+        "[server]\ncommand = {exe:?}\nargs = [\"reference-server\"]\n\n[run]\nrevisions = [\"2025-11-25\"]\ncases = 4\nformats = [\"junit\", \"sarif\", \"markdown\", \"json\"]\noutput_dir = \"out\"\n"
+    );
+    std::fs::write(dir.join("mcp-conformance.toml"), config).unwrap();
+    let out = bin().arg("run").current_dir(&dir).output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for file in [
+        "mcp-conformance.junit.xml",
+        "mcp-conformance.sarif",
+        "mcp-conformance.md",
+        "mcp-conformance.json",
+    ] {
+        assert!(dir.join("out").join(file).is_file(), "{file} written");
+    }
+    let json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("out/mcp-conformance.json")).unwrap())
+            .unwrap();
+    assert_eq!(json["revisions"].as_array().unwrap().len(), 1);
+    // A typo in the config file is a setup error, not silently ignored.
+    std::fs::write(dir.join("mcp-conformance.toml"), "[run]\ntimout = 3\n").unwrap();
+    assert_eq!(
+        bin()
+            .arg("run")
+            .current_dir(&dir)
+            .output()
+            .unwrap()
+            .status
+            .code(),
+        Some(2)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A failing generated case is saved, and `replay` repeats it: it reproduces against the
+/// faulty server (exit 1) and not against the conformant one (exit 0).
+#[test]
+fn a_saved_case_replays() {
+    let dir = temp_dir("replay");
+    let exe = env!("CARGO_BIN_EXE_mcp-conformance");
+    let cases = dir.join("cases");
+    let out = bin()
+        .args([
+            "run",
+            "--revision",
+            "2025-11-25",
+            "--cases-dir",
+            cases.to_str().unwrap(),
+        ])
+        .args(["--", exe, "reference-server", "--fault", "crash-on-astral"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("replay: mcp-conformance replay"),
+        "{stdout}"
+    );
+    let file = std::fs::read_dir(&cases)
+        .unwrap()
+        .next()
+        .expect("a saved case")
+        .unwrap()
+        .path();
+    let replay = bin().arg("replay").arg(&file).output().unwrap();
+    let text = String::from_utf8_lossy(&replay.stdout);
+    assert_eq!(replay.status.code(), Some(1), "{text}");
+    assert!(text.contains("reproduced"), "{text}");
+    let fixed = bin()
+        .arg("replay")
+        .arg(&file)
+        .args(["--", exe, "reference-server"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        fixed.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&fixed.stdout)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn explain_prints_the_requirement_and_the_fix() {
+    let out = bin().args(["explain", "rpc-id-echo"]).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0));
+    for part in [
+        "RPC-ID-ECHO",
+        "What is required",
+        "Why it matters",
+        "How to fix",
+    ] {
+        assert!(text.contains(part), "{part} in {text}");
+    }
+    assert_eq!(
+        bin()
+            .args(["explain", "no-such-check"])
+            .output()
+            .unwrap()
+            .status
+            .code(),
+        Some(2)
+    );
+}

@@ -92,3 +92,53 @@ async fn every_format_agrees_with_the_run_model() {
         }
     }
 }
+
+#[tokio::test]
+async fn baselined_failures_stay_visible_in_every_format() {
+    use conformance::report::Baseline;
+    let mut report = run(&reference(Some("ping-nonempty")), |_| {})
+        .await
+        .unwrap();
+    let baseline = Baseline::parse(
+        "[[expected]]\ncheck = \"lc-ping\"\nreason = \"known: fixed in 2.0\"\n",
+        std::path::Path::new("baseline.toml"),
+    )
+    .unwrap();
+    report.apply_baseline(&baseline);
+    assert!(report.gate(GateOptions::default()).passed);
+    assert!(render_text(&report).contains("(baselined: known: fixed in 2.0)"));
+
+    let xml = Format::Junit.render(&report).unwrap();
+    let doc = roxmltree::Document::parse(&xml).unwrap();
+    assert_eq!(
+        doc.descendants()
+            .filter(|n| n.has_tag_name("failure"))
+            .count(),
+        0
+    );
+    let accepted = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("skipped"))
+        .filter(|n| {
+            n.attribute("message")
+                .is_some_and(|m| m.contains("expected failure"))
+        })
+        .count();
+    assert_eq!(accepted, count(&report, Status::Fail));
+
+    let sarif: serde_json::Value =
+        serde_json::from_str(&Format::Sarif.render(&report).unwrap()).unwrap();
+    let results = sarif["runs"][0]["results"].as_array().unwrap();
+    assert!(results
+        .iter()
+        .all(|r| r["suppressions"][0]["justification"] == "known: fixed in 2.0"));
+
+    let md = Format::Markdown.render(&report).unwrap();
+    assert!(md.contains("(baselined)") && md.contains("fixed in 2.0"));
+    let json: serde_json::Value =
+        serde_json::from_str(&Format::Json.render(&report).unwrap()).unwrap();
+    assert_eq!(
+        json["baseline"]["baselined"].as_array().unwrap().len(),
+        count(&report, Status::Fail)
+    );
+}

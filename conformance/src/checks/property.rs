@@ -109,8 +109,26 @@ pub(super) fn server_survives(ctx: &Ctx<'_>) -> Verdict {
         .filter(|f| f.check == "prop-server-survives")
         .collect();
     let Some(first) = failed.first() else {
+        let notes = ctx
+            .record
+            .properties
+            .as_ref()
+            .map(|p| p.notes.as_slice())
+            .unwrap_or_default();
+        let noted = if notes.is_empty() {
+            String::new()
+        } else {
+            let shown: Vec<&str> = notes.iter().take(3).map(String::as_str).collect();
+            let more = notes.len().saturating_sub(shown.len());
+            let more = if more > 0 {
+                format!("; and {more} more")
+            } else {
+                String::new()
+            };
+            format!(" (notes: {}{more})", shown.join("; "))
+        };
         return Verdict::Pass(format!(
-            "the server survived all {cases} generated case(s) and answered ping after each"
+            "the server survived all {cases} generated case(s) and answered ping after each{noted}"
         ));
     };
     Verdict::Violation(

@@ -62,7 +62,11 @@ pub fn to_junit(report: &RunReport) -> crate::Result<String> {
             Property::new("transport", report.target.transport),
             Property::new("target", xml_text(&target_line(report))),
         ]);
-        suite.add_test_cases(rev.results.iter().map(|r| test_case(rev.revision, r)));
+        suite.add_test_cases(
+            rev.results
+                .iter()
+                .map(|r| test_case(rev.revision, r, report.baselined(rev.revision, r.check))),
+        );
         junit.add_test_suite(suite);
     }
     junit.to_string().map_err(|e| {
@@ -72,11 +76,21 @@ pub fn to_junit(report: &RunReport) -> crate::Result<String> {
     })
 }
 
-fn test_case(revision: &str, r: &CheckResult) -> TestCase {
+fn test_case(revision: &str, r: &CheckResult, baselined: Option<&str>) -> TestCase {
     let message = xml_text(&r.message);
-    let status = match r.status {
-        Status::Pass | Status::Warn => TestCaseStatus::success(),
-        Status::Fail => {
+    let status = match (r.status, baselined) {
+        // An accepted failure does not fail the suite but stays visible: skipped, saying
+        // why, with the evidence in system-out.
+        (Status::Fail, Some(reason)) => {
+            let mut status = TestCaseStatus::skipped();
+            status.set_message(format!(
+                "expected failure (baseline: {}): {message}",
+                xml_text(reason)
+            ));
+            status
+        }
+        (Status::Pass | Status::Warn, _) => TestCaseStatus::success(),
+        (Status::Fail, None) => {
             let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
             status.set_type(r.level.as_str()).set_message(&message);
             if !r.evidence.is_empty() {
@@ -84,7 +98,7 @@ fn test_case(revision: &str, r: &CheckResult) -> TestCase {
             }
             status
         }
-        Status::Skip => {
+        (Status::Skip, _) => {
             let mut status = TestCaseStatus::skipped();
             status.set_message(&message);
             status
@@ -101,9 +115,17 @@ fn test_case(revision: &str, r: &CheckResult) -> TestCase {
             Property::new("source", r.source),
             Property::new("title", r.title),
         ]);
+        if let Some(reason) = baselined {
+            case.add_property(Property::new("baselined", xml_text(reason)));
+        }
     }
-    if r.status == Status::Warn {
-        let mut out = format!("WARN: {message}");
+    if r.status == Status::Warn || baselined.is_some() {
+        let word = if r.status == Status::Warn {
+            "WARN"
+        } else {
+            "FAIL (baselined)"
+        };
+        let mut out = format!("{word}: {message}");
         if !r.evidence.is_empty() {
             out.push('\n');
             out.push_str(&evidence_block(&r.evidence));

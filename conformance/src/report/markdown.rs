@@ -79,7 +79,11 @@ pub fn to_markdown(report: &RunReport) -> String {
                 "| {} | {} | {} | {} |",
                 md_text(r.check),
                 r.level.as_str(),
-                status_word(r.status),
+                if report.baselined(rev.revision, r.check).is_some() {
+                    "**FAIL** (baselined)"
+                } else {
+                    status_word(r.status)
+                },
                 md_text(&crate::protocol::cut_text(&r.message, MAX_CELL))
             );
         }
@@ -91,7 +95,12 @@ pub fn to_markdown(report: &RunReport) -> String {
         for rev in &report.revisions {
             for r in rev.results.iter().filter(|r| r.status == status) {
                 any = true;
-                finding(&mut out, rev.revision, r);
+                finding(
+                    &mut out,
+                    rev.revision,
+                    r,
+                    report.baselined(rev.revision, r.check),
+                );
             }
         }
         if !any {
@@ -118,7 +127,7 @@ fn counts(s: Summary) -> String {
     )
 }
 
-fn finding(out: &mut String, revision: &str, r: &CheckResult) {
+fn finding(out: &mut String, revision: &str, r: &CheckResult, baselined: Option<&str>) {
     let _ = writeln!(
         out,
         "\n### {} in {}\n\n{}\n\n- Revision: {}\n- Level: {}\n- Requirement: {}\n- Source: {}\n- Message: {}",
@@ -131,6 +140,13 @@ fn finding(out: &mut String, revision: &str, r: &CheckResult) {
         md_text(r.source),
         md_text(&r.message),
     );
+    if let Some(reason) = baselined {
+        let _ = writeln!(
+            out,
+            "- Baselined (does not fail the run): {}",
+            md_text(reason)
+        );
+    }
     if !r.evidence.is_empty() {
         let lines: Vec<String> = r
             .evidence

@@ -75,7 +75,19 @@ pub fn to_sarif(report: &RunReport) -> crate::Result<String> {
             rev.results
                 .iter()
                 .filter(|r| matches!(r.status, Status::Fail | Status::Warn))
-                .map(|r| finding(rev.revision, rev.negotiated.as_deref(), r))
+                .map(|r| {
+                    let mut result = finding(rev.revision, rev.negotiated.as_deref(), r);
+                    if let Some(reason) = report.baselined(rev.revision, r.check) {
+                        // An accepted finding: suppressed with the baseline's reason, as
+                        // code-scanning tools expect, not dropped.
+                        result.suppressions =
+                            Some(vec![serde_sarif::sarif::Suppression::builder()
+                                .kind(json!("external"))
+                                .justification(reason.to_string())
+                                .build()]);
+                    }
+                    result
+                })
         })
         .collect();
     let run = Run::builder()
