@@ -10,7 +10,8 @@
 //! use conformance::{harness::Suite, transport::ServerCommand};
 //!
 //! fn main() -> std::process::ExitCode {
-//!     let server = ServerCommand::new(env!("CARGO_BIN_EXE_my-server"), ["--stdio".to_string()]);
+//!     // In a server's own crate: env!("CARGO_BIN_EXE_my-server").
+//!     let server = ServerCommand::new("target/debug/my-server", ["--stdio".to_string()]);
 //!     Suite::new(server).run_tests()
 //! }
 //! ```
