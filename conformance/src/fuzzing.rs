@@ -52,3 +52,185 @@ mod tests {
         super::line_framer(b"\x01\x08aaaaaaaaaaaaaaaaaaaa\nok\n");
     }
 }
+
+/// Decoding a server line and encoding it again is stable: decode -> encode -> decode
+/// gives the same value and the same classification, and nothing panics on any bytes.
+pub fn jsonrpc_roundtrip(data: &[u8]) {
+    use crate::protocol::classify;
+    let Ok(value) = serde_json::from_slice::<serde_json::Value>(data) else {
+        return;
+    };
+    let kind = classify(&value);
+    let encoded = serde_json::to_string(&value).expect("a decoded value encodes");
+    let again: serde_json::Value = serde_json::from_str(&encoded).expect("our encoding decodes");
+    assert_eq!(again, value, "decode -> encode -> decode changed the value");
+    assert_eq!(classify(&again), kind, "the classification changed");
+    // The id matcher is total and reflexive on anything a server may send as an id.
+    if let Some(id) = value.get("id") {
+        if !id.is_null() {
+            assert_eq!(
+                crate::protocol::id_match(id, id),
+                Some(crate::protocol::IdMatch::Exact)
+            );
+        }
+    }
+}
+
+/// Validating any message against any revision's schema always gives a verdict (never an
+/// error or a panic for our compiled definitions), and the same verdict twice.
+///
+/// The first byte picks the revision and the definition; the rest is the message.
+pub fn schema_verdict(data: &[u8]) {
+    use crate::protocol::{SchemaSet, REVISIONS};
+    const DEFINITIONS: &[&str] = &[
+        "InitializeResult",
+        "ListToolsResult",
+        "CallToolResult",
+        "EmptyResult",
+        "ServerNotification",
+        "ServerRequest",
+    ];
+    let [pick, rest @ ..] = data else { return };
+    let Ok(instance) = serde_json::from_slice::<serde_json::Value>(rest) else {
+        return;
+    };
+    let revision = &REVISIONS[usize::from(*pick) % REVISIONS.len()];
+    let definition = DEFINITIONS[usize::from(*pick / 4) % DEFINITIONS.len()];
+    thread_local! {
+        static SETS: std::cell::RefCell<Vec<SchemaSet>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    SETS.with(|sets| {
+        let mut sets = sets.borrow_mut();
+        if sets.is_empty() {
+            *sets = REVISIONS
+                .iter()
+                .map(|r| SchemaSet::new(r).expect("embedded schema"))
+                .collect();
+        }
+        let set = &sets[usize::from(*pick) % REVISIONS.len()];
+        assert_eq!(set.revision().id, revision.id);
+        let first = set.validate(definition, &instance).expect("a verdict");
+        let second = set.validate(definition, &instance).expect("a verdict");
+        assert_eq!(first, second, "validation is deterministic");
+    });
+}
+
+/// Hostile server text survives every renderer without becoming markup or control
+/// sequences: no control character but newlines in text and Markdown, well-formed JUnit
+/// XML, valid SARIF JSON, no HTML tag or link opened by server text in Markdown.
+pub fn render_hostile(data: &[u8]) {
+    use crate::checks::{CheckResult, Evidence, Level, Status};
+    use crate::protocol::Direction;
+    use crate::report::{Format, RevisionReport, RunReport, TargetInfo};
+    let hostile = String::from_utf8_lossy(data).into_owned();
+    let result = |check, status| CheckResult {
+        check,
+        title: "t",
+        level: Level::Must,
+        requirement: "R",
+        source: "s",
+        status,
+        message: hostile.clone(),
+        evidence: vec![
+            Evidence {
+                direction: Direction::Received,
+                text: hostile.clone(),
+            },
+            Evidence {
+                direction: Direction::Stderr,
+                text: hostile.clone(),
+            },
+        ],
+    };
+    let target = TargetInfo {
+        transport: "stdio",
+        command: hostile.clone(),
+        args: vec![hostile.clone()],
+        reference: false,
+    };
+    let report = RunReport::new(
+        target,
+        0,
+        vec![RevisionReport {
+            revision: "2025-11-25",
+            negotiated: Some(hostile.clone()),
+            results: vec![
+                result("lc-ping", Status::Fail),
+                result("rpc-id-echo", Status::Warn),
+                result("lc-init-result", Status::Skip),
+            ],
+        }],
+    );
+    let text = Format::Text.render(&report).expect("text renders");
+    assert!(
+        !text.chars().any(|c| c.is_control() && c != '\n'),
+        "a control character reached the text report"
+    );
+    let markdown = Format::Markdown.render(&report).expect("markdown renders");
+    assert!(
+        !markdown.chars().any(|c| c.is_control() && c != '\n'),
+        "a control character reached Markdown"
+    );
+    // Inside a fenced code block nothing is markup; outside, server text must not open
+    // an HTML tag or a link.
+    let mut fence: Option<usize> = None;
+    for line in markdown.lines() {
+        let ticks = line.chars().take_while(|c| *c == '`').count();
+        match fence {
+            Some(open) if ticks >= open && line.trim_start_matches('`').trim().is_empty() => {
+                fence = None
+            }
+            Some(_) => {}
+            None if ticks >= 3 => fence = Some(ticks),
+            None => {
+                assert!(
+                    !line.contains('<'),
+                    "server text opened an HTML tag in Markdown: {line}"
+                );
+                let link = line
+                    .match_indices("](")
+                    .any(|(i, _)| !line[..i].ends_with('\\'));
+                assert!(!link, "server text opened a link in Markdown: {line}");
+            }
+        }
+    }
+    assert!(fence.is_none(), "a code fence was left open");
+    let xml = Format::Junit.render(&report).expect("junit renders");
+    if let Err(e) = roxmltree::Document::parse(&xml) {
+        panic!("JUnit XML is not well-formed: {e}");
+    }
+    let sarif = Format::Sarif.render(&report).expect("sarif renders");
+    let parsed: serde_json::Value = serde_json::from_str(&sarif).expect("SARIF is valid JSON");
+    assert_eq!(parsed["version"], "2.1.0");
+    let json = Format::Json.render(&report).expect("json renders");
+    let parsed: serde_json::Value =
+        serde_json::from_str(&json).expect("the JSON report is valid JSON");
+    assert_eq!(
+        parsed["revisions"][0]["results"][0]["message"],
+        serde_json::Value::String(hostile)
+    );
+}
+
+#[cfg(test)]
+mod invariant_tests {
+    const HOSTILE: &[&[u8]] = &[
+        b"{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}",
+        b"\x1b[31m<script>alert(1)</script>]]></x>[link](http://x)\r\n\x00\xff\xfe`|*_",
+        b"\xef\xbf\xbe\xef\xbf\xbf \xe2\x80\xae rtl",
+        b"",
+    ];
+
+    #[test]
+    fn invariants_hold_on_hostile_inputs() {
+        for data in HOSTILE {
+            super::jsonrpc_roundtrip(data);
+            super::render_hostile(data);
+            for pick in 0..24u8 {
+                let mut input = vec![pick];
+                input.extend_from_slice(data);
+                super::schema_verdict(&input);
+            }
+        }
+        super::schema_verdict(b"\x05{\"content\":[{\"type\":\"audio\",\"data\":\"x\",\"mimeType\":\"a\"}],\"isError\":\"true\"}");
+    }
+}

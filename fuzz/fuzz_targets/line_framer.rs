@@ -1,3 +1,3 @@
 #![no_main]
-//! Framing of server stdout is independent of read boundaries and bounded by the cap.
+//! See `conformance::fuzzing::line_framer` for the invariant.
 libfuzzer_sys::fuzz_target!(|data: &[u8]| conformance::fuzzing::line_framer(data));
