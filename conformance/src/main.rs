@@ -47,6 +47,31 @@ enum Command {
         #[arg(last = true, value_name = "COMMAND")]
         command: Vec<String>,
     },
+    /// Fuzz a server without cargo-fuzz: the property generators with fresh seeds until
+    /// the time is spent (no coverage guidance). Exit 1 when anything failed.
+    Fuzz {
+        /// First seed; round N uses seed + N.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Seconds to fuzz.
+        #[arg(long, default_value_t = 60.0, value_name = "SECS")]
+        time: f64,
+        /// Revision to negotiate.
+        #[arg(long, default_value = "2025-11-25", value_name = "REV")]
+        revision: String,
+        /// Seconds to wait for each response.
+        #[arg(long, default_value_t = 10.0, value_name = "SECS")]
+        timeout: f64,
+        /// Save each failing case here, for `mcp-conformance replay`.
+        #[arg(long, value_name = "DIR")]
+        cases_dir: Option<PathBuf>,
+        /// Which tools to call (tools have side effects).
+        #[arg(long, value_enum, default_value = "all")]
+        call: Call,
+        /// The server command and its arguments, after `--`.
+        #[arg(last = true, value_name = "COMMAND", required = true)]
+        command: Vec<String>,
+    },
     /// Explain a check: what it requires, why it matters, how to fix a failing server.
     Explain {
         /// Check id, as printed in reports and by `list`.
@@ -148,6 +173,21 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Command::Explain { id } => explain(&id),
+        Command::Fuzz {
+            seed,
+            time,
+            revision,
+            timeout,
+            cases_dir,
+            call,
+            command,
+        } => match fuzz(seed, time, &revision, timeout, cases_dir, call, command) {
+            Ok(code) => code,
+            Err(err) => {
+                eprintln!("mcp-conformance: failed to {}", error_chain(&err));
+                ExitCode::from(2)
+            }
+        },
         Command::Replay {
             file,
             timeout,
@@ -403,6 +443,90 @@ fn run_command(args: RunArgs) -> conformance::Result<ExitCode> {
     }
     emit(&report, &plan)?;
     Ok(exit_code(&report, plan.gate))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn fuzz(
+    seed: u64,
+    time: f64,
+    revision: &str,
+    timeout: f64,
+    cases_dir: Option<PathBuf>,
+    call: Call,
+    command: Vec<String>,
+) -> conformance::Result<ExitCode> {
+    use conformance::report::escape_for_terminal;
+    let revision =
+        Revision::find(revision).ok_or_else(|| Error::UnknownRevision(revision.to_string()))?;
+    let (program, rest) = command.split_first().ok_or(Error::NoCommand)?;
+    let server = ServerCommand::new(program.clone(), rest.to_vec());
+    let positive = |x: f64| x.is_finite() && x > 0.0;
+    if !positive(time) || !positive(timeout) {
+        return Err(Error::Config {
+            path: "command line".into(),
+            message: "--time and --timeout must be positive".into(),
+        });
+    }
+    let session = SessionConfig {
+        timeout: Duration::from_secs_f64(timeout),
+        ..SessionConfig::default()
+    };
+    let mode = match call {
+        Call::All => CallMode::All,
+        Call::ReadOnly => CallMode::ReadOnly,
+        Call::None => CallMode::None,
+    };
+    let policy = CallPolicy {
+        mode,
+        ..CallPolicy::default()
+    };
+    eprintln!(
+        "mcp-conformance: fuzzing {} for {time} s from seed {seed}",
+        revision.id
+    );
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(Error::Runtime)?;
+    let mut saved = 0;
+    let mut write_error = None;
+    let found = runtime.block_on(async {
+        tokio::select! {
+            outcome = conformance::scenarios::fuzz(&server, revision, &session, &policy, seed, Duration::from_secs_f64(time), |f| {
+                println!("FAIL {} ({}), seed {}: {}", f.check, revision.id, f.case.seed, escape_for_terminal(&f.outcome));
+                println!("     {}", escape_for_terminal(&f.description));
+                println!("     minimal input: {}", escape_for_terminal(&f.input.to_string()));
+                if let Some(dir) = &cases_dir {
+                    saved += 1;
+                    let path = dir.join(format!("fuzz-{}-{}-{saved}.json", f.case.revision, f.check));
+                    let text = serde_json::to_string_pretty(&f.case).unwrap_or_default();
+                    match std::fs::create_dir_all(dir).and_then(|()| std::fs::write(&path, text)) {
+                        Ok(()) => println!("     replay: mcp-conformance replay {}", path.display()),
+                        Err(e) => write_error = Some(Error::WriteReport { path, source: e }),
+                    }
+                }
+            }) => Some(outcome),
+            _ = tokio::signal::ctrl_c() => None,
+        }
+    });
+    if let Some(e) = write_error {
+        return Err(e);
+    }
+    let Some(outcome) = found else {
+        return Ok(ExitCode::from(130));
+    };
+    let outcome = outcome?;
+    println!(
+        "fuzzed {} round(s), {} case(s): {} distinct failure(s)",
+        outcome.rounds,
+        outcome.cases,
+        outcome.failures.len()
+    );
+    Ok(if outcome.failures.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }
 
 /// Exit codes of `replay`: 1 when the failure shows again, 0 when it does not.

@@ -336,3 +336,41 @@ fn explain_prints_the_requirement_and_the_fix() {
         Some(2)
     );
 }
+
+/// The built-in fuzz mode finds an input-dependent crash within its budget (exit 1, with a
+/// minimal input) and finds nothing on the conformant server (exit 0).
+#[test]
+fn fuzz_mode_finds_a_rare_crash_and_nothing_else() {
+    let exe = env!("CARGO_BIN_EXE_mcp-conformance");
+    let out = bin()
+        .args([
+            "fuzz",
+            "--time",
+            "3",
+            "--timeout",
+            "2",
+            "--",
+            exe,
+            "reference-server",
+            "--fault",
+            "crash-on-astral",
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("FAIL prop-server-survives") && text.contains("minimal input"),
+        "{text}"
+    );
+    let clean = bin()
+        .args(["fuzz", "--time", "2", "--", exe, "reference-server"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        clean.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&clean.stdout)
+    );
+}

@@ -6,6 +6,7 @@
 //! sessions (`negotiation.rs`).
 
 mod arguments;
+mod fuzz;
 mod negotiation;
 mod policy;
 mod property;
@@ -15,6 +16,7 @@ pub mod strategy;
 mod tools;
 
 pub use arguments::minimal_instance;
+pub use fuzz::{fuzz, FuzzOutcome};
 pub use negotiation::{negotiate, NegotiationRecord, VersionProbe, UNSUPPORTED_VERSION};
 pub use policy::{CallMode, CallPolicy};
 pub use property::{

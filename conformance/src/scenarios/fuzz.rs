@@ -1,0 +1,87 @@
+//! Built-in fuzz mode: the property phase's generators and oracle, run again and again
+//! with fresh seeds until a time budget is spent, for people without cargo-fuzz.
+//!
+//! No coverage guidance: each round is the property phase with seed `seed + round`. Every
+//! failure is shrunk and confirmed as in a normal run; the first of each (check, kind) is
+//! kept, with the seed that found it.
+
+use std::time::{Duration, Instant};
+
+use super::initialize_params;
+use super::policy::CallPolicy;
+use super::property::{PropertyConfig, PropertyFailure, PropertyRun};
+use super::tools::walk;
+use crate::protocol::{Revision, SchemaSet, Session, SessionConfig};
+use crate::transport::ServerCommand;
+
+/// What a fuzz session found.
+#[derive(Debug, Default)]
+pub struct FuzzOutcome {
+    /// Rounds completed.
+    pub rounds: u64,
+    /// Cases run, over all rounds.
+    pub cases: u64,
+    /// The first failure of each (check, kind), in the order found.
+    pub failures: Vec<PropertyFailure>,
+}
+
+/// Runs property rounds against `command` in `revision` until `budget` is spent.
+pub async fn fuzz(
+    command: &ServerCommand,
+    revision: &'static Revision,
+    session: &SessionConfig,
+    policy: &CallPolicy,
+    seed: u64,
+    budget: Duration,
+    mut on_failure: impl FnMut(&PropertyFailure),
+) -> crate::Result<FuzzOutcome> {
+    let started = Instant::now();
+    // One listing, as the scripted conversation would make it.
+    let mut s = Session::start(command, session.clone())?;
+    let init = s.handshake(initialize_params(revision.id)).await;
+    let tools = init
+        .result()
+        .and_then(|r| r.pointer("/capabilities/tools"))
+        .is_some_and(serde_json::Value::is_object);
+    let (pages, _) = if tools {
+        walk(&mut s, 1000).await
+    } else {
+        (Vec::new(), None)
+    };
+    s.kill().await;
+    let listed = tools && !pages.is_empty() && pages.iter().all(|p| p.result().is_some());
+    let schemas = SchemaSet::new(revision)?;
+    let mut outcome = FuzzOutcome::default();
+    while started.elapsed() < budget {
+        let remaining = budget.saturating_sub(started.elapsed());
+        let config = PropertyConfig {
+            time_budget: Some(remaining),
+            ..PropertyConfig::default()
+        };
+        let run = PropertyRun {
+            command,
+            session,
+            revision,
+            schemas: &schemas,
+            pages: if listed { &pages } else { &[] },
+            tools: listed,
+            policy,
+            seed: seed.wrapping_add(outcome.rounds),
+            config: &config,
+        };
+        let record = run.run().await;
+        outcome.rounds += 1;
+        outcome.cases += record.cases.iter().map(|(_, n)| u64::from(*n)).sum::<u64>();
+        for failure in record.failures {
+            let known = outcome
+                .failures
+                .iter()
+                .any(|f| f.check == failure.check && f.kind == failure.kind);
+            if !known {
+                on_failure(&failure);
+                outcome.failures.push(failure);
+            }
+        }
+    }
+    Ok(outcome)
+}
