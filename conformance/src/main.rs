@@ -142,7 +142,7 @@ struct RunArgs {
     /// Seconds the property phase may take per revision (a cut run is not reproducible).
     #[arg(long, value_name = "SECS")]
     time_budget: Option<f64>,
-    /// Save failing generated cases here, for `mcp-conformance replay`.
+    /// Save failing generated cases here, for `mcp-conformance replay` [default: mcp-conformance-cases].
     #[arg(long, value_name = "DIR")]
     cases_dir: Option<PathBuf>,
     /// Which tools to call. Tools have side effects: the default calls every tool.
@@ -273,6 +273,9 @@ fn reference_server(fault: Option<String>, list_faults: bool) -> ExitCode {
     };
     ExitCode::from(u8::try_from(reference_server::run_stdio(fault)).unwrap_or(1))
 }
+
+/// Where failing generated cases go when neither `--cases-dir` nor the config says.
+const DEFAULT_CASES_DIR: &str = "mcp-conformance-cases";
 
 /// A run resolved from flags over the config file over defaults.
 struct Plan {
@@ -405,7 +408,12 @@ fn plan(args: RunArgs) -> conformance::Result<Plan> {
                 deny: globs(&deny)?,
             },
             properties,
-            cases_dir: args.cases_dir.or(run.cases_dir),
+            // Failing generated cases are always saved (only when there are some).
+            cases_dir: Some(
+                args.cases_dir
+                    .or(run.cases_dir)
+                    .unwrap_or_else(|| PathBuf::from(DEFAULT_CASES_DIR)),
+            ),
         },
         formats,
         output: args.output,

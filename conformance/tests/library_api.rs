@@ -142,3 +142,22 @@ async fn baselined_failures_stay_visible_in_every_format() {
         count(&report, Status::Fail)
     );
 }
+
+/// Determinism: the same seed gives the same report, shrunk minimal cases included.
+#[tokio::test]
+async fn the_same_seed_gives_the_same_report() {
+    let mut config = reference(Some("crash-on-astral"));
+    config.revisions.truncate(1);
+    config.seed = 7;
+    let first = run(&config, |_| {}).await.unwrap();
+    let second = run(&config, |_| {}).await.unwrap();
+    assert!(
+        count(&first, Status::Fail) > 0,
+        "the fault is found: {}",
+        render_text(&first)
+    );
+    assert_eq!(
+        Format::Json.render(&first).unwrap(),
+        Format::Json.render(&second).unwrap()
+    );
+}
