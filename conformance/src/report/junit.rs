@@ -60,7 +60,7 @@ pub fn to_junit(report: &RunReport) -> crate::Result<String> {
             Property::new("negotiated", negotiated),
             Property::new("seed", report.seed.to_string()),
             Property::new("transport", report.target.transport),
-            Property::new("target", xml_text(&target_line(report))),
+            Property::new("target", xml_text(&report.target.describe())),
         ]);
         suite.add_test_cases(
             rev.results
@@ -145,13 +145,6 @@ fn evidence_block(evidence: &[Evidence]) -> String {
 }
 
 /// The server command line, as the text report shows it.
-fn target_line(report: &RunReport) -> String {
-    std::iter::once(report.target.command.as_str())
-        .chain(report.target.args.iter().map(String::as_str))
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
 /// Makes text legal in XML 1.0 and visible: controls and bidi controls become `\u{..}`
 /// (as on a terminal), and so do Unicode noncharacters. XML 1.0 forbids U+FFFE and
 /// U+FFFF outright (production `Char`); the other noncharacters are only discouraged,

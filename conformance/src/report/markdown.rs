@@ -26,16 +26,7 @@ const MAX_CELL: usize = 300;
 pub fn to_markdown(report: &RunReport) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "# {} report\n", report.tool.name);
-    let target = if report.target.reference {
-        "the bundled reference server".to_string()
-    } else {
-        md_text(
-            &std::iter::once(report.target.command.as_str())
-                .chain(report.target.args.iter().map(String::as_str))
-                .collect::<Vec<_>>()
-                .join(" "),
-        )
-    };
+    let target = md_text(&report.target.describe());
     let _ = writeln!(
         out,
         "{} {} tested {} over {}, seed {} (replay with `--seed {}`).\n",

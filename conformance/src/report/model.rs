@@ -36,6 +36,20 @@ pub struct TargetInfo {
     pub reference: bool,
 }
 
+impl TargetInfo {
+    /// The command line as one string (raw server-chosen text: each renderer escapes it),
+    /// or "the bundled reference server".
+    pub fn describe(&self) -> String {
+        if self.reference {
+            return "the bundled reference server".to_string();
+        }
+        std::iter::once(self.command.as_str())
+            .chain(self.args.iter().map(String::as_str))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
 /// Results of one revision.
 #[derive(Debug, Clone, Serialize)]
 pub struct RevisionReport {

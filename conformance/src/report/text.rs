@@ -35,16 +35,7 @@ fn paint(word: &str, status: Status, color: bool) -> String {
 /// to our own words: server text is escaped, so it cannot add colours of its own).
 pub fn render_text_styled(report: &RunReport, color: bool) -> String {
     let mut out = String::new();
-    let target = if report.target.reference {
-        "the bundled reference server".to_string()
-    } else {
-        escape_for_terminal(
-            &std::iter::once(report.target.command.as_str())
-                .chain(report.target.args.iter().map(String::as_str))
-                .collect::<Vec<_>>()
-                .join(" "),
-        )
-    };
+    let target = escape_for_terminal(&report.target.describe());
     let _ = writeln!(
         out,
         "{} {}: {} over {}, seed {}",
