@@ -1,5 +1,7 @@
 //! The binary's documented exit codes and report files (README, "Exit codes").
 
+mod common;
+
 use std::process::Command;
 
 fn bin() -> Command {
@@ -146,13 +148,7 @@ fn interrupt_exits_130_and_leaves_no_server_behind() {
     kill(Pid::from_raw(harness.id() as i32), Signal::SIGINT).unwrap();
     let status = harness.wait().unwrap();
     assert_eq!(status.code(), Some(130));
-    let gone = |pid: i32| {
-        std::fs::read_to_string(format!("/proc/{pid}/stat")).map_or(true, |stat| {
-            stat.rsplit(')')
-                .next()
-                .is_some_and(|r| r.trim_start().starts_with('Z'))
-        })
-    };
+    let gone = |pid: i32| common::is_gone(pid.unsigned_abs());
     let deadline = Instant::now() + Duration::from_secs(5);
     while !gone(server) && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(20));

@@ -8,10 +8,12 @@
 
 use std::time::Duration;
 
+mod common;
+
 use conformance::checks::{Status, CATALOG};
 use conformance::protocol::{SessionConfig, REVISIONS};
 use conformance::report::{render_text, RunReport};
-use conformance::runner::{run, RunConfig};
+use conformance::runner::RunConfig;
 use conformance::transport::ServerCommand;
 use reference_server::Fault;
 
@@ -26,7 +28,7 @@ const R3_UP: &[&str] = &["2025-06-18", "2025-11-25"];
 const R4: &[&str] = &["2025-11-25"];
 
 /// A check that must come out with a status, in some revisions (`ALL`: every one).
-type Expect = (&'static str, Status, &'static [&'static str]);
+use common::Expect;
 /// A fault and what it must do; every check not listed must pass or skip.
 type Row = (&'static str, &'static [Expect]);
 
@@ -316,44 +318,16 @@ fn run_reference(fault: Option<&str>) -> RunReport {
         shutdown_grace: Duration::from_secs(1),
         ..SessionConfig::default()
     };
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    runtime
-        .block_on(run(&config, |_| {}))
-        .expect("the harness runs")
+    common::run_blocking(&config)
 }
 
 /// The mismatches between a report and a row, empty when the row holds.
 fn mismatches(report: &RunReport, row: &Row) -> Vec<String> {
     let (fault, expected) = row;
-    let mut out = Vec::new();
-    for rev in &report.revisions {
-        for result in &rev.results {
-            let want = expected
-                .iter()
-                .find(|(id, _, revs)| {
-                    *id == result.check && (revs.is_empty() || revs.contains(&rev.revision))
-                })
-                .map(|(_, s, _)| *s);
-            let ok = match want {
-                Some(status) => result.status == status,
-                None => matches!(result.status, Status::Pass | Status::Skip),
-            };
-            if !ok {
-                out.push(format!(
-                    "{fault}: {} {} is {:?}, expected {}: {}",
-                    rev.revision,
-                    result.check,
-                    result.status,
-                    want.map_or("pass or skip".to_string(), |s| format!("{s:?}")),
-                    result.message
-                ));
-            }
-        }
-    }
-    out
+    common::mismatches(report, expected)
+        .into_iter()
+        .map(|m| format!("{fault}: {m}"))
+        .collect()
 }
 
 #[test]

@@ -1,12 +1,16 @@
 //! The harness never hangs, panics or leaks on a hostile server: it crashes, stalls,
 //! prints garbage, forks children. Each case ends with findings and no process left.
 
+mod common;
+
+use common::is_gone;
+
 use std::time::Duration;
 
 use conformance::checks::Status;
 use conformance::protocol::{Revision, SessionConfig};
 use conformance::report::RunReport;
-use conformance::runner::{run, RunConfig};
+use conformance::runner::RunConfig;
 use conformance::transport::ServerCommand;
 
 fn run_sh(script: &str) -> RunReport {
@@ -24,13 +28,7 @@ fn run_sh(script: &str) -> RunReport {
         shutdown_grace: Duration::from_millis(500),
         max_line: 1024,
     };
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    runtime
-        .block_on(run(&config, |_| {}))
-        .expect("the harness runs")
+    common::run_blocking(&config)
 }
 
 fn status(report: &RunReport, check: &str) -> Status {
@@ -38,17 +36,6 @@ fn status(report: &RunReport, check: &str) -> Status {
         .result("2025-06-18", check)
         .map(|r| r.status)
         .expect("check present")
-}
-
-/// A process is gone, or a zombie nobody has reaped yet (it runs no code).
-fn is_gone(pid: u32) -> bool {
-    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
-        Err(_) => true,
-        Ok(stat) => stat
-            .rsplit(')')
-            .next()
-            .is_some_and(|rest| rest.trim_start().starts_with('Z')),
-    }
 }
 
 #[test]

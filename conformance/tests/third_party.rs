@@ -6,6 +6,8 @@
 //! other check must pass or skip. Why each listed finding is right is written down in
 //! `reports/<server>.md`; a change here without a matching note there is a review smell.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::time::Duration;
@@ -13,7 +15,7 @@ use std::time::Duration;
 use conformance::checks::Status;
 use conformance::protocol::SessionConfig;
 use conformance::report::{render_text, RunReport};
-use conformance::runner::{run, RunConfig};
+use conformance::runner::RunConfig;
 use conformance::transport::ServerCommand;
 
 use Status::{Fail, Warn};
@@ -23,7 +25,7 @@ const R1_R2: &[&str] = &["2024-11-05", "2025-03-26"];
 const R3_UP: &[&str] = &["2025-06-18", "2025-11-25"];
 
 /// (check, status, revisions: `ALL` for every one) a server shows; all else passes or skips.
-type Expected = &'static [(&'static str, Status, &'static [&'static str])];
+type Expected = &'static [common::Expect];
 
 /// The TypeScript and Python SDKs drop lines that are not JSON-RPC requests without
 /// answering (REQUIREMENTS.md 10 A2: silence is a warning).
@@ -114,37 +116,11 @@ fn run_server(program: PathBuf, args: &[&str], deny: &[&str]) -> RunReport {
         timeout: Duration::from_secs(20),
         ..SessionConfig::default()
     };
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    runtime
-        .block_on(run(&config, |_| {}))
-        .expect("the harness runs")
+    common::run_blocking(&config)
 }
 
 fn assert_outcome(report: &RunReport, expected: Expected) {
-    let mut wrong = Vec::new();
-    for rev in &report.revisions {
-        for r in &rev.results {
-            let want = expected
-                .iter()
-                .find(|(id, _, revs)| {
-                    *id == r.check && (revs.is_empty() || revs.contains(&rev.revision))
-                })
-                .map(|(_, s, _)| *s);
-            let ok = match want {
-                Some(s) => r.status == s,
-                None => matches!(r.status, Status::Pass | Status::Skip),
-            };
-            if !ok {
-                wrong.push(format!(
-                    "{} {} is {:?} ({})",
-                    rev.revision, r.check, r.status, r.message
-                ));
-            }
-        }
-    }
+    let wrong = common::mismatches(report, expected);
     assert!(
         wrong.is_empty(),
         "{}\n\n{}",

@@ -1,0 +1,63 @@
+//! Helpers shared by the integration tests: running the suite from a plain `#[test]`,
+//! matching a report against an expectation table, and telling whether a process is gone.
+#![allow(dead_code)] // each test binary uses its own subset
+
+use conformance::checks::Status;
+use conformance::report::RunReport;
+use conformance::runner::{run, RunConfig};
+
+/// A check that must come out with a status, in some revisions (empty: every one).
+pub type Expect = (&'static str, Status, &'static [&'static str]);
+
+/// Runs the suite to completion on a runtime of its own.
+pub fn run_blocking(config: &RunConfig) -> RunReport {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime
+        .block_on(run(config, |_| {}))
+        .expect("the harness runs")
+}
+
+/// Every result that differs from `expected`: a listed check must have exactly its listed
+/// status, every other check must pass or skip. Empty when the report matches.
+pub fn mismatches(report: &RunReport, expected: &[Expect]) -> Vec<String> {
+    let mut out = Vec::new();
+    for rev in &report.revisions {
+        for result in &rev.results {
+            let want = expected
+                .iter()
+                .find(|(id, _, revs)| {
+                    *id == result.check && (revs.is_empty() || revs.contains(&rev.revision))
+                })
+                .map(|(_, s, _)| *s);
+            let ok = match want {
+                Some(status) => result.status == status,
+                None => matches!(result.status, Status::Pass | Status::Skip),
+            };
+            if !ok {
+                out.push(format!(
+                    "{} {} is {:?}, expected {}: {}",
+                    rev.revision,
+                    result.check,
+                    result.status,
+                    want.map_or("pass or skip".to_string(), |s| format!("{s:?}")),
+                    result.message
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// A process is gone, or a zombie nobody has reaped yet (it runs no code).
+pub fn is_gone(pid: u32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Err(_) => true,
+        Ok(stat) => stat
+            .rsplit(')')
+            .next()
+            .is_some_and(|rest| rest.trim_start().starts_with('Z')),
+    }
+}
