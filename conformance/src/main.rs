@@ -68,6 +68,16 @@ enum Command {
         /// Which tools to call (tools have side effects).
         #[arg(long, value_enum, default_value = "all")]
         call: Call,
+        /// Use the live target of `cargo fuzz run live_server` (one server process, byte
+        /// inputs from the seed turned into JSON-RPC lines, its oracle), without coverage
+        /// guidance.
+        #[arg(long)]
+        live: bool,
+        /// Run saved live-target inputs (files, or folders of them, such as libFuzzer's
+        /// crash files) instead of fuzzing; each failing one is written as a case file
+        /// for `replay`. Implies --live.
+        #[arg(long, value_name = "PATH")]
+        input: Vec<PathBuf>,
         /// The server command and its arguments, after `--`.
         #[arg(last = true, value_name = "COMMAND", required = true)]
         command: Vec<String>,
@@ -180,8 +190,25 @@ fn main() -> ExitCode {
             timeout,
             cases_dir,
             call,
+            live,
+            input,
             command,
-        } => match fuzz(seed, time, &revision, timeout, cases_dir, call, command) {
+        } => match if live || !input.is_empty() {
+            fuzz_live(
+                LiveRun {
+                    seed,
+                    time,
+                    timeout,
+                    cases_dir,
+                    call,
+                    inputs: input,
+                },
+                &revision,
+                command,
+            )
+        } else {
+            fuzz(seed, time, &revision, timeout, cases_dir, call, command)
+        } {
             Ok(code) => code,
             Err(err) => {
                 eprintln!("mcp-conformance: failed to {}", error_chain(&err));
@@ -537,13 +564,150 @@ fn fuzz(
     })
 }
 
+/// What `fuzz --live` and `fuzz --input` run.
+struct LiveRun {
+    seed: u64,
+    time: f64,
+    timeout: f64,
+    cases_dir: Option<PathBuf>,
+    call: Call,
+    inputs: Vec<PathBuf>,
+}
+
+/// The live target without libFuzzer: saved inputs, or inputs from the seed until the
+/// time is spent. Exit 1 when anything failed.
+fn fuzz_live(run: LiveRun, revision: &str, command: Vec<String>) -> conformance::Result<ExitCode> {
+    use conformance::fuzzing::{LiveConfig, LiveTarget};
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    let revision =
+        Revision::find(revision).ok_or_else(|| Error::UnknownRevision(revision.to_string()))?;
+    let (program, rest) = command.split_first().ok_or(Error::NoCommand)?;
+    let positive = |x: f64| x.is_finite() && x > 0.0;
+    if !positive(run.time) || !positive(run.timeout) {
+        return Err(Error::Config {
+            path: "command line".into(),
+            message: "--time and --timeout must be positive".into(),
+        });
+    }
+    let mode = match run.call {
+        Call::All => CallMode::All,
+        Call::ReadOnly => CallMode::ReadOnly,
+        Call::None => CallMode::None,
+    };
+    let mut inputs = Vec::new();
+    for path in &run.inputs {
+        let unreadable = |e: std::io::Error| Error::Config {
+            path: path.clone(),
+            message: e.to_string(),
+        };
+        if path.is_dir() {
+            let mut files: Vec<PathBuf> = std::fs::read_dir(path)
+                .map_err(unreadable)?
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.is_file())
+                .collect();
+            files.sort();
+            inputs.extend(files);
+        } else {
+            inputs.push(path.clone());
+        }
+    }
+    let config = LiveConfig {
+        command: ServerCommand::new(program.clone(), rest.to_vec()),
+        revision,
+        timeout: Duration::from_secs_f64(run.timeout),
+        policy: CallPolicy {
+            mode,
+            ..CallPolicy::default()
+        },
+        cases_dir: Some(
+            run.cases_dir
+                .unwrap_or_else(|| PathBuf::from("mcp-conformance-cases")),
+        ),
+    };
+    let interrupted = Arc::new(AtomicBool::new(false));
+    {
+        let flag = Arc::clone(&interrupted);
+        let signals = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(Error::Runtime)?;
+        std::thread::spawn(move || {
+            if signals.block_on(tokio::signal::ctrl_c()).is_ok() {
+                flag.store(true, Ordering::SeqCst);
+            }
+        });
+    }
+    let mut target = LiveTarget::start(config)?;
+    let mut findings: Vec<(&'static str, conformance::scenarios::FailureKind)> = Vec::new();
+    let report = |finding: conformance::fuzzing::Finding, found: &mut Vec<_>| {
+        println!("{}", finding.report());
+        let key = (finding.check, finding.kind);
+        if !found.contains(&key) {
+            found.push(key);
+        }
+    };
+    if inputs.is_empty() {
+        eprintln!(
+            "mcp-conformance: live fuzzing {} for {} s from seed {}",
+            revision.id, run.time, run.seed
+        );
+        let started = std::time::Instant::now();
+        let budget = Duration::from_secs_f64(run.time);
+        let mut state = run.seed;
+        while started.elapsed() < budget && !interrupted.load(Ordering::SeqCst) {
+            let data = conformance::fuzzing::seeded_input(&mut state);
+            if let Some(finding) = target.run(&data) {
+                let known = findings.contains(&(finding.check, finding.kind.clone()));
+                if !known {
+                    report(finding, &mut findings);
+                }
+            }
+        }
+    } else {
+        for path in &inputs {
+            if interrupted.load(Ordering::SeqCst) {
+                break;
+            }
+            let data = std::fs::read(path).map_err(|e| Error::Config {
+                path: path.clone(),
+                message: e.to_string(),
+            })?;
+            match target.run(&data) {
+                Some(finding) => {
+                    println!("input {}:", path.display());
+                    report(finding, &mut findings);
+                }
+                None => println!("input {}: no finding", path.display()),
+            }
+        }
+    }
+    if interrupted.load(Ordering::SeqCst) {
+        return Ok(ExitCode::from(130));
+    }
+    for note in target.notes() {
+        println!("note: {}", conformance::report::escape_for_terminal(note));
+    }
+    println!(
+        "ran {} case(s), restarted the server {} time(s): {} distinct failure(s)",
+        target.execs,
+        target.restarts(),
+        findings.len()
+    );
+    Ok(if findings.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
 /// Exit codes of `replay`: 1 when the failure shows again, 0 when it does not.
 fn replay(
     file: &Path,
     timeout: Option<f64>,
     command: Vec<String>,
 ) -> conformance::Result<ExitCode> {
-    use conformance::protocol::Direction;
     use conformance::report::escape_for_terminal;
     let unreadable = |message: String| Error::Config {
         path: file.to_path_buf(),
@@ -572,15 +736,10 @@ fn replay(
         case.revision,
         escape_for_terminal(&case.description)
     );
-    for entry in outcome.transcript.entries() {
-        let tag = match entry.direction {
-            Direction::Sent => "->",
-            Direction::Received => "<-",
-            Direction::Stderr => "stderr:",
-            Direction::Harness => "**",
-        };
-        println!("  {tag} {}", escape_for_terminal(&entry.text));
-    }
+    print!(
+        "{}",
+        conformance::report::render_transcript(&outcome.transcript, "  ")
+    );
     if outcome.reproduced {
         println!(
             "reproduced ({:?}): {}",

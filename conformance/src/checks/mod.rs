@@ -18,3 +18,4 @@ mod tools;
 pub use catalog::{find, CATALOG};
 pub use explain::{explain, Explanation};
 pub use model::{judge_all, Applies, Check, CheckResult, Ctx, Evidence, Level, Status, Verdict};
+pub(crate) use schema::result_definition;

@@ -11,7 +11,7 @@ use super::model::{Ctx, Evidence, Verdict, MAX_EXAMPLES};
 use crate::protocol::{classify, MessageKind, SchemaViolation};
 
 /// The result definition for a request method.
-fn result_definition(method: &str) -> &'static str {
+pub(crate) fn result_definition(method: &str) -> &'static str {
     match method {
         "initialize" => "InitializeResult",
         "ping" => "EmptyResult",

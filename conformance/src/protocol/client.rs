@@ -148,6 +148,25 @@ impl Exchange {
     }
 }
 
+/// One line of a pipelined write.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Line {
+    /// A JSON-RPC message; a request among them is waited for.
+    Message(Value),
+    /// Bytes written as they are (a malformed frame); nothing is waited for.
+    Raw(Vec<u8>),
+}
+
+impl Line {
+    /// The id of a request (a message with both `method` and `id`).
+    pub fn request_id(&self) -> Option<&Value> {
+        match self {
+            Line::Message(m) => m.get("id").filter(|_| m.get("method").is_some()),
+            Line::Raw(_) => None,
+        }
+    }
+}
+
 /// How a batch of requests was answered.
 #[derive(Debug, Clone)]
 pub struct BatchExchange {
@@ -278,16 +297,34 @@ impl Session {
     /// then waits for every request among them. Returns, per message, the exchange of a
     /// request or `None` for a notification. Responses may come in any order.
     pub async fn pipeline(&mut self, messages: &[Value]) -> Vec<Option<Exchange>> {
+        let lines: Vec<Line> = messages.iter().cloned().map(Line::Message).collect();
+        self.pipeline_lines(&lines).await
+    }
+
+    /// [`Session::pipeline`] with raw lines among the messages: a raw line (malformed on
+    /// purpose, possibly not UTF-8) is written as is and nothing is awaited for it.
+    /// Returns `None` for raw lines and notifications.
+    pub async fn pipeline_lines(&mut self, lines: &[Line]) -> Vec<Option<Exchange>> {
         let mut seqs = Vec::new();
-        for message in messages {
-            let line = message.to_string();
-            let seq = self
-                .transcript
-                .push(Direction::Sent, &line, Some(message.clone()));
-            if let Some(id) = message
-                .get("id")
-                .filter(|_| message.get("method").is_some())
-            {
+        let mut joined: Vec<u8> = Vec::new();
+        for (i, line) in lines.iter().enumerate() {
+            if i > 0 {
+                joined.push(b'\n');
+            }
+            let seq = match line {
+                Line::Message(message) => {
+                    let text = message.to_string();
+                    joined.extend_from_slice(text.as_bytes());
+                    self.transcript
+                        .push(Direction::Sent, &text, Some(message.clone()))
+                }
+                Line::Raw(bytes) => {
+                    joined.extend_from_slice(bytes);
+                    self.transcript
+                        .push(Direction::Sent, &String::from_utf8_lossy(bytes), None)
+                }
+            };
+            if let Some(id) = line.request_id() {
                 self.outstanding.push(Outstanding {
                     id: id.clone(),
                     seq,
@@ -296,25 +333,16 @@ impl Session {
             }
             seqs.push(seq);
         }
-        let joined = messages
-            .iter()
-            .map(Value::to_string)
-            .collect::<Vec<_>>()
-            .join("\n");
-        let sent = self
-            .transport
-            .send_line(joined.as_bytes(), self.config.timeout)
-            .await;
-        if !sent && self.ended.is_none() {
-            self.on_write_failed().await;
+        if self.ended.is_none() {
+            let sent = self.transport.send_line(&joined, self.config.timeout).await;
+            if !sent && self.ended.is_none() {
+                self.on_write_failed().await;
+            }
         }
         let deadline = TokioInstant::now() + self.config.timeout;
         let mut out = Vec::new();
-        for (message, seq) in messages.iter().zip(seqs) {
-            let Some(id) = message
-                .get("id")
-                .filter(|_| message.get("method").is_some())
-            else {
+        for (line, seq) in lines.iter().zip(seqs) {
+            let (Line::Message(message), Some(id)) = (line, line.request_id()) else {
                 out.push(None);
                 continue;
             };
@@ -358,6 +386,26 @@ impl Session {
             }));
         }
         out
+    }
+
+    /// Starts a new transcript when every request sent has been answered, so a session
+    /// that lives for millions of requests (the live fuzz target) keeps bounded memory.
+    /// Returns `false`, changing nothing, while a request is still outstanding.
+    pub fn forget_history(&mut self) -> bool {
+        if self.outstanding.iter().any(|o| !o.answered) || self.batch.is_some() {
+            return false;
+        }
+        self.outstanding.clear();
+        self.transcript = Transcript::default();
+        true
+    }
+
+    /// Whether the server process has exited (checked without waiting), as a silence.
+    pub fn exited(&mut self) -> Option<Silence> {
+        if let Some(end) = &self.ended {
+            return Some(end.clone());
+        }
+        self.transport.try_exit().map(Silence::Exited)
     }
 
     /// Starts a conversation on this session's server: initialize with `params` and send `notifications/initialized`. Returns the initialize exchange.

@@ -10,7 +10,7 @@ mod revision;
 mod schema;
 mod transcript;
 
-pub use client::{BatchExchange, Exchange, Reply, Session, SessionConfig, Silence};
+pub use client::{BatchExchange, Exchange, Line, Reply, Session, SessionConfig, Silence};
 pub use jsonrpc::{classify, id_match, IdMatch, MessageKind};
 pub use revision::{ErrorClass, Revision, REVISIONS};
 pub use schema::{SchemaSet, SchemaViolation};

@@ -21,4 +21,4 @@ pub use junit::to_junit;
 pub use markdown::to_markdown;
 pub use model::{RevisionReport, RunReport, Summary, TargetInfo, ToolInfo};
 pub use sarif::to_sarif;
-pub use text::{render_finding, render_text, render_text_styled};
+pub use text::{render_finding, render_text, render_text_styled, render_transcript};

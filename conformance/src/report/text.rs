@@ -149,3 +149,23 @@ fn render_evidence(out: &mut String, e: &Evidence) {
     let text = escape_for_terminal(&crate::protocol::cut_text(&e.text, MAX_LINE));
     let _ = writeln!(out, "       {tag} {text}");
 }
+
+/// A transcript, one escaped line per entry: `->` sent, `<-` received, `stderr:`, and
+/// `**` for the harness's own notes. Each line starts with `indent`.
+pub fn render_transcript(transcript: &crate::protocol::Transcript, indent: &str) -> String {
+    use crate::protocol::Direction;
+    let mut out = String::new();
+    for entry in transcript.entries() {
+        let tag = match entry.direction {
+            Direction::Sent => "->",
+            Direction::Received => "<-",
+            Direction::Stderr => "stderr:",
+            Direction::Harness => "**",
+        };
+        out.push_str(&format!(
+            "{indent}{tag} {}\n",
+            super::escape_for_terminal(&entry.text)
+        ));
+    }
+    out
+}

@@ -21,13 +21,13 @@ pub use negotiation::{negotiate, NegotiationRecord, VersionProbe, UNSUPPORTED_VE
 pub use policy::{CallMode, CallPolicy};
 pub use property::{
     runner_for, CaseFile, CaseMessage, FailureKind, PropertyConfig, PropertyFailure,
-    PropertyRecord, PropertyRun,
+    PropertyRecord, PropertyRun, RawFrame,
 };
 pub use replay::{replay, ReplayOutcome};
 pub use revision::{run_revision, RevisionRecord, ShutdownRecord, PING_IDS};
 pub use tools::{
-    compile_input_schema, listed_tools, valid_arguments, ToolCall, ToolsRecord, INVALID_CURSOR,
-    UNKNOWN_TOOL,
+    compile_input_schema, listed_tools, valid_arguments, walk, ToolCall, ToolsRecord,
+    INVALID_CURSOR, UNKNOWN_TOOL,
 };
 
 use serde_json::{json, Value};

@@ -75,16 +75,78 @@ pub enum FailureKind {
     PipelineBroken,
     /// A cancellation was not handled gracefully.
     CancelMishandled,
+    /// The server wrote something that is not a valid JSON-RPC message, or a response no
+    /// request asked for (found by the live fuzz target).
+    InvalidMessage,
 }
 
 /// One message of a replayable case.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CaseMessage {
-    /// The JSON-RPC message to send.
+    /// The JSON-RPC message to send (null when `raw` is set).
+    #[serde(default)]
     pub send: Value,
+    /// A malformed frame to send instead, byte for byte.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub raw: Option<RawFrame>,
     /// Sent in the same write as the next message (pipelining), not waited for.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub pipelined: bool,
+}
+
+/// The bytes of a malformed frame in a case file: as text when they are UTF-8 (readable),
+/// else as hex.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RawFrame {
+    /// UTF-8 text.
+    Text(String),
+    /// Any bytes, two hex digits each.
+    Hex(String),
+}
+
+impl RawFrame {
+    /// The frame for `bytes`.
+    pub fn of(bytes: &[u8]) -> Self {
+        match std::str::from_utf8(bytes) {
+            Ok(text) => RawFrame::Text(text.to_string()),
+            Err(_) => RawFrame::Hex(bytes.iter().map(|b| format!("{b:02x}")).collect()),
+        }
+    }
+
+    /// The bytes (hex digits that do not pair up are dropped).
+    pub fn bytes(&self) -> Vec<u8> {
+        match self {
+            RawFrame::Text(text) => text.as_bytes().to_vec(),
+            RawFrame::Hex(hex) => hex
+                .as_bytes()
+                .chunks_exact(2)
+                .filter_map(|pair| {
+                    let pair = std::str::from_utf8(pair).ok()?;
+                    u8::from_str_radix(pair, 16).ok()
+                })
+                .collect(),
+        }
+    }
+}
+
+impl CaseMessage {
+    /// A JSON-RPC message.
+    pub fn message(send: Value, pipelined: bool) -> Self {
+        Self {
+            send,
+            raw: None,
+            pipelined,
+        }
+    }
+
+    /// The line this message sends.
+    pub fn line(&self) -> crate::protocol::Line {
+        match &self.raw {
+            Some(raw) => crate::protocol::Line::Raw(raw.bytes()),
+            None => crate::protocol::Line::Message(self.send.clone()),
+        }
+    }
 }
 
 /// A failing case, minimal, as a file `mcp-conformance replay` repeats.
@@ -481,6 +543,7 @@ fn check_for(kind: &FailureKind) -> &'static str {
         FailureKind::CursorAnswered => "prop-random-cursor",
         FailureKind::PipelineBroken => "seq-pipelined",
         FailureKind::CancelMishandled => "seq-cancel",
+        FailureKind::InvalidMessage => "rpc-stdio-framing",
     }
 }
 
@@ -830,27 +893,24 @@ impl PropertyRun<'_> {
             _ => label.to_string(),
         };
         let mut messages = vec![
-            CaseMessage {
-                send: json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": initialize_params(self.revision.id)}),
-                pipelined: false,
-            },
-            CaseMessage {
-                send: json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
-                pipelined: false,
-            },
+            CaseMessage::message(
+                json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": initialize_params(self.revision.id)}),
+                false,
+            ),
+            CaseMessage::message(
+                json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+                false,
+            ),
         ];
         messages.extend(
             case_messages(probe, &input)
                 .into_iter()
-                .map(|send| CaseMessage {
-                    send,
-                    pipelined: false,
-                }),
+                .map(|send| CaseMessage::message(send, false)),
         );
-        messages.push(CaseMessage {
-            send: json!({"jsonrpc": "2.0", "id": "after-case", "method": "ping"}),
-            pipelined: false,
-        });
+        messages.push(CaseMessage::message(
+            json!({"jsonrpc": "2.0", "id": "after-case", "method": "ping"}),
+            false,
+        ));
         PropertyFailure {
             check,
             kind: kind.clone(),
@@ -974,24 +1034,23 @@ impl PropertyRun<'_> {
                 continue;
             }
             let mut case_messages: Vec<CaseMessage> = vec![
-                CaseMessage {
-                    send: json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": initialize_params(self.revision.id)}),
-                    pipelined: false,
-                },
-                CaseMessage {
-                    send: json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
-                    pipelined: false,
-                },
+                CaseMessage::message(
+                    json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": initialize_params(self.revision.id)}),
+                    false,
+                ),
+                CaseMessage::message(
+                    json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+                    false,
+                ),
             ];
             let n = messages.len();
-            case_messages.extend(messages.iter().enumerate().map(|(i, m)| CaseMessage {
-                send: m.clone(),
-                pipelined: i + 1 < n,
-            }));
-            case_messages.push(CaseMessage {
-                send: ping("after-sequence"),
-                pipelined: false,
-            });
+            case_messages.extend(
+                messages
+                    .iter()
+                    .enumerate()
+                    .map(|(i, m)| CaseMessage::message(m.clone(), i + 1 < n)),
+            );
+            case_messages.push(CaseMessage::message(ping("after-sequence"), false));
             let description = format!("{check}: {} message(s) in one write", messages.len());
             record.failures.push(PropertyFailure {
                 check,

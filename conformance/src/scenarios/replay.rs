@@ -8,7 +8,9 @@
 use serde_json::Value;
 
 use super::property::{CaseFile, FailureKind};
-use crate::protocol::{Exchange, IdMatch, Session, SessionConfig, Silence, Transcript};
+use crate::protocol::{
+    Exchange, FrameProblem, IdMatch, Line, Session, SessionConfig, Silence, Transcript,
+};
 use crate::transport::ServerCommand;
 
 /// What a replay saw.
@@ -30,18 +32,21 @@ pub async fn replay(
 ) -> crate::Result<ReplayOutcome> {
     let mut session = Session::start(command, config.clone())?;
     let mut exchanges: Vec<Exchange> = Vec::new();
-    let mut group: Vec<Value> = Vec::new();
+    let mut group: Vec<Line> = Vec::new();
     for message in &case.messages {
-        group.push(message.send.clone());
+        group.push(message.line());
         if message.pipelined {
             continue;
         }
         let batch = std::mem::take(&mut group);
-        if batch.len() > 1 {
-            exchanges.extend(session.pipeline(&batch).await.into_iter().flatten());
+        let single = match batch.as_slice() {
+            [Line::Message(m)] => Some(m.clone()),
+            _ => None,
+        };
+        let Some(m) = single else {
+            exchanges.extend(session.pipeline_lines(&batch).await.into_iter().flatten());
             continue;
-        }
-        let m = &batch[0];
+        };
         let method = m
             .get("method")
             .and_then(Value::as_str)
@@ -121,6 +126,13 @@ pub async fn replay(
             result.is_some(),
             "see the transcript: the result is judged against the schemas by a full run".into(),
         ),
+        FailureKind::InvalidMessage => match invalid_message(&transcript, &exchanges) {
+            Some(what) => (true, what),
+            None => (
+                false,
+                "every line was a JSON-RPC message and every response answered a request".into(),
+            ),
+        },
         FailureKind::PipelineBroken | FailureKind::CancelMishandled => {
             let stray = transcript.received().any(|e| e.unsolicited);
             let bad = crashed.is_some() || stalled || stray;
@@ -139,5 +151,39 @@ pub async fn replay(
         transcript,
         reproduced,
         observed,
+    })
+}
+
+/// The first line that is not a valid JSON-RPC message, or response nobody asked for
+/// (an error with a null id counts as the answer to a malformed frame).
+fn invalid_message(transcript: &Transcript, exchanges: &[Exchange]) -> Option<String> {
+    for entry in transcript.received() {
+        if let Some(problem) = &entry.problem {
+            if !matches!(problem, FrameProblem::Overlong { .. }) {
+                return Some(format!(
+                    "a line that is not a JSON-RPC message ({problem:?})"
+                ));
+            }
+        }
+        let null_error = entry
+            .json
+            .as_ref()
+            .is_some_and(|m| m.get("id").is_none_or(Value::is_null) && m.get("error").is_some());
+        if entry.unsolicited && !null_error {
+            return Some("a response that answers no request".into());
+        }
+    }
+    exchanges.iter().find_map(|x| {
+        let m = x.response()?;
+        if m.get("jsonrpc") != Some(&Value::String("2.0".into())) {
+            return Some("a response whose jsonrpc is not \"2.0\"".into());
+        }
+        if m.get("result").is_some() == m.get("error").is_some() {
+            return Some("a response with neither or both of result and error".into());
+        }
+        let error = m.get("error")?;
+        let shaped = error.get("code").is_some_and(Value::is_i64)
+            && error.get("message").is_some_and(Value::is_string);
+        (!shaped).then(|| format!("an error object without an integer code and a message: {error}"))
     })
 }

@@ -1,10 +1,69 @@
-//! Entry points for the cargo-fuzz targets in `fuzz/` (not a public API).
+//! Entry points for the cargo-fuzz targets in `fuzz/` (not a public API), and the
+//! live-server target they share with `mcp-conformance fuzz --input`.
 //!
 //! Each function takes raw fuzzer bytes and asserts an invariant of the harness, not only
 //! "no panic"; the targets in `fuzz/fuzz_targets/` are one-line calls into here so the
 //! logic is compiled, linted and unit-tested with the rest of the library.
 
+pub mod cases;
+pub mod live;
+
+pub use live::{Finding, LiveConfig, LiveTarget};
+
 use crate::transport::{Frame, LineFramer};
+
+/// The next pseudo-random input of `fuzz --live` (splitmix64 from `state`): 8 to 255
+/// bytes, the same for the same state.
+pub fn seeded_input(state: &mut u64) -> Vec<u8> {
+    let mut next = || {
+        *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = *state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    };
+    let len = 8 + (next() % 248) as usize;
+    (0..len).map(|_| next() as u8).collect()
+}
+
+/// The live-server target: the server from `MCP_FUZZ_SERVER` (see [`LiveConfig::from_env`]),
+/// started once per fuzzing process; each input is one case. A finding prints a readable
+/// report (and the replayable case file's path), kills the server, and panics so libFuzzer
+/// keeps the input.
+pub fn live_server(data: &[u8]) {
+    use std::cell::RefCell;
+    thread_local! {
+        static TARGET: RefCell<Option<LiveTarget>> = const { RefCell::new(None) };
+    }
+    TARGET.with(|cell| {
+        let mut slot = cell.borrow_mut();
+        if slot.is_none() {
+            match LiveTarget::from_env() {
+                Ok(t) => {
+                    let names: Vec<&str> = t.tools().iter().map(|t| t.name.as_str()).collect();
+                    eprintln!("live_server: fuzzing with tools {names:?}");
+                    *slot = Some(t);
+                }
+                Err(e) => {
+                    // Not an input's fault: say so and stop, without an artifact.
+                    eprintln!("live_server: {e}");
+                    std::process::exit(2);
+                }
+            }
+        }
+        let Some(target) = slot.as_mut() else { return };
+        let noted = target.notes().len();
+        let found = target.run(data);
+        for note in &target.notes()[noted..] {
+            eprintln!("live_server: {note}");
+        }
+        if let Some(finding) = found {
+            let report = finding.report();
+            target.shutdown();
+            panic!("live_server found a violation\n{report}");
+        }
+    });
+}
 
 /// The line framer's output does not depend on how the input is split into reads, and
 /// no frame holds a newline or exceeds the cap.

@@ -1,0 +1,704 @@
+//! Fuzzer bytes -> the lines of one live-server case.
+//!
+//! Decoding goes through [`arbitrary::Unstructured`], so every byte string is some case and
+//! a small change to the bytes is a small change to the case: libFuzzer's mutations stay
+//! meaningful. Most cases are well-formed `tools/call` requests whose arguments follow the
+//! tool's `inputSchema`, with the odd node mutated (wrong type, out of range, a property
+//! dropped or added); the rest probe ids, cursors, other methods, notifications and
+//! malformed frames. A case is one to four lines written in one go; the live target
+//! appends a ping behind them.
+
+use arbitrary::Unstructured;
+use serde_json::{json, Map, Value};
+
+/// A tool the live target may call, as the server listed it.
+#[derive(Debug, Clone)]
+pub struct Tool {
+    /// Its name.
+    pub name: String,
+    /// Its `inputSchema` (an object schema).
+    pub input_schema: Value,
+}
+
+/// One line of a case.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Step {
+    /// A request (it has an `id`): exactly one response is due.
+    Request(Value),
+    /// A notification: no response is due.
+    Notification(Value),
+    /// A malformed frame, written as is. `ids` are request ids the frame shows, which a
+    /// lenient server may answer.
+    Raw {
+        /// The bytes.
+        bytes: Vec<u8>,
+        /// Ids a response to the frame may carry.
+        ids: Vec<Value>,
+    },
+}
+
+/// The lines of one case, in order.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Case {
+    /// What is written.
+    pub steps: Vec<Step>,
+}
+
+impl Case {
+    /// Whether any line is a malformed frame (an error response with a null id may then
+    /// come back: the server could not read an id).
+    pub fn has_raw(&self) -> bool {
+        self.steps.iter().any(|s| matches!(s, Step::Raw { .. }))
+    }
+}
+
+/// Longest string generated, in characters (past 1000: some servers cap inputs there).
+const LONG_STRING: usize = 1200;
+/// How deep generated values nest.
+const MAX_DEPTH: u32 = 6;
+
+/// Methods other than the tools ones: MCP methods of capabilities a server may or may not
+/// declare, and names no server implements.
+const OTHER_METHODS: &[&str] = &[
+    "resources/list",
+    "resources/templates/list",
+    "resources/read",
+    "prompts/list",
+    "prompts/get",
+    "logging/setLevel",
+    "completion/complete",
+    "resources/subscribe",
+    "tasks/list",
+    "conformance/unknown",
+    "",
+    "tools/call/extra",
+    "rpc.discover",
+];
+
+/// Notifications a client may send.
+const NOTIFICATIONS: &[&str] = &[
+    "notifications/cancelled",
+    "notifications/initialized",
+    "notifications/roots/list_changed",
+    "notifications/progress",
+    "notifications/conformance/unknown",
+];
+
+/// Text that tends to break string handling.
+const TOKENS: &[&str] = &[
+    "../../etc/passwd",
+    "%s%n%x",
+    "' OR 1=1 --",
+    "${jndi:x}",
+    "\u{202e}",
+    "\u{feff}",
+    "\u{2028}",
+    "\\u0000",
+    "{{7*7}}",
+    "<script>",
+    "NaN",
+    "-0",
+    "1e309",
+    "null",
+];
+
+/// Decodes `data` into a case for a server with these tools.
+pub fn decode(data: &[u8], tools: &[Tool]) -> Case {
+    let mut g = Gen {
+        u: Unstructured::new(data),
+    };
+    let count = if g.chance(48) { 2 + g.below(3) } else { 1 };
+    let mut steps = Vec::with_capacity(count);
+    let mut used_ids: Vec<Value> = Vec::new();
+    for k in 0..count {
+        let step = g.step(tools, k, &used_ids);
+        if let Step::Request(r) = &step {
+            used_ids.push(r["id"].clone());
+        }
+        steps.push(step);
+    }
+    Case { steps }
+}
+
+/// The fuzzer's bytes, read as choices.
+struct Gen<'a> {
+    u: Unstructured<'a>,
+}
+
+impl Gen<'_> {
+    fn byte(&mut self) -> u8 {
+        self.u.arbitrary::<u8>().unwrap_or(0)
+    }
+
+    /// True with probability `per256 / 256` (false once the bytes run out).
+    fn chance(&mut self, per256: u8) -> bool {
+        !self.u.is_empty() && self.byte() < per256
+    }
+
+    /// A number in `0..n` (0 once the bytes run out).
+    fn below(&mut self, n: usize) -> usize {
+        if n <= 1 {
+            return 0;
+        }
+        self.u.int_in_range(0..=n - 1).unwrap_or(0)
+    }
+
+    fn pick<'v, T>(&mut self, items: &'v [T]) -> &'v T {
+        &items[self.below(items.len())]
+    }
+
+    fn int_in(&mut self, lo: i64, hi: i64) -> i64 {
+        if lo >= hi {
+            return lo;
+        }
+        self.u.int_in_range(lo..=hi).unwrap_or(lo)
+    }
+
+    fn step(&mut self, tools: &[Tool], k: usize, used: &[Value]) -> Step {
+        let id = json!(k + 1);
+        let request = |id: Value, method: &str, params: Value| {
+            Step::Request(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
+        };
+        match self.byte() {
+            0..=139 if !tools.is_empty() => {
+                let tool = self.pick(tools).clone();
+                let arguments = self.value(&tool.input_schema, &tool.input_schema, 0);
+                request(
+                    id,
+                    "tools/call",
+                    json!({"name": tool.name, "arguments": arguments}),
+                )
+            }
+            0..=159 => {
+                let name = if !tools.is_empty() && self.chance(64) {
+                    // A listed name, bent.
+                    let mut name = self.pick(tools).name.clone();
+                    name.push_str(&self.string(0, 3));
+                    name
+                } else {
+                    self.string(0, 24)
+                };
+                let mut params = json!({"name": name});
+                if self.chance(200) {
+                    params["arguments"] = self.any(0);
+                }
+                request(id, "tools/call", params)
+            }
+            160..=179 => {
+                let params = match self.below(4) {
+                    0 => json!({}),
+                    1 => json!({"cursor": self.string(0, 200)}),
+                    2 => json!({"cursor": self.any(1)}),
+                    _ => json!({"cursor": "", "_meta": {"progressToken": self.int_in(0, 9)}}),
+                };
+                request(id, "tools/list", params)
+            }
+            180..=194 => {
+                // The id round trip: any integer within ±(2^53-1), or any string.
+                const MAX_SAFE: i64 = (1 << 53) - 1;
+                let probe = match self.below(3) {
+                    0 => json!(self.int_in(-MAX_SAFE, MAX_SAFE)),
+                    1 => json!(self.int_in(-1000, 1000)),
+                    _ => Value::String(self.string(0, 24)),
+                };
+                let id = if used.contains(&probe) || probe == json!(super::live::PING_ID) {
+                    id
+                } else {
+                    probe
+                };
+                Step::Request(json!({"jsonrpc": "2.0", "id": id, "method": "ping"}))
+            }
+            195..=209 => {
+                let method = *self.pick(OTHER_METHODS);
+                let params = self.any(1);
+                let params = if params.is_object() {
+                    params
+                } else {
+                    json!({})
+                };
+                request(id, method, params)
+            }
+            210..=229 => {
+                let method = *self.pick(NOTIFICATIONS);
+                let params = match method {
+                    "notifications/cancelled" => {
+                        // Never a request of this case: a cancelled request need
+                        // not be answered, and waiting for it would cost a timeout.
+                        let target = match self.below(2) {
+                            0 => json!(self.int_in(100, 999)),
+                            _ => Value::String(format!("gone-{}", self.string(0, 8))),
+                        };
+                        json!({"requestId": target, "reason": self.string(0, 16)})
+                    }
+                    "notifications/progress" => {
+                        json!({"progressToken": self.int_in(0, 9), "progress": self.int_in(0, 100)})
+                    }
+                    _ => json!({}),
+                };
+                Step::Notification(json!({"jsonrpc": "2.0", "method": method, "params": params}))
+            }
+            _ => self.malformed(tools, k),
+        }
+    }
+
+    /// A frame that is not a valid request: never a JSON-RPC request the server must
+    /// answer, never an array (a batch is a valid message in 2025-03-26).
+    fn malformed(&mut self, tools: &[Tool], k: usize) -> Step {
+        let id = json!(format!("raw-{}", k + 1));
+        let valid = json!({"jsonrpc": "2.0", "id": id, "method": "tools/list"}).to_string();
+        let raw = |bytes: Vec<u8>, ids: Vec<Value>| Step::Raw { bytes, ids };
+        match self.below(8) {
+            0 => {
+                // A request cut short.
+                let cut = 1 + self.below(valid.len() - 1);
+                raw(valid.as_bytes()[..cut].to_vec(), vec![])
+            }
+            1 => {
+                // Bytes that are not UTF-8 inside a string.
+                let mut bytes =
+                    br#"{"jsonrpc":"2.0","id":"raw-utf8","method":"ping","params":{"x":""#.to_vec();
+                let n = 1 + self.below(4);
+                for _ in 0..n {
+                    bytes.push(0x80 | self.byte());
+                }
+                bytes.extend_from_slice(b"\"}}");
+                raw(bytes, vec![json!("raw-utf8")])
+            }
+            2 => raw(
+                format!("{{\"jsonrpc\":\"1.0\",\"id\":{id},\"method\":\"ping\"}}").into_bytes(),
+                vec![id],
+            ),
+            3 => raw(
+                format!("{{\"jsonrpc\":\"2.0\",\"id\":{id}}}").into_bytes(),
+                vec![id],
+            ),
+            4 => {
+                let method = match self.below(3) {
+                    0 => json!(self.int_in(-9, 9)),
+                    1 => Value::Null,
+                    _ => json!({"name": "ping"}),
+                };
+                raw(
+                    json!({"jsonrpc": "2.0", "id": id, "method": method})
+                        .to_string()
+                        .into_bytes(),
+                    vec![id],
+                )
+            }
+            5 => {
+                // An id of a type JSON-RPC does not allow.
+                let bad = match self.below(3) {
+                    0 => json!(true),
+                    1 => json!({"id": 1}),
+                    _ => json!([1]),
+                };
+                let method = if tools.is_empty() {
+                    "ping"
+                } else {
+                    "tools/list"
+                };
+                raw(
+                    json!({"jsonrpc": "2.0", "id": bad, "method": method})
+                        .to_string()
+                        .into_bytes(),
+                    vec![bad],
+                )
+            }
+            6 => {
+                // Garbage text: whatever the bytes say, made sure not to parse as JSON.
+                let mut text = String::from("\u{1}");
+                text.push_str(&self.string(0, 40));
+                raw(text.into_bytes(), vec![])
+            }
+            _ => {
+                // A JSON value that is no message at all.
+                let value = match self.below(4) {
+                    0 => json!(self.int_in(-9, 9)),
+                    1 => Value::String(self.string(0, 12)),
+                    2 => json!({}),
+                    _ => Value::Null,
+                };
+                raw(value.to_string().into_bytes(), vec![])
+            }
+        }
+    }
+
+    /// A value for `schema` (resolving `$ref` against `root`), mostly valid, now and then
+    /// mutated.
+    fn value(&mut self, schema: &Value, root: &Value, depth: u32) -> Value {
+        if depth > MAX_DEPTH {
+            return Value::Null;
+        }
+        if self.chance(10) {
+            return self.mutant(schema, depth);
+        }
+        let Some(obj) = schema.as_object() else {
+            // `true`, `false` or garbage: anything goes.
+            return self.any(depth);
+        };
+        if let Some(reference) = obj.get("$ref").and_then(Value::as_str) {
+            let target = reference
+                .strip_prefix('#')
+                .and_then(|pointer| root.pointer(pointer));
+            return match target {
+                Some(t) => self.value(t, root, depth + 1),
+                None => self.any(depth),
+            };
+        }
+        if let Some(c) = obj.get("const") {
+            return c.clone();
+        }
+        if let Some(options) = obj.get("enum").and_then(Value::as_array) {
+            if !options.is_empty() {
+                return self.pick(options).clone();
+            }
+        }
+        for key in ["anyOf", "oneOf", "allOf"] {
+            if let Some(branches) = obj.get(key).and_then(Value::as_array) {
+                if !branches.is_empty() {
+                    let branch = if key == "allOf" {
+                        &branches[0]
+                    } else {
+                        self.pick(branches)
+                    };
+                    return self.value(branch, root, depth + 1);
+                }
+            }
+        }
+        let ty = match obj.get("type") {
+            Some(Value::String(t)) => t.clone(),
+            Some(Value::Array(types)) if !types.is_empty() => {
+                self.pick(types).as_str().unwrap_or("null").to_string()
+            }
+            _ => infer_type(obj).to_string(),
+        };
+        match ty.as_str() {
+            "object" => self.object(obj, root, depth),
+            "array" => {
+                let min = obj.get("minItems").and_then(Value::as_u64).unwrap_or(0) as usize;
+                let max = obj
+                    .get("maxItems")
+                    .and_then(Value::as_u64)
+                    .map_or(min + 3, |m| m as usize)
+                    .min(min + 8);
+                let n = min + self.below(max.saturating_sub(min) + 1);
+                let items = obj.get("items").cloned().unwrap_or(Value::Bool(true));
+                Value::Array(
+                    (0..n)
+                        .map(|_| self.value(&items, root, depth + 1))
+                        .collect(),
+                )
+            }
+            "string" => Value::String(self.string_for(obj)),
+            "integer" => json!(self.integer(obj)),
+            "number" => {
+                if self.chance(64) {
+                    let whole = self.integer(obj) as f64;
+                    json!(whole + f64::from(self.byte()) / 256.0)
+                } else {
+                    json!(self.integer(obj))
+                }
+            }
+            "boolean" => json!(self.byte() & 1 == 1),
+            "null" => Value::Null,
+            _ => self.any(depth),
+        }
+    }
+
+    fn object(&mut self, obj: &Map<String, Value>, root: &Value, depth: u32) -> Value {
+        let required: Vec<&str> = obj
+            .get("required")
+            .and_then(Value::as_array)
+            .map(|r| r.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        let mut out = Map::new();
+        if let Some(props) = obj.get("properties").and_then(Value::as_object) {
+            for (name, schema) in props {
+                let needed = required.contains(&name.as_str());
+                // A required property is now and then dropped; an optional one is there
+                // half the time.
+                let include = if needed {
+                    !self.chance(6)
+                } else {
+                    self.byte() & 1 == 1
+                };
+                if include {
+                    out.insert(name.clone(), self.value(schema, root, depth + 1));
+                }
+            }
+        }
+        if self.chance(8) {
+            let key = self.string(1, 12);
+            out.insert(key, self.any(depth + 1));
+        }
+        Value::Object(out)
+    }
+
+    /// A value that breaks `schema` in one way, or at random.
+    fn mutant(&mut self, schema: &Value, depth: u32) -> Value {
+        match self.below(6) {
+            0 => Value::Null,
+            1 => {
+                // The wrong type.
+                match schema.get("type").and_then(Value::as_str) {
+                    Some("string") => json!(self.int_in(-3, 3)),
+                    Some("object" | "array") => Value::String(self.string(0, 8)),
+                    _ => json!({}),
+                }
+            }
+            2 => {
+                // Past the range.
+                let edge = [
+                    i64::MIN,
+                    i64::MAX,
+                    -1,
+                    0,
+                    (1 << 53) + 1,
+                    -(1 << 31) - 1,
+                    (1 << 32) + 7,
+                ];
+                json!(*self.pick(&edge))
+            }
+            3 => json!([1e300, -0.0, 0.1]),
+            4 => Value::String(self.string(LONG_STRING - 200, LONG_STRING)),
+            _ => self.any(depth),
+        }
+    }
+
+    /// Any JSON value, small.
+    fn any(&mut self, depth: u32) -> Value {
+        let leaf = depth >= 3;
+        match self.below(if leaf { 5 } else { 7 }) {
+            0 => Value::Null,
+            1 => json!(self.byte() & 1 == 1),
+            2 => json!(self.int_in(-1_000_000, 1_000_000)),
+            3 => json!(f64::from(self.byte()) / 7.0),
+            4 => Value::String(self.string(0, 16)),
+            5 => Value::Array((0..self.below(4)).map(|_| self.any(depth + 1)).collect()),
+            _ => {
+                let mut map = Map::new();
+                for _ in 0..self.below(4) {
+                    let key = self.string(0, 8);
+                    map.insert(key, self.any(depth + 1));
+                }
+                Value::Object(map)
+            }
+        }
+    }
+
+    fn integer(&mut self, obj: &Map<String, Value>) -> i64 {
+        let num = |k: &str| obj.get(k).and_then(Value::as_f64);
+        let lo = num("minimum")
+            .or(num("exclusiveMinimum").map(|m| m + 1.0))
+            .unwrap_or(-1000.0);
+        let hi = num("maximum")
+            .or(num("exclusiveMaximum").map(|m| m - 1.0))
+            .unwrap_or(lo.max(0.0) + 1000.0);
+        let (lo, hi) = (lo.ceil() as i64, hi.floor() as i64);
+        if self.chance(32) {
+            // The edges.
+            if self.byte() & 1 == 0 {
+                lo
+            } else {
+                hi
+            }
+        } else {
+            self.int_in(lo, hi.max(lo))
+        }
+    }
+
+    fn string_for(&mut self, obj: &Map<String, Value>) -> String {
+        let min = obj.get("minLength").and_then(Value::as_u64).unwrap_or(0) as usize;
+        let max = obj
+            .get("maxLength")
+            .and_then(Value::as_u64)
+            .map_or(usize::MAX, |m| m as usize);
+        match obj.get("format").and_then(Value::as_str) {
+            Some("date") => {
+                return format!(
+                    "{:04}-{:02}-{:02}",
+                    self.int_in(1970, 2100),
+                    self.int_in(1, 12),
+                    self.int_in(1, 28)
+                )
+            }
+            Some("date-time") => {
+                return format!(
+                    "2025-{:02}-{:02}T{:02}:{:02}:00Z",
+                    self.int_in(1, 12),
+                    self.int_in(1, 28),
+                    self.int_in(0, 23),
+                    self.int_in(0, 59)
+                )
+            }
+            Some("uri" | "url") => return format!("https://example.com/{}", self.word()),
+            Some("email") => return format!("{}@example.com", self.word()),
+            _ => {}
+        }
+        let hi = max.min(min + 24);
+        let s = self.string(min, hi.max(min));
+        if s.chars().count() > max {
+            s.chars().take(max).collect()
+        } else {
+            s
+        }
+    }
+
+    fn word(&mut self) -> String {
+        let n = 1 + self.below(8);
+        (0..n)
+            .map(|_| char::from(b'a' + self.byte() % 26))
+            .collect()
+    }
+
+    /// A string of `min..=max` characters (now and then longer than 1000 characters,
+    /// when `max` allows), mixing ASCII, the rest of the BMP, characters above U+FFFF,
+    /// escapes and troublesome tokens.
+    fn string(&mut self, min: usize, max: usize) -> String {
+        let long = max > 1000 || (max == usize::MAX && self.chance(3));
+        let len = if long {
+            1000 + self.below(LONG_STRING - 999)
+        } else {
+            min + self.below(max.saturating_sub(min).min(255) + 1)
+        };
+        let mut out = String::new();
+        let mut chars = 0;
+        // Long strings repeat a short generated stem, so they cost few input bytes.
+        let stem_len = if long { 1 + self.below(8) } else { len };
+        while chars < stem_len {
+            let piece = self.piece();
+            chars += piece.chars().count();
+            out.push_str(&piece);
+        }
+        if long && !out.is_empty() {
+            let stem = out.clone();
+            while chars < len {
+                out.push_str(&stem);
+                chars += stem.chars().count();
+            }
+        }
+        if chars > len.max(min) {
+            out = out.chars().take(len.max(min)).collect();
+        }
+        out
+    }
+
+    fn piece(&mut self) -> String {
+        match self.byte() {
+            0..=159 => char::from(0x20 + self.byte() % 95).to_string(),
+            160..=199 => {
+                let c = 0xA0 + u32::from(self.byte()) * 251 + u32::from(self.byte());
+                char::from_u32(c % 0xD7FF).unwrap_or('\u{e9}').to_string()
+            }
+            200..=219 => {
+                let c = 0x10000 + (u32::from(self.byte()) << 8 | u32::from(self.byte())) * 16;
+                char::from_u32(c).unwrap_or('\u{1F600}').to_string()
+            }
+            220..=239 => {
+                ['\0', '\n', '\t', '"', '\\', '\u{7f}', '\r', '\u{1b}'][self.below(8)].to_string()
+            }
+            _ => (*self.pick(TOKENS)).to_string(),
+        }
+    }
+}
+
+/// The type a schema without `type` implies by its keywords.
+fn infer_type(obj: &Map<String, Value>) -> &'static str {
+    if obj.contains_key("properties") || obj.contains_key("required") {
+        "object"
+    } else if obj.contains_key("items") {
+        "array"
+    } else if ["minLength", "maxLength", "pattern", "format"]
+        .iter()
+        .any(|k| obj.contains_key(*k))
+    {
+        "string"
+    } else if ["minimum", "maximum"].iter().any(|k| obj.contains_key(*k)) {
+        "number"
+    } else {
+        "any"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tools() -> Vec<Tool> {
+        vec![Tool {
+            name: "echo".into(),
+            input_schema: json!({"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]}),
+        }]
+    }
+
+    #[test]
+    fn every_input_decodes_and_requests_have_distinct_ids() {
+        let tools = tools();
+        let mut state = 1u64;
+        for len in 0..400 {
+            let data: Vec<u8> = (0..len)
+                .map(|_| {
+                    state = state
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    (state >> 56) as u8
+                })
+                .collect();
+            let case = decode(&data, &tools);
+            assert!((1..=4).contains(&case.steps.len()));
+            let ids: Vec<&Value> = case
+                .steps
+                .iter()
+                .filter_map(|s| match s {
+                    Step::Request(r) => Some(&r["id"]),
+                    _ => None,
+                })
+                .collect();
+            for (i, id) in ids.iter().enumerate() {
+                assert!(!ids[..i].contains(id), "duplicate id {id} in {case:?}");
+                assert_ne!(**id, json!(super::super::live::PING_ID));
+            }
+            for step in &case.steps {
+                if let Step::Raw { bytes, .. } = step {
+                    let parsed = serde_json::from_slice::<Value>(bytes).ok();
+                    let is_request = parsed.as_ref().is_some_and(|v| {
+                        v.get("jsonrpc") == Some(&json!("2.0"))
+                            && v.get("method").is_some_and(Value::is_string)
+                            && v.get("id").is_some_and(|i| i.is_string() || i.is_number())
+                    });
+                    assert!(
+                        !is_request,
+                        "a malformed frame is a valid request: {parsed:?}"
+                    );
+                    assert!(!parsed.is_some_and(|v| v.is_array()));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_same_bytes_give_the_same_case() {
+        let data = b"\x01\x02\x03 the same bytes \xff\xfe";
+        assert_eq!(decode(data, &tools()), decode(data, &tools()));
+    }
+
+    #[test]
+    fn the_generator_reaches_astral_and_long_strings() {
+        let tools = tools();
+        let mut astral = false;
+        let mut long = false;
+        for seed in 0..2000u32 {
+            let data: Vec<u8> = (0..64u32)
+                .map(|i| (seed.wrapping_mul(2654435761).wrapping_add(i * 40503) >> 13) as u8)
+                .collect();
+            for step in decode(&data, &tools).steps {
+                if let Step::Request(r) = step {
+                    let text = r.to_string();
+                    astral |= text.chars().any(|c| u32::from(c) > 0xFFFF);
+                    long |= text.len() > 1000;
+                }
+            }
+        }
+        assert!(astral && long, "astral {astral}, long {long}");
+    }
+}

@@ -1,0 +1,941 @@
+//! The live-server fuzz target: one server process, fuzzer bytes turned into JSON-RPC
+//! lines, and the oracle of the property phase applied to every answer.
+//!
+//! The server is started once (and again after it dies), the handshake is done for the
+//! chosen revision and its tools are listed. Each input becomes a case (see
+//! [`super::cases`]) written in one go with a ping behind it. The oracle asks what a
+//! server MUST do whatever it is sent: every request gets exactly one response with the
+//! right id, in time; every line on stdout is a JSON-RPC message; a response has `result`
+//! xor `error`, and both validate against the revision's schema (a tool's
+//! `structuredContent` against its `outputSchema`); nothing answers a notification; the
+//! server still answers ping. A stalled or dead server is killed and restarted, the case
+//! is confirmed on a fresh process and saved as a file `mcp-conformance replay` repeats.
+//!
+//! libFuzzer only sees the coverage of this process, not of the server: guidance comes
+//! from the generator's choices and from how the answers are judged (error or result,
+//! which schema branch). That is enough to steer towards rare shapes quickly; a server
+//! built with coverage instrumentation in-process would need its own harness.
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde_json::{json, Value};
+
+use super::cases::{decode, Case, Step, Tool};
+use crate::protocol::{
+    classify, Exchange, IdMatch, Line, MessageKind, Reply, Revision, SchemaSet, Session,
+    SessionConfig, Silence, Transcript, REVISIONS,
+};
+use crate::scenarios::{
+    compile_input_schema, initialize_params, listed_tools, walk, CallMode, CallPolicy, CaseFile,
+    CaseMessage, FailureKind, RawFrame,
+};
+use crate::transport::ServerCommand;
+
+/// The checks of the catalog the live oracle reports.
+pub const LIVE_CHECKS: &[&str] = &[
+    "prop-server-survives",
+    "rpc-stdio-framing",
+    "rpc-jsonrpc-version",
+    "rpc-resp-exclusive",
+    "rpc-error-shape",
+    "rpc-id-echo",
+    "lc-initialized-no-reply",
+    "schema-server-messages",
+    "tc-outputschema-presence",
+    "tc-outputschema-conform",
+];
+
+/// The id of the ping written behind every case.
+pub const PING_ID: &str = "live-ping";
+/// Requests that run no user code: ping, listing tools, and methods no server has.
+const QUICK_METHODS: &[&str] = &[
+    "ping",
+    "tools/list",
+    "conformance/unknown",
+    "",
+    "tools/call/extra",
+    "rpc.discover",
+];
+/// How many timeouts a request that outlasted one may still take to be answered while
+/// the server answers ping, before it counts as never answered.
+const LATE_FACTOR: u32 = 3;
+
+/// What the live target fuzzes and how.
+#[derive(Debug, Clone)]
+pub struct LiveConfig {
+    /// The server.
+    pub command: ServerCommand,
+    /// The revision to negotiate.
+    pub revision: &'static Revision,
+    /// How long each request may take.
+    pub timeout: Duration,
+    /// Which tools may be called.
+    pub policy: CallPolicy,
+    /// Where case files of findings are written (none: not written).
+    pub cases_dir: Option<PathBuf>,
+}
+
+impl LiveConfig {
+    /// The configuration from the environment:
+    ///
+    /// - `MCP_FUZZ_SERVER`: the server command, split on whitespace (required);
+    /// - `MCP_FUZZ_REVISION`: the revision (default: the newest);
+    /// - `MCP_FUZZ_TIMEOUT`: seconds per request (default 2);
+    /// - `MCP_FUZZ_CALL`: `all`, `read-only` or `none` (default `all`);
+    /// - `MCP_FUZZ_DENY`: comma-separated globs of tools never called;
+    /// - `MCP_FUZZ_CASES`: folder for case files (default `live-cases`).
+    pub fn from_env() -> Result<Self, String> {
+        let var = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
+        let server = var("MCP_FUZZ_SERVER").ok_or(
+            "set MCP_FUZZ_SERVER to the server command, e.g. MCP_FUZZ_SERVER='../target/release/mcp-conformance reference-server'",
+        )?;
+        let mut words = server.split_whitespace().map(str::to_string);
+        let program = words.next().unwrap_or_default();
+        let command = ServerCommand::new(program, words);
+        let revision = match var("MCP_FUZZ_REVISION") {
+            Some(r) => {
+                Revision::find(&r).ok_or(format!("MCP_FUZZ_REVISION: unknown revision {r}"))?
+            }
+            None => REVISIONS.last().expect("revisions"),
+        };
+        let timeout = match var("MCP_FUZZ_TIMEOUT") {
+            Some(t) => t
+                .parse::<f64>()
+                .ok()
+                .filter(|t| t.is_finite() && *t > 0.0)
+                .map(Duration::from_secs_f64)
+                .ok_or(format!(
+                    "MCP_FUZZ_TIMEOUT: not a positive number of seconds: {t}"
+                ))?,
+            None => Duration::from_secs(2),
+        };
+        let mode = match var("MCP_FUZZ_CALL").as_deref() {
+            None | Some("all") => CallMode::All,
+            Some("read-only") => CallMode::ReadOnly,
+            Some("none") => CallMode::None,
+            Some(other) => {
+                return Err(format!(
+                    "MCP_FUZZ_CALL: all, read-only or none, not {other}"
+                ))
+            }
+        };
+        let deny = var("MCP_FUZZ_DENY")
+            .unwrap_or_default()
+            .split(',')
+            .map(str::trim)
+            .filter(|g| !g.is_empty())
+            .map(|g| glob::Pattern::new(g).map_err(|e| format!("MCP_FUZZ_DENY: {g}: {e}")))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Self {
+            command,
+            revision,
+            timeout,
+            policy: CallPolicy {
+                mode,
+                deny,
+                ..CallPolicy::default()
+            },
+            cases_dir: Some(PathBuf::from(
+                var("MCP_FUZZ_CASES").unwrap_or_else(|| "live-cases".into()),
+            )),
+        })
+    }
+}
+
+/// A case that broke the oracle.
+#[derive(Debug, Clone)]
+pub struct Finding {
+    /// The check of the catalog it fails (`mcp-conformance explain ID`).
+    pub check: &'static str,
+    /// How it failed.
+    pub kind: FailureKind,
+    /// What was seen, in one sentence.
+    pub summary: String,
+    /// The case, to save and replay.
+    pub case: CaseFile,
+    /// The messages that show it: the confirming session's when the case failed again on
+    /// a fresh process, else the fuzzing session's.
+    pub transcript: Transcript,
+    /// Whether the case alone failed the same way on a fresh process.
+    pub reproduced: bool,
+    /// Where the case file was written.
+    pub saved: Option<PathBuf>,
+}
+
+impl Finding {
+    /// A report a reader can act on: the check, what happened, how to replay it, and the
+    /// exchange (server text escaped).
+    pub fn report(&self) -> String {
+        use crate::report::escape_for_terminal as esc;
+        let mut out = format!(
+            "FAIL {} ({:?}) in {}: {}\n",
+            self.check,
+            self.kind,
+            self.case.revision,
+            esc(&self.summary)
+        );
+        out.push_str(&format!("  case: {}\n", esc(&self.case.description)));
+        out.push_str(if self.reproduced {
+            "  reproduced on a fresh server process with this case alone\n"
+        } else {
+            "  NOT reproduced on a fresh process with this case alone: earlier inputs of this process may matter\n"
+        });
+        match &self.saved {
+            Some(path) => out.push_str(&format!(
+                "  replay: mcp-conformance replay {} -- {}\n",
+                path.display(),
+                esc(&self.case.command.display())
+            )),
+            None => out.push_str("  (no case file written)\n"),
+        }
+        out.push_str(&format!(
+            "  explain: mcp-conformance explain {}\n",
+            self.check
+        ));
+        out.push_str("  exchange:\n");
+        out.push_str(&crate::report::render_transcript(&self.transcript, "    "));
+        out
+    }
+
+    /// Writes the case file into `dir`, named after the check and the case's content.
+    pub fn save(&mut self, dir: &Path) -> std::io::Result<PathBuf> {
+        let text = serde_json::to_string_pretty(&self.case).map_err(std::io::Error::other)?;
+        let hash = text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+        });
+        std::fs::create_dir_all(dir)?;
+        let path = dir.join(format!("live-{}-{:016x}.json", self.check, hash));
+        std::fs::write(&path, text)?;
+        self.saved = Some(path.clone());
+        Ok(path)
+    }
+}
+
+/// How one case went.
+#[derive(Debug, Clone, PartialEq)]
+enum Judged {
+    Ok,
+    /// A request outlasted the timeout while the server still answered ping (a slow tool,
+    /// not a finding); the session is restarted.
+    Slow,
+    Failed(FailureKind, &'static str, String),
+}
+
+/// The oracle's state: schemas, tools, and the current session.
+struct State {
+    config: LiveConfig,
+    schemas: SchemaSet,
+    tools: Vec<Tool>,
+    declared: bool,
+    output: HashMap<String, jsonschema::Validator>,
+    /// Methods of the revision's ServerNotification union (validated when received).
+    notifications: Vec<String>,
+    session: Option<Session>,
+    /// Things a reader should know (tools no longer called).
+    notes: Vec<String>,
+    restarts: u64,
+}
+
+/// The live target: owns the server process and a runtime to talk to it.
+pub struct LiveTarget {
+    runtime: tokio::runtime::Runtime,
+    state: State,
+    /// Cases run.
+    pub execs: u64,
+}
+
+impl LiveTarget {
+    /// Starts the server, completes the handshake and lists its tools.
+    pub fn start(config: LiveConfig) -> crate::Result<Self> {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(crate::Error::Runtime)?;
+        let schemas = SchemaSet::new(config.revision)?;
+        let mut state = State {
+            config,
+            notifications: Vec::new(),
+            schemas,
+            tools: Vec::new(),
+            declared: false,
+            output: HashMap::new(),
+            session: None,
+            notes: Vec::new(),
+            restarts: 0,
+        };
+        state.notifications = state.schemas.union_methods("ServerNotification");
+        runtime.block_on(state.discover())?;
+        Ok(Self {
+            runtime,
+            state,
+            execs: 0,
+        })
+    }
+
+    /// The target of the `live_server` fuzz target: configured from the environment.
+    pub fn from_env() -> Result<Self, String> {
+        let config = LiveConfig::from_env()?;
+        let shown = config.command.display();
+        Self::start(config).map_err(|e| format!("cannot fuzz {shown}: {e}"))
+    }
+
+    /// The tools the cases call.
+    pub fn tools(&self) -> &[Tool] {
+        &self.state.tools
+    }
+
+    /// Things a reader should know, in order (tools dropped for outlasting the timeout).
+    pub fn notes(&self) -> &[String] {
+        &self.state.notes
+    }
+
+    /// How often the server was restarted (after a death, a stall or a slow tool).
+    pub fn restarts(&self) -> u64 {
+        self.state.restarts
+    }
+
+    /// Decodes `data` into a case, runs it, and judges the answers. A finding is
+    /// confirmed on a fresh process and its case file written; the server is restarted.
+    pub fn run(&mut self, data: &[u8]) -> Option<Finding> {
+        let case = decode(data, &self.state.tools);
+        self.run_case(&case)
+    }
+
+    /// [`LiveTarget::run`] for a decoded case.
+    pub fn run_case(&mut self, case: &Case) -> Option<Finding> {
+        self.execs += 1;
+        let state = &mut self.state;
+        self.runtime.block_on(state.run(case))
+    }
+
+    /// The lines of `data`'s case, as the target writes them (for benchmarks and tests).
+    pub fn lines(&self, data: &[u8]) -> Vec<Line> {
+        lines(&decode(data, &self.state.tools))
+    }
+
+    /// Kills the server (the fuzz target calls this before it panics: libFuzzer aborts
+    /// without running destructors).
+    pub fn shutdown(&mut self) {
+        if let Some(mut s) = self.state.session.take() {
+            self.runtime.block_on(s.kill());
+        }
+    }
+}
+
+impl Drop for LiveTarget {
+    fn drop(&mut self) {
+        self.shutdown();
+    }
+}
+
+/// The lines written for a case: its steps, then the ping.
+fn lines(case: &Case) -> Vec<Line> {
+    let mut out: Vec<Line> = case
+        .steps
+        .iter()
+        .map(|s| match s {
+            Step::Request(m) | Step::Notification(m) => Line::Message(m.clone()),
+            Step::Raw { bytes, .. } => Line::Raw(bytes.clone()),
+        })
+        .collect();
+    out.push(Line::Message(
+        json!({"jsonrpc": "2.0", "id": PING_ID, "method": "ping"}),
+    ));
+    out
+}
+
+impl State {
+    fn session_config(&self) -> SessionConfig {
+        SessionConfig {
+            timeout: self.config.timeout,
+            ..SessionConfig::default()
+        }
+    }
+
+    /// A fresh, initialized session.
+    async fn fresh(&self) -> Result<Session, String> {
+        let mut session = Session::start(&self.config.command, self.session_config())
+            .map_err(|e| e.to_string())?;
+        let init = session
+            .handshake(initialize_params(self.config.revision.id))
+            .await;
+        if init.result().is_none() {
+            session.kill().await;
+            return Err(match init.silence() {
+                Some(s) => format!("initialize got no result: {}", s.describe()),
+                None => format!(
+                    "initialize got an error: {}",
+                    init.error().map(Value::to_string).unwrap_or_default()
+                ),
+            });
+        }
+        Ok(session)
+    }
+
+    /// The first session: the tools to call.
+    async fn discover(&mut self) -> crate::Result<()> {
+        let mut session = self.fresh().await.map_err(|message| crate::Error::Config {
+            path: "MCP_FUZZ_SERVER".into(),
+            message,
+        })?;
+        let init = session
+            .transcript()
+            .received()
+            .find_map(|e| e.json.clone())
+            .unwrap_or(Value::Null);
+        self.declared = init
+            .pointer("/result/capabilities/tools")
+            .is_some_and(Value::is_object);
+        if self.declared {
+            let (pages, _) = walk(&mut session, 100).await;
+            let revision = self.config.revision;
+            let mut seen = HashSet::new();
+            for tool in listed_tools(&pages) {
+                let Some(name) = tool.get("name").and_then(Value::as_str) else {
+                    continue;
+                };
+                if !seen.insert(name.to_string()) || self.config.policy.permits(tool).is_err() {
+                    continue;
+                }
+                let Some(schema) = tool
+                    .get("inputSchema")
+                    .filter(|s| s.get("type") == Some(&json!("object")))
+                else {
+                    continue;
+                };
+                if revision.tool_fields.contains(&"outputSchema") {
+                    if let Some(v) = tool
+                        .get("outputSchema")
+                        .and_then(|s| compile_input_schema(s, revision).ok())
+                    {
+                        self.output.insert(name.to_string(), v);
+                    }
+                }
+                self.tools.push(Tool {
+                    name: name.to_string(),
+                    input_schema: schema.clone(),
+                });
+            }
+        }
+        session.forget_history();
+        self.session = Some(session);
+        Ok(())
+    }
+
+    async fn kill_session(&mut self) {
+        if let Some(mut s) = self.session.take() {
+            s.kill().await;
+        }
+    }
+
+    async fn run(&mut self, case: &Case) -> Option<Finding> {
+        let mut current = self.session.take();
+        let usable = current
+            .as_mut()
+            .is_some_and(|s| s.exited().is_none() && s.forget_history());
+        let mut session = match current {
+            Some(s) if usable => s,
+            other => {
+                if let Some(mut s) = other {
+                    s.kill().await;
+                }
+                self.restarts += 1;
+                match self.fresh().await {
+                    // The handshake is the scripted suite's to judge, not this input's.
+                    Ok(mut s) => {
+                        s.forget_history();
+                        s
+                    }
+                    Err(why) => {
+                        return Some(self.finding(
+                            case,
+                            FailureKind::Crash,
+                            "prop-server-survives",
+                            format!("the server could not be restarted: {why}"),
+                            Transcript::default(),
+                        ))
+                    }
+                }
+            }
+        };
+        let judged = self.exec(&mut session, case).await;
+        match judged {
+            Judged::Ok => {
+                self.session = Some(session);
+                None
+            }
+            Judged::Slow => {
+                session.kill().await;
+                None
+            }
+            Judged::Failed(kind, check, summary) => {
+                session.kill().await;
+                let transcript = session.into_transcript();
+                let case = &self.minimize(case, &kind, check).await;
+                let mut finding = self.finding(case, kind, check, summary, transcript);
+                self.confirm(case, &mut finding).await;
+                if let Some(dir) = self.config.cases_dir.clone() {
+                    if let Err(e) = finding.save(&dir) {
+                        finding.summary.push_str(&format!(
+                            " (the case file could not be written to {}: {e})",
+                            dir.display()
+                        ));
+                    }
+                }
+                self.kill_session().await;
+                Some(finding)
+            }
+        }
+    }
+
+    /// Drops the steps the failure does not need, each time on a fresh process.
+    async fn minimize(&mut self, case: &Case, kind: &FailureKind, check: &str) -> Case {
+        let mut best = case.clone();
+        let mut i = 0;
+        while best.steps.len() > 1 && i < best.steps.len() {
+            let mut candidate = best.clone();
+            candidate.steps.remove(i);
+            let Ok(mut session) = self.fresh().await else {
+                break;
+            };
+            session.forget_history();
+            let judged = self.exec(&mut session, &candidate).await;
+            session.kill().await;
+            match judged {
+                Judged::Failed(k, c, _) if &k == kind && c == check => best = candidate,
+                _ => i += 1,
+            }
+        }
+        best
+    }
+
+    /// Runs the case again on a fresh process and records whether it fails the same way.
+    async fn confirm(&mut self, case: &Case, finding: &mut Finding) {
+        let Ok(mut session) = self.fresh().await else {
+            return;
+        };
+        // As in the fuzzing session, only the case's own messages are judged; the
+        // handshake stays in the transcript for the reader.
+        let handshake = session.transcript().clone();
+        session.forget_history();
+        let judged = self.exec(&mut session, case).await;
+        session.kill().await;
+        if let Judged::Failed(kind, ..) = judged {
+            if kind == finding.kind {
+                finding.reproduced = true;
+                let mut transcript = handshake;
+                for e in session.transcript().entries() {
+                    transcript.push(e.direction, &e.text, e.json.clone());
+                }
+                finding.transcript = transcript;
+            }
+        }
+    }
+
+    fn finding(
+        &self,
+        case: &Case,
+        kind: FailureKind,
+        check: &'static str,
+        summary: String,
+        transcript: Transcript,
+    ) -> Finding {
+        let revision = self.config.revision.id;
+        let mut messages = vec![
+            CaseMessage::message(
+                json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": initialize_params(revision)}),
+                false,
+            ),
+            CaseMessage::message(
+                json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+                false,
+            ),
+        ];
+        let all = lines(case);
+        let last = all.len() - 1;
+        for (i, line) in all.into_iter().enumerate() {
+            let pipelined = i < last;
+            messages.push(match line {
+                Line::Message(m) => CaseMessage::message(m, pipelined),
+                Line::Raw(bytes) => CaseMessage {
+                    send: Value::Null,
+                    raw: Some(RawFrame::of(&bytes)),
+                    pipelined,
+                },
+            });
+        }
+        Finding {
+            check,
+            kind: kind.clone(),
+            summary,
+            case: CaseFile {
+                mcp_conformance_case: 1,
+                check: check.to_string(),
+                revision: revision.to_string(),
+                seed: 0,
+                description: describe(case),
+                kind,
+                command: self.config.command.clone(),
+                messages,
+            },
+            transcript,
+            reproduced: false,
+            saved: None,
+        }
+    }
+
+    /// Writes the case and judges what comes back.
+    async fn exec(&mut self, session: &mut Session, case: &Case) -> Judged {
+        let lines = lines(case);
+        let exchanges = session.pipeline_lines(&lines).await;
+        let judged = self.judge(session, case, &exchanges).await;
+        if judged != Judged::Ok {
+            return judged;
+        }
+        if let Some(Silence::Exited(exit)) = session.exited() {
+            return Judged::Failed(
+                FailureKind::Crash,
+                "prop-server-survives",
+                format!(
+                    "the server exited right after answering ({})",
+                    exit.describe()
+                ),
+            );
+        }
+        judged
+    }
+
+    async fn judge(
+        &mut self,
+        session: &mut Session,
+        case: &Case,
+        exchanges: &[Option<Exchange>],
+    ) -> Judged {
+        // Silence first: a dead or stuck server explains everything after it.
+        for x in exchanges.iter().flatten() {
+            if let Some(silence) = x.silence() {
+                let silence = silence.clone();
+                return self.silent(session, x, &silence).await;
+            }
+        }
+        for x in exchanges.iter().flatten() {
+            if let Some(failed) = self.judge_response(x) {
+                return failed;
+            }
+        }
+        self.judge_frames(session.transcript(), case)
+    }
+
+    /// A request got no response in time.
+    async fn silent(&mut self, session: &mut Session, x: &Exchange, silence: &Silence) -> Judged {
+        let crash = |exit: String| {
+            Judged::Failed(
+                FailureKind::Crash,
+                "prop-server-survives",
+                format!("{}: {exit}", what(x)),
+            )
+        };
+        match silence {
+            Silence::Exited(exit) => {
+                return crash(format!("the server exited ({})", exit.describe()))
+            }
+            Silence::Timeout(_) => {}
+            other => return crash(other.describe()),
+        }
+        let ping = session.request("ping", None).await;
+        match ping.silence() {
+            Some(Silence::Exited(exit)) => {
+                return crash(format!("the server exited ({})", exit.describe()))
+            }
+            Some(_) => {
+                return Judged::Failed(
+                    FailureKind::Stall,
+                    "prop-server-survives",
+                    format!(
+                        "{}: {}, and a ping sent after it got none either",
+                        what(x),
+                        silence.describe()
+                    ),
+                )
+            }
+            None => {}
+        }
+        // The server is alive. Work may take long (a tool, a prompt, a resource): that is
+        // no finding, but a tool that outlasted the timeout is not called again (each
+        // such case would cost a timeout). Requests that run no user code have no excuse:
+        // after more time, they count as never answered.
+        if !QUICK_METHODS.contains(&x.method.as_str()) {
+            if x.method == "tools/call" {
+                if let Some(name) = x.request.pointer("/params/name").and_then(Value::as_str) {
+                    if self.tools.iter().any(|t| t.name == name) {
+                        self.tools.retain(|t| t.name != name);
+                        self.notes.push(format!(
+                            "tool {name:?} outlasted the {:.1} s timeout; not called again",
+                            session.timeout().as_secs_f64()
+                        ));
+                    }
+                }
+            }
+            return Judged::Slow;
+        }
+        let window = session.timeout() * LATE_FACTOR;
+        session.settle(window).await;
+        let late = session
+            .transcript()
+            .received()
+            .any(|e| e.answers == Some(x.request_seq));
+        if late {
+            return Judged::Slow;
+        }
+        Judged::Failed(
+            FailureKind::Stall,
+            "prop-server-survives",
+            format!(
+                "{}: no response within {:.1} s while the server answers ping",
+                what(x),
+                (session.timeout() * (LATE_FACTOR + 1)).as_secs_f64(),
+            ),
+        )
+    }
+
+    /// Lines on stdout that are not JSON-RPC messages, and responses nobody asked for.
+    fn judge_frames(&self, transcript: &Transcript, case: &Case) -> Judged {
+        use crate::protocol::FrameProblem;
+        let tolerated: Vec<&Value> = case
+            .steps
+            .iter()
+            .flat_map(|s| match s {
+                Step::Raw { ids, .. } => ids.iter().collect(),
+                _ => Vec::new(),
+            })
+            .collect();
+        for entry in transcript.received() {
+            match &entry.problem {
+                None | Some(FrameProblem::Overlong { .. }) => {}
+                Some(problem) => {
+                    return Judged::Failed(
+                        FailureKind::InvalidMessage,
+                        "rpc-stdio-framing",
+                        format!(
+                        "the server wrote a line that is not a JSON-RPC message ({problem:?}): {}",
+                        crate::protocol::cut_text(&entry.text, 200)
+                    ),
+                    )
+                }
+            }
+            if let Some(message) = entry.json.as_ref().filter(|m| {
+                classify(m) == MessageKind::Notification
+                    && m.get("method")
+                        .and_then(Value::as_str)
+                        .is_some_and(|n| self.notifications.iter().any(|k| k == n))
+            }) {
+                if let Ok(v) = self.schemas.validate("ServerNotification", message) {
+                    if let Some(first) = v.first() {
+                        return Judged::Failed(
+                            FailureKind::InvalidResult,
+                            "schema-server-messages",
+                            format!(
+                                "a {} notification breaks ServerNotification at {}: {}",
+                                message["method"].as_str().unwrap_or_default(),
+                                display_path(&first.instance_path),
+                                first.message
+                            ),
+                        );
+                    }
+                }
+            }
+            if !entry.unsolicited {
+                continue;
+            }
+            let message = entry.json.as_ref();
+            let id = message.and_then(|m| m.get("id")).unwrap_or(&Value::Null);
+            let is_error = message.is_some_and(|m| m.get("error").is_some());
+            // A malformed frame may be answered with an error whose id is null (the server
+            // could not read one) or, by a lenient server, with the id the frame shows.
+            if (case.has_raw() && id.is_null() && is_error) || tolerated.contains(&id) {
+                continue;
+            }
+            let notified: Vec<&str> = case
+                .steps
+                .iter()
+                .filter_map(|s| match s {
+                    Step::Notification(m) => m["method"].as_str(),
+                    _ => None,
+                })
+                .collect();
+            let check = if notified.contains(&"notifications/initialized") {
+                "lc-initialized-no-reply"
+            } else {
+                "rpc-id-echo"
+            };
+            return Judged::Failed(
+                FailureKind::InvalidMessage,
+                check,
+                format!(
+                    "a response with id {id} answers no request of the case{}",
+                    if !notified.is_empty() {
+                        " (was a notification answered?)"
+                    } else {
+                        ""
+                    }
+                ),
+            );
+        }
+        Judged::Ok
+    }
+
+    /// The envelope and payload of one response.
+    fn judge_response(&self, x: &Exchange) -> Option<Judged> {
+        let Reply::Response {
+            message, id_match, ..
+        } = &x.reply
+        else {
+            return None;
+        };
+        let fail = |kind, check, text: String| Some(Judged::Failed(kind, check, text));
+        let sent = &x.request["id"];
+        if *id_match != IdMatch::Exact {
+            return fail(
+                FailureKind::IdNotEchoed,
+                "rpc-id-echo",
+                format!(
+                    "{}: sent id {sent}, the response carries id {}",
+                    what(x),
+                    message.get("id").unwrap_or(&Value::Null)
+                ),
+            );
+        }
+        if message.get("jsonrpc") != Some(&json!("2.0")) {
+            return fail(
+                FailureKind::InvalidMessage,
+                "rpc-jsonrpc-version",
+                format!("{}: the response's jsonrpc is not \"2.0\"", what(x)),
+            );
+        }
+        let schemas = &self.schemas;
+        match (message.get("result"), message.get("error")) {
+            (Some(result), None) => {
+                let tools_method = x.method.starts_with("tools/");
+                if tools_method && !self.declared {
+                    return None;
+                }
+                let definition = crate::checks::result_definition(&x.method);
+                if let Ok(v) = schemas.validate(definition, result) {
+                    if let Some(first) = v.first() {
+                        return fail(
+                            FailureKind::InvalidResult,
+                            "schema-server-messages",
+                            format!(
+                                "{}: the result breaks {definition} at {}: {}",
+                                what(x),
+                                display_path(&first.instance_path),
+                                first.message
+                            ),
+                        );
+                    }
+                }
+                let failed = result.get("isError") == Some(&Value::Bool(true));
+                let tool = x.request.pointer("/params/name").and_then(Value::as_str);
+                let validator = tool.and_then(|t| self.output.get(t));
+                if let (Some(validator), false, "tools/call") =
+                    (validator, failed, x.method.as_str())
+                {
+                    match result.get("structuredContent") {
+                        None => {
+                            return fail(
+                                FailureKind::InvalidResult,
+                                "tc-outputschema-presence",
+                                format!(
+                                    "{}: the tool has an outputSchema but the result has no structuredContent",
+                                    what(x)
+                                ),
+                            )
+                        }
+                        Some(sc) => {
+                            if let Some(e) = validator.iter_errors(sc).next() {
+                                return fail(
+                                    FailureKind::InvalidResult,
+                                    "tc-outputschema-conform",
+                                    format!(
+                                        "{}: structuredContent breaks the outputSchema at {}: {e}",
+                                        what(x),
+                                        display_path(&e.instance_path().to_string())
+                                    ),
+                                );
+                            }
+                        }
+                    }
+                }
+                None
+            }
+            (None, Some(error)) => {
+                let definition = schemas.error_object();
+                match schemas.validate(definition, error) {
+                    Ok(v) if !v.is_empty() => fail(
+                        FailureKind::InvalidMessage,
+                        "rpc-error-shape",
+                        format!(
+                            "{}: the error object breaks {definition} at {}: {}",
+                            what(x),
+                            display_path(&v[0].instance_path),
+                            v[0].message
+                        ),
+                    ),
+                    _ => None,
+                }
+            }
+            _ => fail(
+                FailureKind::InvalidMessage,
+                "rpc-resp-exclusive",
+                format!(
+                    "{}: the response has neither or both of result and error",
+                    what(x)
+                ),
+            ),
+        }
+    }
+}
+
+/// "tools/call echo (id 1)" for reports.
+fn what(x: &Exchange) -> String {
+    let tool = x
+        .request
+        .pointer("/params/name")
+        .and_then(Value::as_str)
+        .map(|t| format!(" {t:?}"))
+        .unwrap_or_default();
+    format!("{}{tool} (id {})", x.method, x.request["id"])
+}
+
+fn display_path(path: &str) -> &str {
+    if path.is_empty() {
+        "the top level"
+    } else {
+        path
+    }
+}
+
+/// One line on what a case sends.
+fn describe(case: &Case) -> String {
+    let parts: Vec<String> = case
+        .steps
+        .iter()
+        .map(|s| match s {
+            Step::Request(m) => {
+                let method = m["method"].as_str().unwrap_or_default();
+                match m.pointer("/params/name").and_then(Value::as_str) {
+                    Some(name) if method == "tools/call" => format!("tools/call {name:?}"),
+                    _ => method.to_string(),
+                }
+            }
+            Step::Notification(m) => m["method"].as_str().unwrap_or_default().to_string(),
+            Step::Raw { .. } => "a malformed frame".into(),
+        })
+        .collect();
+    format!(
+        "live fuzz case: {}, then ping, in one write",
+        parts.join(", ")
+    )
+}

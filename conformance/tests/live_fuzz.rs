@@ -1,0 +1,378 @@
+//! The live-server fuzz target, driven without libFuzzer: no finding on the conformant
+//! reference server (in every revision), the reference server's input-dependent faults
+//! found from pseudo-random inputs, and the saved crash inputs of `fuzz/artifacts/` as
+//! named regression tests (each still found against its fault, none against the
+//! conformant server), their case files replayed by `mcp-conformance replay`.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use conformance::fuzzing::{Finding, LiveConfig, LiveTarget};
+use conformance::protocol::{Revision, REVISIONS};
+use conformance::scenarios::{CallPolicy, FailureKind};
+use conformance::transport::ServerCommand;
+
+fn reference(fault: Option<&str>) -> ServerCommand {
+    let mut args = vec!["reference-server".to_string()];
+    if let Some(f) = fault {
+        args.extend(["--fault".to_string(), f.to_string()]);
+    }
+    ServerCommand::new(env!("CARGO_BIN_EXE_mcp-conformance"), args)
+}
+
+fn target(fault: Option<&str>, revision: &'static Revision, cases: Option<PathBuf>) -> LiveTarget {
+    LiveTarget::start(LiveConfig {
+        command: reference(fault),
+        revision,
+        timeout: Duration::from_secs(2),
+        policy: CallPolicy::default(),
+        cases_dir: cases,
+    })
+    .expect("the reference server starts")
+}
+
+/// Deterministic pseudo-random inputs (an LCG), as libFuzzer's first ones would be.
+fn inputs(seed: u64, count: usize) -> impl Iterator<Item = Vec<u8>> {
+    let mut state = seed;
+    (0..count).map(move |i| {
+        let len = 8 + (i * 7) % 120;
+        (0..len)
+            .map(|_| {
+                state = state
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
+                (state >> 56) as u8
+            })
+            .collect()
+    })
+}
+
+fn first_finding(target: &mut LiveTarget, seed: u64, count: usize) -> Option<(Vec<u8>, Finding)> {
+    inputs(seed, count).find_map(|data| target.run(&data).map(|f| (data, f)))
+}
+
+#[test]
+fn conformant_reference_server_gives_no_finding_in_any_revision() {
+    for revision in REVISIONS {
+        let mut t = target(None, revision, None);
+        assert!(!t.tools().is_empty(), "the reference server lists tools");
+        if let Some((data, finding)) = first_finding(&mut t, 7, 600) {
+            panic!(
+                "{}: false alarm on input {data:?}\n{}",
+                revision.id,
+                finding.report()
+            );
+        }
+        assert_eq!(t.execs, 600);
+    }
+}
+
+/// Faults that only some inputs trigger, the check the target must report, and the
+/// failure kind.
+const RARE: &[(&str, &str, FailureKind)] = &[
+    (
+        "crash-on-astral",
+        "prop-server-survives",
+        FailureKind::Crash,
+    ),
+    ("cancel-crash", "prop-server-survives", FailureKind::Crash),
+    (
+        "negative-id-stringified",
+        "rpc-id-echo",
+        FailureKind::IdNotEchoed,
+    ),
+];
+
+#[test]
+fn input_dependent_faults_are_found_confirmed_and_saved() {
+    let revision = REVISIONS.last().unwrap();
+    let dir = tempdir("rare");
+    for (fault, check, kind) in RARE {
+        let mut t = target(Some(fault), revision, Some(dir.clone()));
+        let (_, finding) = first_finding(&mut t, 11, 5000)
+            .unwrap_or_else(|| panic!("{fault}: not found in 5000 inputs"));
+        assert_eq!(
+            (finding.check, &finding.kind),
+            (*check, kind),
+            "{fault}\n{}",
+            finding.report()
+        );
+        assert!(
+            finding.reproduced,
+            "{fault}: not confirmed\n{}",
+            finding.report()
+        );
+        let saved = finding.saved.as_ref().expect("case file written");
+        assert!(finding.report().contains(&saved.display().to_string()));
+        // The case file replays: the failure shows again (exit 1), and not against the
+        // conformant server (exit 0).
+        assert_eq!(
+            replay(saved, Some(fault)),
+            Some(1),
+            "{fault}: replay against the fault"
+        );
+        assert_eq!(
+            replay(saved, None),
+            Some(0),
+            "{fault}: replay against the conformant server"
+        );
+    }
+}
+
+fn replay(case: &Path, fault: Option<&str>) -> Option<i32> {
+    let server = reference(fault);
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_mcp-conformance"))
+        .arg("replay")
+        .arg(case)
+        .arg("--")
+        .arg(&server.program)
+        .args(&server.args)
+        .stdout(std::process::Stdio::null())
+        .status()
+        .expect("replay runs");
+    status.code()
+}
+
+fn tempdir(label: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "mcp-conformance-live-{label}-{}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// What the live target finds against each reference-server fault in 3000 inputs: the
+/// check and the kind, or nothing (the fault breaks a rule outside the live oracle, such as
+/// an error class or the handshake, which the scripted suite judges). A fault missing here
+/// fails the test, so a new fault gets a considered row.
+const LIVE: &[LiveRow] = &[
+    ("stdout-log", R4, None),
+    (
+        "invalid-utf8",
+        R4,
+        Some(("rpc-stdio-framing", FailureKind::InvalidMessage)),
+    ),
+    (
+        "jsonrpc-version",
+        R4,
+        Some(("rpc-jsonrpc-version", FailureKind::InvalidMessage)),
+    ),
+    (
+        "result-and-error",
+        R4,
+        Some(("rpc-resp-exclusive", FailureKind::InvalidMessage)),
+    ),
+    (
+        "id-stringified",
+        R4,
+        Some(("rpc-id-echo", FailureKind::IdNotEchoed)),
+    ),
+    (
+        "error-no-message",
+        R4,
+        Some(("rpc-error-shape", FailureKind::InvalidMessage)),
+    ),
+    ("parse-error-silent", R4, None),
+    ("parse-error-wrong-code", R4, None),
+    ("invalid-request-wrong-code", R4, None),
+    ("method-not-found-wrong-code", R4, None),
+    ("ping-nonempty", R4, None),
+    (
+        "reply-to-notification",
+        R4,
+        Some(("lc-initialized-no-reply", FailureKind::InvalidMessage)),
+    ),
+    ("no-server-info", R4, None),
+    ("capabilities-null", R4, None),
+    ("no-tools-capability", R4, None),
+    ("version-echo-unsupported", R4, None),
+    ("version-unsupported-answer", R4, None),
+    ("version-error", R4, None),
+    (
+        "crash-on-tools-list",
+        R4,
+        Some(("prop-server-survives", FailureKind::Crash)),
+    ),
+    (
+        "hang-on-tools-list",
+        R4,
+        Some(("prop-server-survives", FailureKind::Stall)),
+    ),
+    ("ignore-stdin-eof", R4, None),
+    (
+        "tool-missing-input-schema",
+        R4,
+        Some(("schema-server-messages", FailureKind::InvalidResult)),
+    ),
+    (
+        "input-schema-not-object",
+        R4,
+        Some(("schema-server-messages", FailureKind::InvalidResult)),
+    ),
+    ("input-schema-invalid", R4, None),
+    (
+        "output-schema-not-object",
+        R4,
+        Some(("tc-outputschema-conform", FailureKind::InvalidResult)),
+    ),
+    ("duplicate-tool-name", R4, None),
+    ("tool-name-invalid-chars", R4, None),
+    ("tool-name-too-long", R4, None),
+    ("tool-names-differ-by-case", R4, None),
+    ("pagination-cycle", R4, None),
+    ("invalid-cursor-accepted", R4, None),
+    ("unstable-listing", R4, None),
+    ("audio-in-2024", R4, None),
+    (
+        "audio-in-2024",
+        R1,
+        Some(("schema-server-messages", FailureKind::InvalidResult)),
+    ),
+    ("bad-base64", R4, None),
+    (
+        "missing-structured-content",
+        R4,
+        Some(("tc-outputschema-presence", FailureKind::InvalidResult)),
+    ),
+    (
+        "structured-content-mismatch",
+        R4,
+        Some(("tc-outputschema-conform", FailureKind::InvalidResult)),
+    ),
+    ("no-text-mirror", R4, None),
+    ("error-without-explanation", R4, None),
+    ("unknown-tool-success", R4, None),
+    ("malformed-call-accepted", R4, None),
+    ("invalid-arguments-accepted", R4, None),
+    ("invalid-arguments-protocol-error", R4, None),
+    ("tool-error-as-protocol-error", R4, None),
+    ("list-changed-undeclared", R4, None),
+    (
+        "list-changed-malformed",
+        R4,
+        Some(("schema-server-messages", FailureKind::InvalidResult)),
+    ),
+    (
+        "is-error-string",
+        R4,
+        Some(("schema-server-messages", FailureKind::InvalidResult)),
+    ),
+    (
+        "tool-result-legacy-shape",
+        R4,
+        Some(("schema-server-messages", FailureKind::InvalidResult)),
+    ),
+    ("roots-request", R4, None),
+    ("batch-ignored", R4, None),
+    (
+        "crash-on-astral",
+        R4,
+        Some(("prop-server-survives", FailureKind::Crash)),
+    ),
+    // A tool that never answers while the server answers ping may be a slow tool: the
+    // live target stops calling it and reports nothing (the property phase judges it).
+    ("stall-on-long-string", R4, None),
+    ("nested-wrong-class", R4, None),
+    (
+        "negative-id-stringified",
+        R4,
+        Some(("rpc-id-echo", FailureKind::IdNotEchoed)),
+    ),
+    ("long-method-answered", R4, None),
+    (
+        "long-cursor-crash",
+        R4,
+        Some(("prop-server-survives", FailureKind::Crash)),
+    ),
+    ("long-cursor-internal-error", R4, None),
+    (
+        "pipelined-drop",
+        R4,
+        Some(("prop-server-survives", FailureKind::Stall)),
+    ),
+    (
+        "cancel-crash",
+        R4,
+        Some(("prop-server-survives", FailureKind::Crash)),
+    ),
+];
+/// A fault, the revision it is fuzzed in, and the check and kind the target must report.
+type LiveRow = (&'static str, &'static str, Option<(&'static str, FailureKind)>);
+const R1: &str = "2024-11-05";
+const R4: &str = "2025-11-25";
+
+#[test]
+fn every_fault_meets_its_live_expectation() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_mcp-conformance"))
+        .args(["reference-server", "--list-faults"])
+        .output()
+        .expect("the fault list");
+    let faults: Vec<String> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| l.split('\t').next().map(str::to_string))
+        .collect();
+    for fault in &faults {
+        assert!(
+            LIVE.iter().any(|(f, _, _)| f == fault),
+            "fault {fault} has no row in LIVE"
+        );
+    }
+    // Every check the live oracle reports is proven able to fail by some fault.
+    for check in conformance::fuzzing::live::LIVE_CHECKS {
+        assert!(
+            conformance::checks::find(check).is_some(),
+            "{check} is not in the catalog"
+        );
+        assert!(
+            LIVE.iter()
+                .any(|(_, _, e)| e.as_ref().is_some_and(|(c, _)| c == check)),
+            "no fault proves the live check {check}"
+        );
+    }
+    let rows: Vec<_> = LIVE.iter().collect();
+    let problems: Vec<String> = std::thread::scope(|scope| {
+        let handles: Vec<_> = rows
+            .chunks(rows.len().div_ceil(4))
+            .map(|chunk| {
+                scope.spawn(move || {
+                    let mut problems = Vec::new();
+                    for (fault, revision, expected) in chunk {
+                        let revision = Revision::find(revision).unwrap();
+                        let mut t = LiveTarget::start(LiveConfig {
+                            command: reference(Some(fault)),
+                            revision,
+                            timeout: Duration::from_secs(1),
+                            policy: CallPolicy::default(),
+                            cases_dir: None,
+                        })
+                        .expect("the reference server starts");
+                        let found = first_finding(&mut t, 11, 3000);
+                        let got = found.as_ref().map(|(_, f)| (f.check, f.kind.clone()));
+                        let want = expected.as_ref().map(|(c, k)| (*c, k.clone()));
+                        if got != want {
+                            problems.push(format!(
+                                "{fault} ({}): expected {want:?}, got {got:?}{}",
+                                revision.id,
+                                found
+                                    .map(|(_, f)| format!("\n{}", f.report()))
+                                    .unwrap_or_default()
+                            ));
+                        } else if let Some((_, f)) = found {
+                            if !f.reproduced {
+                                problems.push(format!("{fault}: not confirmed on a fresh process"));
+                            }
+                        }
+                    }
+                    problems
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap())
+            .collect()
+    });
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}

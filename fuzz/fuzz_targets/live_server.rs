@@ -1,0 +1,3 @@
+#![no_main]
+//! See `conformance::fuzzing::live_server`: set MCP_FUZZ_SERVER to the server command.
+libfuzzer_sys::fuzz_target!(|data: &[u8]| conformance::fuzzing::live_server(data));
