@@ -11,18 +11,32 @@
 use arbitrary::Unstructured;
 use serde_json::{json, Map, Value};
 
+use super::live::PING_ID;
+use super::shape::{Compiled, Format, Shape};
+use crate::protocol::Line;
+
 /// A tool the live target may call, as the server listed it.
 #[derive(Debug, Clone)]
 pub struct Tool {
     /// Its name.
     pub name: String,
-    /// Its `inputSchema` (an object schema).
-    pub input_schema: Value,
+    /// Its `inputSchema`, compiled for the generator.
+    pub input: Compiled,
 }
 
-/// One line of a case.
+impl Tool {
+    /// A tool named `name` whose arguments follow `input_schema`.
+    pub fn new(name: impl Into<String>, input_schema: &Value) -> Self {
+        Self {
+            name: name.into(),
+            input: Compiled::new(input_schema),
+        }
+    }
+}
+
+/// One line of a case, as the generator makes it.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Step {
+enum Step {
     /// A request (it has an `id`): exactly one response is due.
     Request(Value),
     /// A notification: no response is due.
@@ -37,19 +51,66 @@ pub enum Step {
     },
 }
 
-/// The lines of one case, in order.
+/// The lines of one case, in order, ending with the ping.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Case {
-    /// What is written.
-    pub steps: Vec<Step>,
+    /// What is written, in one write; the last line is the ping.
+    pub lines: Vec<Line>,
+    /// Request ids that malformed frames show: a lenient server may answer them.
+    pub tolerated: Vec<Value>,
 }
 
 impl Case {
+    /// The case's own lines (without the ping).
+    pub fn steps(&self) -> &[Line] {
+        &self.lines[..self.lines.len().saturating_sub(1)]
+    }
+
+    /// The case without its own line `i`.
+    pub fn without(&self, i: usize) -> Case {
+        let mut out = self.clone();
+        if i + 1 < out.lines.len() {
+            out.lines.remove(i);
+        }
+        out
+    }
+
     /// Whether any line is a malformed frame (an error response with a null id may then
     /// come back: the server could not read an id).
     pub fn has_raw(&self) -> bool {
-        self.steps.iter().any(|s| matches!(s, Step::Raw { .. }))
+        self.lines.iter().any(|l| matches!(l, Line::Raw(_)))
     }
+
+    /// Methods of the notifications the case sends.
+    pub fn notifications(&self) -> Vec<&str> {
+        self.lines
+            .iter()
+            .filter_map(|l| match l {
+                Line::Message(m) if m.get("id").is_none() => m["method"].as_str(),
+                _ => None,
+            })
+            .collect()
+    }
+}
+
+/// A JSON-RPC request or notification, built without the deep copies `json!` makes of
+/// interpolated values.
+fn message(id: Option<Value>, method: &str, params: Option<Value>) -> Value {
+    let mut m = Map::new();
+    m.insert("jsonrpc".into(), Value::String("2.0".into()));
+    if let Some(id) = id {
+        m.insert("id".into(), id);
+    }
+    m.insert("method".into(), Value::String(method.into()));
+    if let Some(params) = params {
+        m.insert("params".into(), params);
+    }
+    Value::Object(m)
+}
+
+/// The ping written behind every case.
+pub fn ping() -> Value {
+    message(Some(Value::String(PING_ID.into())), "ping", None)
 }
 
 /// Longest string generated, in characters (past 1000: some servers cap inputs there).
@@ -108,16 +169,26 @@ pub fn decode(data: &[u8], tools: &[Tool]) -> Case {
         u: Unstructured::new(data),
     };
     let count = if g.chance(48) { 2 + g.below(3) } else { 1 };
-    let mut steps = Vec::with_capacity(count);
+    let mut case = Case {
+        lines: Vec::with_capacity(count + 1),
+        tolerated: Vec::new(),
+    };
     let mut used_ids: Vec<Value> = Vec::new();
     for k in 0..count {
-        let step = g.step(tools, k, &used_ids);
-        if let Step::Request(r) = &step {
-            used_ids.push(r["id"].clone());
+        match g.step(tools, k, &used_ids) {
+            Step::Request(r) => {
+                used_ids.push(r["id"].clone());
+                case.lines.push(Line::Message(r));
+            }
+            Step::Notification(n) => case.lines.push(Line::Message(n)),
+            Step::Raw { bytes, ids } => {
+                case.tolerated.extend(ids);
+                case.lines.push(Line::Raw(bytes));
+            }
         }
-        steps.push(step);
     }
-    Case { steps }
+    case.lines.push(Line::Message(ping()));
+    case
 }
 
 /// The fuzzer's bytes, read as choices.
@@ -157,17 +228,18 @@ impl Gen<'_> {
     fn step(&mut self, tools: &[Tool], k: usize, used: &[Value]) -> Step {
         let id = json!(k + 1);
         let request = |id: Value, method: &str, params: Value| {
-            Step::Request(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
+            Step::Request(message(Some(id), method, Some(params)))
         };
         match self.byte() {
             0..=139 if !tools.is_empty() => {
-                let tool = self.pick(tools).clone();
-                let arguments = self.value(&tool.input_schema, &tool.input_schema, 0);
-                request(
-                    id,
-                    "tools/call",
-                    json!({"name": tool.name, "arguments": arguments}),
-                )
+                let tool = &tools[self.below(tools.len())];
+                let arguments = self.value(&tool.input.root, &tool.input.defs, 0);
+                request(id, "tools/call", {
+                    let mut p = Map::new();
+                    p.insert("name".into(), Value::String(tool.name.clone()));
+                    p.insert("arguments".into(), arguments);
+                    Value::Object(p)
+                })
             }
             0..=159 => {
                 let name = if !tools.is_empty() && self.chance(64) {
@@ -201,12 +273,12 @@ impl Gen<'_> {
                     1 => json!(self.int_in(-1000, 1000)),
                     _ => Value::String(self.string(0, 24)),
                 };
-                let id = if used.contains(&probe) || probe == json!(super::live::PING_ID) {
+                let id = if used.contains(&probe) || probe == json!(PING_ID) {
                     id
                 } else {
                     probe
                 };
-                Step::Request(json!({"jsonrpc": "2.0", "id": id, "method": "ping"}))
+                Step::Request(message(Some(id), "ping", None))
             }
             195..=209 => {
                 let method = *self.pick(OTHER_METHODS);
@@ -235,7 +307,7 @@ impl Gen<'_> {
                     }
                     _ => json!({}),
                 };
-                Step::Notification(json!({"jsonrpc": "2.0", "method": method, "params": params}))
+                Step::Notification(message(None, method, Some(params)))
             }
             _ => self.malformed(tools, k),
         }
@@ -323,126 +395,78 @@ impl Gen<'_> {
         }
     }
 
-    /// A value for `schema` (resolving `$ref` against `root`), mostly valid, now and then
-    /// mutated.
-    fn value(&mut self, schema: &Value, root: &Value, depth: u32) -> Value {
+    /// A value for `shape` (its `$ref`s in `defs`), mostly valid, now and then mutated.
+    fn value(&mut self, shape: &Shape, defs: &[Shape], depth: u32) -> Value {
         if depth > MAX_DEPTH {
             return Value::Null;
         }
         if self.chance(10) {
-            return self.mutant(schema, depth);
+            return self.mutant(shape, depth);
         }
-        let Some(obj) = schema.as_object() else {
-            // `true`, `false` or garbage: anything goes.
-            return self.any(depth);
-        };
-        if let Some(reference) = obj.get("$ref").and_then(Value::as_str) {
-            let target = reference
-                .strip_prefix('#')
-                .and_then(|pointer| root.pointer(pointer));
-            return match target {
-                Some(t) => self.value(t, root, depth + 1),
+        match shape {
+            Shape::Any => self.any(depth),
+            Shape::Const(c) => c.clone(),
+            Shape::Enum(options) => self.pick(options).clone(),
+            Shape::OneOf(shapes) => {
+                let i = self.below(shapes.len());
+                self.value(&shapes[i], defs, depth + 1)
+            }
+            Shape::Ref(i) => match defs.get(*i) {
+                Some(target) => self.value(target, defs, depth + 1),
                 None => self.any(depth),
-            };
-        }
-        if let Some(c) = obj.get("const") {
-            return c.clone();
-        }
-        if let Some(options) = obj.get("enum").and_then(Value::as_array) {
-            if !options.is_empty() {
-                return self.pick(options).clone();
-            }
-        }
-        for key in ["anyOf", "oneOf", "allOf"] {
-            if let Some(branches) = obj.get(key).and_then(Value::as_array) {
-                if !branches.is_empty() {
-                    let branch = if key == "allOf" {
-                        &branches[0]
+            },
+            Shape::Object { properties } => {
+                let mut out = Map::new();
+                for (name, shape, needed) in properties {
+                    // A required property is now and then dropped; an optional one is
+                    // there half the time.
+                    let include = if *needed {
+                        !self.chance(6)
                     } else {
-                        self.pick(branches)
+                        self.byte() & 1 == 1
                     };
-                    return self.value(branch, root, depth + 1);
+                    if include {
+                        let v = self.value(shape, defs, depth + 1);
+                        out.insert(name.clone(), v);
+                    }
                 }
+                if self.chance(8) {
+                    let key = self.string(1, 12);
+                    let v = self.any(depth + 1);
+                    out.insert(key, v);
+                }
+                Value::Object(out)
             }
-        }
-        let ty = match obj.get("type") {
-            Some(Value::String(t)) => t.clone(),
-            Some(Value::Array(types)) if !types.is_empty() => {
-                self.pick(types).as_str().unwrap_or("null").to_string()
+            Shape::Array { items, min, max } => {
+                let n = min + self.below(max.saturating_sub(*min) + 1);
+                Value::Array((0..n).map(|_| self.value(items, defs, depth + 1)).collect())
             }
-            _ => infer_type(obj).to_string(),
-        };
-        match ty.as_str() {
-            "object" => self.object(obj, root, depth),
-            "array" => {
-                let min = obj.get("minItems").and_then(Value::as_u64).unwrap_or(0) as usize;
-                let max = obj
-                    .get("maxItems")
-                    .and_then(Value::as_u64)
-                    .map_or(min + 3, |m| m as usize)
-                    .min(min + 8);
-                let n = min + self.below(max.saturating_sub(min) + 1);
-                let items = obj.get("items").cloned().unwrap_or(Value::Bool(true));
-                Value::Array(
-                    (0..n)
-                        .map(|_| self.value(&items, root, depth + 1))
-                        .collect(),
-                )
+            Shape::String { min, max, format } => {
+                Value::String(self.string_for(*min, *max, *format))
             }
-            "string" => Value::String(self.string_for(obj)),
-            "integer" => json!(self.integer(obj)),
-            "number" => {
+            Shape::Integer { lo, hi } => json!(self.integer(*lo, *hi)),
+            Shape::Number { lo, hi } => {
                 if self.chance(64) {
-                    let whole = self.integer(obj) as f64;
+                    let whole = self.integer(*lo, *hi) as f64;
                     json!(whole + f64::from(self.byte()) / 256.0)
                 } else {
-                    json!(self.integer(obj))
+                    json!(self.integer(*lo, *hi))
                 }
             }
-            "boolean" => json!(self.byte() & 1 == 1),
-            "null" => Value::Null,
-            _ => self.any(depth),
+            Shape::Boolean => Value::Bool(self.byte() & 1 == 1),
+            Shape::Null => Value::Null,
         }
     }
 
-    fn object(&mut self, obj: &Map<String, Value>, root: &Value, depth: u32) -> Value {
-        let required: Vec<&str> = obj
-            .get("required")
-            .and_then(Value::as_array)
-            .map(|r| r.iter().filter_map(Value::as_str).collect())
-            .unwrap_or_default();
-        let mut out = Map::new();
-        if let Some(props) = obj.get("properties").and_then(Value::as_object) {
-            for (name, schema) in props {
-                let needed = required.contains(&name.as_str());
-                // A required property is now and then dropped; an optional one is there
-                // half the time.
-                let include = if needed {
-                    !self.chance(6)
-                } else {
-                    self.byte() & 1 == 1
-                };
-                if include {
-                    out.insert(name.clone(), self.value(schema, root, depth + 1));
-                }
-            }
-        }
-        if self.chance(8) {
-            let key = self.string(1, 12);
-            out.insert(key, self.any(depth + 1));
-        }
-        Value::Object(out)
-    }
-
-    /// A value that breaks `schema` in one way, or at random.
-    fn mutant(&mut self, schema: &Value, depth: u32) -> Value {
+    /// A value that breaks `shape` in one way, or at random.
+    fn mutant(&mut self, shape: &Shape, depth: u32) -> Value {
         match self.below(6) {
             0 => Value::Null,
             1 => {
                 // The wrong type.
-                match schema.get("type").and_then(Value::as_str) {
-                    Some("string") => json!(self.int_in(-3, 3)),
-                    Some("object" | "array") => Value::String(self.string(0, 8)),
+                match shape {
+                    Shape::String { .. } => json!(self.int_in(-3, 3)),
+                    Shape::Object { .. } | Shape::Array { .. } => Value::String(self.string(0, 8)),
                     _ => json!({}),
                 }
             }
@@ -486,15 +510,7 @@ impl Gen<'_> {
         }
     }
 
-    fn integer(&mut self, obj: &Map<String, Value>) -> i64 {
-        let num = |k: &str| obj.get(k).and_then(Value::as_f64);
-        let lo = num("minimum")
-            .or(num("exclusiveMinimum").map(|m| m + 1.0))
-            .unwrap_or(-1000.0);
-        let hi = num("maximum")
-            .or(num("exclusiveMaximum").map(|m| m - 1.0))
-            .unwrap_or(lo.max(0.0) + 1000.0);
-        let (lo, hi) = (lo.ceil() as i64, hi.floor() as i64);
+    fn integer(&mut self, lo: i64, hi: i64) -> i64 {
         if self.chance(32) {
             // The edges.
             if self.byte() & 1 == 0 {
@@ -503,18 +519,13 @@ impl Gen<'_> {
                 hi
             }
         } else {
-            self.int_in(lo, hi.max(lo))
+            self.int_in(lo, hi)
         }
     }
 
-    fn string_for(&mut self, obj: &Map<String, Value>) -> String {
-        let min = obj.get("minLength").and_then(Value::as_u64).unwrap_or(0) as usize;
-        let max = obj
-            .get("maxLength")
-            .and_then(Value::as_u64)
-            .map_or(usize::MAX, |m| m as usize);
-        match obj.get("format").and_then(Value::as_str) {
-            Some("date") => {
+    fn string_for(&mut self, min: usize, max: usize, format: Format) -> String {
+        match format {
+            Format::Date => {
                 return format!(
                     "{:04}-{:02}-{:02}",
                     self.int_in(1970, 2100),
@@ -522,7 +533,7 @@ impl Gen<'_> {
                     self.int_in(1, 28)
                 )
             }
-            Some("date-time") => {
+            Format::DateTime => {
                 return format!(
                     "2025-{:02}-{:02}T{:02}:{:02}:00Z",
                     self.int_in(1, 12),
@@ -531,9 +542,9 @@ impl Gen<'_> {
                     self.int_in(0, 59)
                 )
             }
-            Some("uri" | "url") => return format!("https://example.com/{}", self.word()),
-            Some("email") => return format!("{}@example.com", self.word()),
-            _ => {}
+            Format::Uri => return format!("https://example.com/{}", self.word()),
+            Format::Email => return format!("{}@example.com", self.word()),
+            Format::None => {}
         }
         let hi = max.min(min + 24);
         let s = self.string(min, hi.max(min));
@@ -561,20 +572,19 @@ impl Gen<'_> {
         } else {
             min + self.below(max.saturating_sub(min).min(255) + 1)
         };
-        let mut out = String::new();
+        let mut out = String::with_capacity(len.max(min));
         let mut chars = 0;
         // Long strings repeat a short generated stem, so they cost few input bytes.
         let stem_len = if long { 1 + self.below(8) } else { len };
         while chars < stem_len {
-            let piece = self.piece();
-            chars += piece.chars().count();
-            out.push_str(&piece);
+            chars += self.piece(&mut out);
         }
         if long && !out.is_empty() {
             let stem = out.clone();
+            let stem_chars = stem.chars().count();
             while chars < len {
                 out.push_str(&stem);
-                chars += stem.chars().count();
+                chars += stem_chars;
             }
         }
         if chars > len.max(min) {
@@ -583,40 +593,27 @@ impl Gen<'_> {
         out
     }
 
-    fn piece(&mut self) -> String {
-        match self.byte() {
-            0..=159 => char::from(0x20 + self.byte() % 95).to_string(),
+    /// Appends a character or a token to `out`; returns how many characters.
+    fn piece(&mut self, out: &mut String) -> usize {
+        let c = match self.byte() {
+            0..=159 => char::from(0x20 + self.byte() % 95),
             160..=199 => {
                 let c = 0xA0 + u32::from(self.byte()) * 251 + u32::from(self.byte());
-                char::from_u32(c % 0xD7FF).unwrap_or('\u{e9}').to_string()
+                char::from_u32(c % 0xD7FF).unwrap_or('\u{e9}')
             }
             200..=219 => {
                 let c = 0x10000 + (u32::from(self.byte()) << 8 | u32::from(self.byte())) * 16;
-                char::from_u32(c).unwrap_or('\u{1F600}').to_string()
+                char::from_u32(c).unwrap_or('\u{1F600}')
             }
-            220..=239 => {
-                ['\0', '\n', '\t', '"', '\\', '\u{7f}', '\r', '\u{1b}'][self.below(8)].to_string()
+            220..=239 => ['\0', '\n', '\t', '"', '\\', '\u{7f}', '\r', '\u{1b}'][self.below(8)],
+            _ => {
+                let token = *self.pick(TOKENS);
+                out.push_str(token);
+                return token.chars().count();
             }
-            _ => (*self.pick(TOKENS)).to_string(),
-        }
-    }
-}
-
-/// The type a schema without `type` implies by its keywords.
-fn infer_type(obj: &Map<String, Value>) -> &'static str {
-    if obj.contains_key("properties") || obj.contains_key("required") {
-        "object"
-    } else if obj.contains_key("items") {
-        "array"
-    } else if ["minLength", "maxLength", "pattern", "format"]
-        .iter()
-        .any(|k| obj.contains_key(*k))
-    {
-        "string"
-    } else if ["minimum", "maximum"].iter().any(|k| obj.contains_key(*k)) {
-        "number"
-    } else {
-        "any"
+        };
+        out.push(c);
+        1
     }
 }
 
@@ -625,10 +622,10 @@ mod tests {
     use super::*;
 
     fn tools() -> Vec<Tool> {
-        vec![Tool {
-            name: "echo".into(),
-            input_schema: json!({"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]}),
-        }]
+        vec![Tool::new(
+            "echo",
+            &json!({"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]}),
+        )]
     }
 
     #[test]
@@ -645,21 +642,14 @@ mod tests {
                 })
                 .collect();
             let case = decode(&data, &tools);
-            assert!((1..=4).contains(&case.steps.len()));
-            let ids: Vec<&Value> = case
-                .steps
-                .iter()
-                .filter_map(|s| match s {
-                    Step::Request(r) => Some(&r["id"]),
-                    _ => None,
-                })
-                .collect();
+            assert!((1..=4).contains(&case.steps().len()));
+            assert_eq!(case.lines.last(), Some(&Line::Message(ping())));
+            let ids: Vec<&Value> = case.lines.iter().filter_map(Line::request_id).collect();
             for (i, id) in ids.iter().enumerate() {
                 assert!(!ids[..i].contains(id), "duplicate id {id} in {case:?}");
-                assert_ne!(**id, json!(super::super::live::PING_ID));
             }
-            for step in &case.steps {
-                if let Step::Raw { bytes, .. } = step {
+            for line in case.steps() {
+                if let Line::Raw(bytes) = line {
                     let parsed = serde_json::from_slice::<Value>(bytes).ok();
                     let is_request = parsed.as_ref().is_some_and(|v| {
                         v.get("jsonrpc") == Some(&json!("2.0"))
@@ -691,8 +681,8 @@ mod tests {
             let data: Vec<u8> = (0..64u32)
                 .map(|i| (seed.wrapping_mul(2654435761).wrapping_add(i * 40503) >> 13) as u8)
                 .collect();
-            for step in decode(&data, &tools).steps {
-                if let Step::Request(r) = step {
+            for line in decode(&data, &tools).steps() {
+                if let Line::Message(r) = line {
                     let text = r.to_string();
                     astral |= text.chars().any(|c| u32::from(c) > 0xFFFF);
                     long |= text.len() > 1000;

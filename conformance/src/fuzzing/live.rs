@@ -22,7 +22,7 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
-use super::cases::{decode, Case, Step, Tool};
+use super::cases::{decode, Case, Tool};
 use crate::protocol::{
     classify, Exchange, IdMatch, Line, MessageKind, Reply, Revision, SchemaSet, Session,
     SessionConfig, Silence, Transcript, REVISIONS,
@@ -249,6 +249,7 @@ pub struct LiveTarget {
 impl LiveTarget {
     /// Starts the server, completes the handshake and lists its tools.
     pub fn start(config: LiveConfig) -> crate::Result<Self> {
+        ignore_sigpipe();
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()
@@ -279,6 +280,16 @@ impl LiveTarget {
         let config = LiveConfig::from_env()?;
         let shown = config.command.display();
         Self::start(config).map_err(|e| format!("cannot fuzz {shown}: {e}"))
+    }
+
+    /// The server fuzzed.
+    pub fn command(&self) -> &ServerCommand {
+        &self.state.config.command
+    }
+
+    /// The revision negotiated.
+    pub fn revision(&self) -> &'static Revision {
+        self.state.config.revision
     }
 
     /// The tools the cases call.
@@ -312,7 +323,7 @@ impl LiveTarget {
 
     /// The lines of `data`'s case, as the target writes them (for benchmarks and tests).
     pub fn lines(&self, data: &[u8]) -> Vec<Line> {
-        lines(&decode(data, &self.state.tools))
+        decode(data, &self.state.tools).lines
     }
 
     /// Kills the server (the fuzz target calls this before it panics: libFuzzer aborts
@@ -326,24 +337,23 @@ impl LiveTarget {
 
 impl Drop for LiveTarget {
     fn drop(&mut self) {
-        self.shutdown();
+        // No runtime here: at process exit (libFuzzer's `-max_total_time`) thread-locals
+        // are torn down, tokio's among them. Dropping the session kills the server's
+        // process group by signal, which needs none.
+        drop(self.state.session.take());
     }
 }
 
-/// The lines written for a case: its steps, then the ping.
-fn lines(case: &Case) -> Vec<Line> {
-    let mut out: Vec<Line> = case
-        .steps
-        .iter()
-        .map(|s| match s {
-            Step::Request(m) | Step::Notification(m) => Line::Message(m.clone()),
-            Step::Raw { bytes, .. } => Line::Raw(bytes.clone()),
-        })
-        .collect();
-    out.push(Line::Message(
-        json!({"jsonrpc": "2.0", "id": PING_ID, "method": "ping"}),
-    ));
-    out
+/// Writing to a server that died must fail with EPIPE, not kill this process: outside a
+/// Rust `main` (libFuzzer's C `main` runs the target) SIGPIPE keeps its default action.
+/// Blocking it for this thread (threads it starts inherit the mask) needs no unsafe code,
+/// and a blocked SIGPIPE raised by a write is simply left pending.
+fn ignore_sigpipe() {
+    use nix::sys::signal::{pthread_sigmask, SigSet, SigmaskHow, Signal};
+    let mut set = SigSet::empty();
+    set.add(Signal::SIGPIPE);
+    // Failing leaves the default action, which a Rust main has already replaced.
+    let _ = pthread_sigmask(SigmaskHow::SIG_BLOCK, Some(&set), None);
 }
 
 impl State {
@@ -370,6 +380,17 @@ impl State {
                     init.error().map(Value::to_string).unwrap_or_default()
                 ),
             });
+        }
+        // One round trip, so what the server says in reply to `initialized` arrives now,
+        // not in the first case (which would then take the blame).
+        let settled = session.request("ping", None).await;
+        if let Some(s) = settled.silence() {
+            let why = format!(
+                "a ping after the handshake got no response: {}",
+                s.describe()
+            );
+            session.kill().await;
+            return Err(why);
         }
         Ok(session)
     }
@@ -413,10 +434,7 @@ impl State {
                         self.output.insert(name.to_string(), v);
                     }
                 }
-                self.tools.push(Tool {
-                    name: name.to_string(),
-                    input_schema: schema.clone(),
-                });
+                self.tools.push(Tool::new(name, schema));
             }
         }
         session.forget_history();
@@ -432,9 +450,8 @@ impl State {
 
     async fn run(&mut self, case: &Case) -> Option<Finding> {
         let mut current = self.session.take();
-        let usable = current
-            .as_mut()
-            .is_some_and(|s| s.exited().is_none() && s.forget_history());
+        // A session kept after a case was checked for an exit right after it.
+        let usable = current.as_mut().is_some_and(Session::forget_history);
         let mut session = match current {
             Some(s) if usable => s,
             other => {
@@ -494,9 +511,8 @@ impl State {
     async fn minimize(&mut self, case: &Case, kind: &FailureKind, check: &str) -> Case {
         let mut best = case.clone();
         let mut i = 0;
-        while best.steps.len() > 1 && i < best.steps.len() {
-            let mut candidate = best.clone();
-            candidate.steps.remove(i);
+        while best.steps().len() > 1 && i < best.steps().len() {
+            let candidate = best.without(i);
             let Ok(mut session) = self.fresh().await else {
                 break;
             };
@@ -522,9 +538,10 @@ impl State {
         session.forget_history();
         let judged = self.exec(&mut session, case).await;
         session.kill().await;
-        if let Judged::Failed(kind, ..) = judged {
-            if kind == finding.kind {
+        if let Judged::Failed(kind, check, summary) = judged {
+            if kind == finding.kind && check == finding.check {
                 finding.reproduced = true;
+                finding.summary = summary;
                 let mut transcript = handshake;
                 for e in session.transcript().entries() {
                     transcript.push(e.direction, &e.text, e.json.clone());
@@ -553,15 +570,14 @@ impl State {
                 false,
             ),
         ];
-        let all = lines(case);
-        let last = all.len() - 1;
-        for (i, line) in all.into_iter().enumerate() {
+        let last = case.lines.len() - 1;
+        for (i, line) in case.lines.iter().enumerate() {
             let pipelined = i < last;
             messages.push(match line {
-                Line::Message(m) => CaseMessage::message(m, pipelined),
+                Line::Message(m) => CaseMessage::message(m.clone(), pipelined),
                 Line::Raw(bytes) => CaseMessage {
                     send: Value::Null,
-                    raw: Some(RawFrame::of(&bytes)),
+                    raw: Some(RawFrame::of(bytes)),
                     pipelined,
                 },
             });
@@ -588,8 +604,7 @@ impl State {
 
     /// Writes the case and judges what comes back.
     async fn exec(&mut self, session: &mut Session, case: &Case) -> Judged {
-        let lines = lines(case);
-        let exchanges = session.pipeline_lines(&lines).await;
+        let exchanges = session.pipeline_lines(&case.lines).await;
         let judged = self.judge(session, case, &exchanges).await;
         if judged != Judged::Ok {
             return judged;
@@ -703,14 +718,7 @@ impl State {
     /// Lines on stdout that are not JSON-RPC messages, and responses nobody asked for.
     fn judge_frames(&self, transcript: &Transcript, case: &Case) -> Judged {
         use crate::protocol::FrameProblem;
-        let tolerated: Vec<&Value> = case
-            .steps
-            .iter()
-            .flat_map(|s| match s {
-                Step::Raw { ids, .. } => ids.iter().collect(),
-                _ => Vec::new(),
-            })
-            .collect();
+        let tolerated = &case.tolerated;
         for entry in transcript.received() {
             match &entry.problem {
                 None | Some(FrameProblem::Overlong { .. }) => {}
@@ -754,17 +762,10 @@ impl State {
             let is_error = message.is_some_and(|m| m.get("error").is_some());
             // A malformed frame may be answered with an error whose id is null (the server
             // could not read one) or, by a lenient server, with the id the frame shows.
-            if (case.has_raw() && id.is_null() && is_error) || tolerated.contains(&id) {
+            if (case.has_raw() && id.is_null() && is_error) || tolerated.contains(id) {
                 continue;
             }
-            let notified: Vec<&str> = case
-                .steps
-                .iter()
-                .filter_map(|s| match s {
-                    Step::Notification(m) => m["method"].as_str(),
-                    _ => None,
-                })
-                .collect();
+            let notified = case.notifications();
             let check = if notified.contains(&"notifications/initialized") {
                 "lc-initialized-no-reply"
             } else {
@@ -920,18 +921,17 @@ fn display_path(path: &str) -> &str {
 /// One line on what a case sends.
 fn describe(case: &Case) -> String {
     let parts: Vec<String> = case
-        .steps
+        .steps()
         .iter()
-        .map(|s| match s {
-            Step::Request(m) => {
+        .map(|line| match line {
+            Line::Message(m) => {
                 let method = m["method"].as_str().unwrap_or_default();
                 match m.pointer("/params/name").and_then(Value::as_str) {
                     Some(name) if method == "tools/call" => format!("tools/call {name:?}"),
                     _ => method.to_string(),
                 }
             }
-            Step::Notification(m) => m["method"].as_str().unwrap_or_default().to_string(),
-            Step::Raw { .. } => "a malformed frame".into(),
+            Line::Raw(_) => "a malformed frame".into(),
         })
         .collect();
     format!(

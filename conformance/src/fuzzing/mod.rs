@@ -7,6 +7,7 @@
 
 pub mod cases;
 pub mod live;
+pub mod shape;
 
 pub use live::{Finding, LiveConfig, LiveTarget};
 
@@ -26,31 +27,43 @@ pub fn seeded_input(state: &mut u64) -> Vec<u8> {
     (0..len).map(|_| next() as u8).collect()
 }
 
-/// The live-server target: the server from `MCP_FUZZ_SERVER` (see [`LiveConfig::from_env`]),
-/// started once per fuzzing process; each input is one case. A finding prints a readable
-/// report (and the replayable case file's path), kills the server, and panics so libFuzzer
-/// keeps the input.
-pub fn live_server(data: &[u8]) {
-    use std::cell::RefCell;
-    thread_local! {
-        static TARGET: RefCell<Option<LiveTarget>> = const { RefCell::new(None) };
-    }
-    TARGET.with(|cell| {
-        let mut slot = cell.borrow_mut();
-        if slot.is_none() {
-            match LiveTarget::from_env() {
-                Ok(t) => {
-                    let names: Vec<&str> = t.tools().iter().map(|t| t.name.as_str()).collect();
-                    eprintln!("live_server: fuzzing with tools {names:?}");
-                    *slot = Some(t);
-                }
-                Err(e) => {
-                    // Not an input's fault: say so and stop, without an artifact.
-                    eprintln!("live_server: {e}");
-                    std::process::exit(2);
-                }
+thread_local! {
+    static LIVE: std::cell::RefCell<Option<LiveTarget>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Starts the live-server target's server from `MCP_FUZZ_SERVER` (see
+/// [`LiveConfig::from_env`]) before the first input (libFuzzer's init hook), so a bad
+/// configuration stops the run without being blamed on an input.
+pub fn live_server_init() {
+    LIVE.with(|cell| {
+        if cell.borrow().is_some() {
+            return;
+        }
+        match LiveTarget::from_env() {
+            Ok(t) => {
+                let names: Vec<&str> = t.tools().iter().map(|t| t.name.as_str()).collect();
+                eprintln!(
+                    "live_server: fuzzing {} ({}) with tools {names:?}",
+                    t.command().display(),
+                    t.revision().id
+                );
+                *cell.borrow_mut() = Some(t);
+            }
+            Err(e) => {
+                eprintln!("live_server: {e}");
+                std::process::exit(2);
             }
         }
+    });
+}
+
+/// The live-server target: each input is one case against the server started by
+/// [`live_server_init`]. A finding prints a readable report (and the replayable case
+/// file's path), kills the server, and panics so libFuzzer keeps the input.
+pub fn live_server(data: &[u8]) {
+    live_server_init();
+    LIVE.with(|cell| {
+        let mut slot = cell.borrow_mut();
         let Some(target) = slot.as_mut() else { return };
         let noted = target.notes().len();
         let found = target.run(data);

@@ -316,7 +316,7 @@ impl Session {
                     let text = message.to_string();
                     joined.extend_from_slice(text.as_bytes());
                     self.transcript
-                        .push(Direction::Sent, &text, Some(message.clone()))
+                        .push_owned(Direction::Sent, text, Some(message.clone()))
                 }
                 Line::Raw(bytes) => {
                     joined.extend_from_slice(bytes);
@@ -640,7 +640,12 @@ impl Session {
             if let Some(end) = &self.ended {
                 return Err(end.clone());
             }
-            let event = match tokio::time::timeout_at(deadline, self.transport.next_event()).await {
+            // An event already queued needs no timer (most responses after the first).
+            let ready = match self.transport.try_next_event() {
+                Some(event) => Ok(Some(event)),
+                None => tokio::time::timeout_at(deadline, self.transport.next_event()).await,
+            };
+            let event = match ready {
                 Err(_) if overtaken => return Err(Silence::Overtaken),
                 Err(_) => return Err(Silence::Timeout(self.config.timeout)),
                 Ok(None) | Ok(Some(TransportEvent::StdoutClosed)) => {
@@ -721,7 +726,7 @@ impl Session {
         let kind = classify(&value);
         let seq = self
             .transcript
-            .push(Direction::Received, &text, Some(value.clone()));
+            .push_owned(Direction::Received, text, Some(value.clone()));
         match kind {
             MessageKind::NotAMessage => self.mark(seq, FrameProblem::NotAMessage),
             MessageKind::Request => self.answer_server_request(&value).await,

@@ -80,6 +80,11 @@ pub struct Transcript {
 impl Transcript {
     /// Appends an entry and returns its `seq`. Past the budget, the body is dropped.
     pub fn push(&mut self, direction: Direction, raw: &str, json: Option<Value>) -> usize {
+        self.push_owned(direction, raw.to_string(), json)
+    }
+
+    /// [`Transcript::push`] for text the caller owns (no copy when it is short enough).
+    pub fn push_owned(&mut self, direction: Direction, raw: String, json: Option<Value>) -> usize {
         let seq = self.entries.len();
         if seq >= MAX_ENTRIES {
             self.dropped += 1;
@@ -92,8 +97,10 @@ impl Transcript {
                 format!("[{} bytes not kept: transcript budget exceeded]", raw.len()),
                 None,
             )
+        } else if raw.len() <= MAX_TEXT {
+            (raw, json)
         } else {
-            (cut(raw, MAX_TEXT), json)
+            (cut(&raw, MAX_TEXT), json)
         };
         self.entries.push(Entry {
             seq,

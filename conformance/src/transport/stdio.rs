@@ -163,9 +163,13 @@ impl StdioTransport {
         let Some(stdin) = self.stdin.as_mut() else {
             return false;
         };
+        // One write for the line and its newline: a server woken by half a line only
+        // goes back to sleep, and a fast server's round trip doubles.
+        let mut framed = Vec::with_capacity(line.len() + 1);
+        framed.extend_from_slice(line);
+        framed.push(b'\n');
         let write = async {
-            stdin.write_all(line).await?;
-            stdin.write_all(b"\n").await?;
+            stdin.write_all(&framed).await?;
             stdin.flush().await
         };
         matches!(tokio::time::timeout(timeout, write).await, Ok(Ok(())))
@@ -174,6 +178,11 @@ impl StdioTransport {
     /// Next event, or `None` once both output streams have ended.
     pub async fn next_event(&mut self) -> Option<TransportEvent> {
         self.events.recv().await
+    }
+
+    /// An event already waiting, without waiting for one.
+    pub fn try_next_event(&mut self) -> Option<TransportEvent> {
+        self.events.try_recv().ok()
     }
 
     /// Closes the server's stdin (the spec's first shutdown step for stdio).
