@@ -31,6 +31,7 @@ fn main() {
         timeout: Duration::from_secs(5),
         policy: CallPolicy::default(),
         cases_dir: None,
+        interrupt: None,
     })
     .expect("the reference server starts");
     let mut state = 1;

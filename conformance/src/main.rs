@@ -5,6 +5,11 @@
 //! that the baseline does not accept, or a warning under `--strict`, or a stale baseline
 //! entry under `--strict-baseline`); 2 usage or setup error; 130 interrupted.
 
+// The harness builds many small JSON values per request; mimalloc keeps them cheap (the
+// live fuzz target's throughput in fuzz/README.md is measured with it).
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -613,6 +618,7 @@ fn fuzz_live(run: LiveRun, revision: &str, command: Vec<String>) -> conformance:
             inputs.push(path.clone());
         }
     }
+    let interrupted = Arc::new(AtomicBool::new(false));
     let config = LiveConfig {
         command: ServerCommand::new(program.clone(), rest.to_vec()),
         revision,
@@ -625,21 +631,31 @@ fn fuzz_live(run: LiveRun, revision: &str, command: Vec<String>) -> conformance:
             run.cases_dir
                 .unwrap_or_else(|| PathBuf::from("mcp-conformance-cases")),
         ),
+        interrupt: Some(Arc::clone(&interrupted)),
     };
-    let interrupted = Arc::new(AtomicBool::new(false));
     {
         let flag = Arc::clone(&interrupted);
         let signals = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()
             .map_err(Error::Runtime)?;
+        // Registered here, before any server starts, so an early Ctrl-C is caught too.
+        let mut sigint = signals
+            .block_on(async {
+                tokio::signal::unix::signal(tokio::signal::unix::SignalKind::interrupt())
+            })
+            .map_err(Error::Runtime)?;
         std::thread::spawn(move || {
-            if signals.block_on(tokio::signal::ctrl_c()).is_ok() {
+            if signals.block_on(sigint.recv()).is_some() {
                 flag.store(true, Ordering::SeqCst);
             }
         });
     }
-    let mut target = LiveTarget::start(config)?;
+    let mut target = match LiveTarget::start(config) {
+        Ok(t) => t,
+        Err(_) if interrupted.load(Ordering::SeqCst) => return Ok(ExitCode::from(130)),
+        Err(e) => return Err(e),
+    };
     let mut findings: Vec<(&'static str, conformance::scenarios::FailureKind)> = Vec::new();
     let report = |finding: conformance::fuzzing::Finding, found: &mut Vec<_>| {
         println!("{}", finding.report());

@@ -122,16 +122,27 @@ fn list_prints_every_check() {
 /// Ctrl-C ends the run with 130 and kills the server's whole process group first.
 #[test]
 fn interrupt_exits_130_and_leaves_no_server_behind() {
+    interrupted_with_no_server_behind(&["run", "--timeout", "60"], "int");
+}
+
+/// The same for the live fuzz mode, stuck in the handshake of a server that never answers.
+#[test]
+fn live_fuzz_interrupt_exits_130_and_leaves_no_server_behind() {
+    interrupted_with_no_server_behind(&["fuzz", "--live", "--timeout", "60"], "int-live");
+}
+
+fn interrupted_with_no_server_behind(args: &[&str], label: &str) {
     use nix::sys::signal::{kill, Signal};
     use nix::unistd::Pid;
     use std::time::{Duration, Instant};
 
-    let dir = std::env::temp_dir().join(format!("mcp-conformance-int-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("mcp-conformance-{label}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let pidfile = dir.join("server.pid");
     let script = format!("echo $$ > '{}'; exec sleep 300", pidfile.display());
     let mut harness = bin()
-        .args(["run", "--timeout", "60", "--", "sh", "-c", &script])
+        .args(args)
+        .args(["--", "sh", "-c", &script])
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn()
@@ -369,4 +380,90 @@ fn fuzz_mode_finds_a_rare_crash_and_nothing_else() {
         "{}",
         String::from_utf8_lossy(&clean.stdout)
     );
+}
+
+#[test]
+fn live_fuzz_mode_finds_a_rare_crash_and_a_crash_input_becomes_a_case_file() {
+    let exe = env!("CARGO_BIN_EXE_mcp-conformance");
+    let dir = std::env::temp_dir().join(format!("mcp-conformance-cli-live-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let faulty = [exe, "reference-server", "--fault", "crash-on-astral"];
+    let dir_arg = dir.to_string_lossy().into_owned();
+    let live = bin()
+        .args([
+            "fuzz",
+            "--live",
+            "--time",
+            "3",
+            "--cases-dir",
+            &dir_arg,
+            "--",
+        ])
+        .args(faulty)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&live.stdout);
+    assert_eq!(live.status.code(), Some(1), "{text}");
+    assert!(text.contains("FAIL prop-server-survives (Crash)"), "{text}");
+    let clean = bin()
+        .args([
+            "fuzz",
+            "--live",
+            "--time",
+            "2",
+            "--",
+            exe,
+            "reference-server",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(
+        clean.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&clean.stdout)
+    );
+    // A saved crash input of the cargo-fuzz target, turned back into a case file.
+    let _ = std::fs::remove_dir_all(&dir);
+    let input = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../fuzz/artifacts/live_server/crash-on-astral"
+    );
+    let converted = bin()
+        .args(["fuzz", "--input", input, "--cases-dir", &dir_arg, "--"])
+        .args(faulty)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&converted.stdout);
+    assert_eq!(converted.status.code(), Some(1), "{text}");
+    let case = std::fs::read_dir(&dir)
+        .unwrap()
+        .next()
+        .expect("a case file")
+        .unwrap()
+        .path();
+    let replayed = bin()
+        .arg("replay")
+        .arg(&case)
+        .arg("--")
+        .args(faulty)
+        .output()
+        .unwrap();
+    assert_eq!(
+        replayed.status.code(),
+        Some(1),
+        "the case file replays the crash"
+    );
+    let fixed = bin()
+        .arg("replay")
+        .arg(&case)
+        .args(["--", exe, "reference-server"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        fixed.status.code(),
+        Some(0),
+        "the conformant server passes it"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }

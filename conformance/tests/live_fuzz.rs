@@ -27,6 +27,7 @@ fn target(fault: Option<&str>, revision: &'static Revision, cases: Option<PathBu
         timeout: Duration::from_secs(2),
         policy: CallPolicy::default(),
         cases_dir: cases,
+        interrupt: None,
     })
     .expect("the reference server starts")
 }
@@ -354,6 +355,7 @@ fn every_fault_meets_its_live_expectation() {
                             timeout: Duration::from_secs(1),
                             policy: CallPolicy::default(),
                             cases_dir: None,
+                            interrupt: None,
                         })
                         .expect("the reference server starts");
                         let found = first_finding(&mut t, 11, 3000);

@@ -96,7 +96,7 @@ impl Case {
 /// A JSON-RPC request or notification, built without the deep copies `json!` makes of
 /// interpolated values.
 fn message(id: Option<Value>, method: &str, params: Option<Value>) -> Value {
-    let mut m = Map::new();
+    let mut m = Map::with_capacity(4);
     m.insert("jsonrpc".into(), Value::String("2.0".into()));
     if let Some(id) = id {
         m.insert("id".into(), id);
@@ -416,7 +416,7 @@ impl Gen<'_> {
                 None => self.any(depth),
             },
             Shape::Object { properties } => {
-                let mut out = Map::new();
+                let mut out = Map::with_capacity(properties.len() + 1);
                 for (name, shape, needed) in properties {
                     // A required property is now and then dropped; an optional one is
                     // there half the time.

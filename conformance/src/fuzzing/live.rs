@@ -18,6 +18,8 @@
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::{json, Value};
@@ -75,6 +77,9 @@ pub struct LiveConfig {
     pub policy: CallPolicy,
     /// Where case files of findings are written (none: not written).
     pub cases_dir: Option<PathBuf>,
+    /// Set from elsewhere (a Ctrl-C handler) to stop at once: the case under way is
+    /// dropped, which kills the server, and [`LiveTarget::run`] returns `None`.
+    pub interrupt: Option<Arc<AtomicBool>>,
 }
 
 impl LiveConfig {
@@ -140,6 +145,7 @@ impl LiveConfig {
             cases_dir: Some(PathBuf::from(
                 var("MCP_FUZZ_CASES").unwrap_or_else(|| "live-cases".into()),
             )),
+            interrupt: None,
         })
     }
 }
@@ -267,7 +273,16 @@ impl LiveTarget {
             restarts: 0,
         };
         state.notifications = state.schemas.union_methods("ServerNotification");
-        runtime.block_on(state.discover())?;
+        let interrupt = state.config.interrupt.clone();
+        match runtime.block_on(interruptible(interrupt.as_deref(), state.discover())) {
+            Some(started) => started?,
+            None => {
+                return Err(crate::Error::Config {
+                    path: "MCP_FUZZ_SERVER".into(),
+                    message: "interrupted while starting the server".into(),
+                })
+            }
+        }
         Ok(Self {
             runtime,
             state,
@@ -318,7 +333,10 @@ impl LiveTarget {
     pub fn run_case(&mut self, case: &Case) -> Option<Finding> {
         self.execs += 1;
         let state = &mut self.state;
-        self.runtime.block_on(state.run(case))
+        let interrupt = state.config.interrupt.clone();
+        self.runtime
+            .block_on(interruptible(interrupt.as_deref(), state.run(case)))
+            .flatten()
     }
 
     /// The lines of `data`'s case, as the target writes them (for benchmarks and tests).
@@ -341,6 +359,26 @@ impl Drop for LiveTarget {
         // are torn down, tokio's among them. Dropping the session kills the server's
         // process group by signal, which needs none.
         drop(self.state.session.take());
+    }
+}
+
+/// Runs `work` until it ends or `interrupt` is set (checked every 50 ms); `None` when
+/// interrupted. Without a flag, `work` runs as is, with no timer beside it.
+async fn interruptible<T>(
+    interrupt: Option<&AtomicBool>,
+    work: impl std::future::Future<Output = T>,
+) -> Option<T> {
+    let Some(flag) = interrupt else {
+        return Some(work.await);
+    };
+    let watch = async {
+        while !flag.load(Ordering::SeqCst) {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    };
+    tokio::select! {
+        done = work => Some(done),
+        () = watch => None,
     }
 }
 

@@ -396,7 +396,7 @@ impl Session {
             return false;
         }
         self.outstanding.clear();
-        self.transcript = Transcript::default();
+        self.transcript.clear();
         true
     }
 

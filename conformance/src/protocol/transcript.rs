@@ -116,6 +116,13 @@ impl Transcript {
         seq
     }
 
+    /// Empties the transcript, keeping its allocation (a long-lived session reuses it).
+    pub fn clear(&mut self) {
+        self.entries.clear();
+        self.bytes = 0;
+        self.dropped = 0;
+    }
+
     /// Mutable access to an entry just pushed (to annotate it).
     pub fn get_mut(&mut self, seq: usize) -> Option<&mut Entry> {
         self.entries.get_mut(seq)
