@@ -73,6 +73,9 @@ enum Command {
         /// Which tools to call (tools have side effects).
         #[arg(long, value_enum, default_value = "all")]
         call: Call,
+        /// Never call tools whose name matches this glob (repeatable).
+        #[arg(long, value_name = "GLOB")]
+        deny_tool: Vec<String>,
         /// Use the live target of `cargo fuzz run live_server` (one server process, byte
         /// inputs from the seed turned into JSON-RPC lines, its oracle), without coverage
         /// guidance.
@@ -195,25 +198,31 @@ fn main() -> ExitCode {
             timeout,
             cases_dir,
             call,
+            deny_tool,
             live,
             input,
             command,
-        } => match if live || !input.is_empty() {
-            fuzz_live(
-                LiveRun {
-                    seed,
-                    time,
-                    timeout,
-                    cases_dir,
-                    call,
-                    inputs: input,
-                },
-                &revision,
-                command,
-            )
-        } else {
-            fuzz(seed, time, &revision, timeout, cases_dir, call, command)
-        } {
+        } => match globs(&deny_tool).and_then(|deny| {
+            if live || !input.is_empty() {
+                fuzz_live(
+                    LiveRun {
+                        seed,
+                        time,
+                        timeout,
+                        cases_dir,
+                        call,
+                        deny,
+                        inputs: input,
+                    },
+                    &revision,
+                    command,
+                )
+            } else {
+                fuzz(
+                    seed, time, &revision, timeout, cases_dir, call, deny, command,
+                )
+            }
+        }) {
             Ok(code) => code,
             Err(err) => {
                 eprintln!("mcp-conformance: failed to {}", error_chain(&err));
@@ -493,6 +502,7 @@ fn fuzz(
     timeout: f64,
     cases_dir: Option<PathBuf>,
     call: Call,
+    deny: Vec<glob::Pattern>,
     command: Vec<String>,
 ) -> conformance::Result<ExitCode> {
     use conformance::report::escape_for_terminal;
@@ -500,7 +510,7 @@ fn fuzz(
         Revision::find(revision).ok_or_else(|| Error::UnknownRevision(revision.to_string()))?;
     let (program, rest) = command.split_first().ok_or(Error::NoCommand)?;
     let server = ServerCommand::new(program.clone(), rest.to_vec());
-    let positive = |x: f64| x.is_finite() && x > 0.0;
+    let positive = |x: f64| x.is_finite() && x > 0.0 && x < 1e9;
     if !positive(time) || !positive(timeout) {
         return Err(Error::Config {
             path: "command line".into(),
@@ -518,6 +528,7 @@ fn fuzz(
     };
     let policy = CallPolicy {
         mode,
+        deny,
         ..CallPolicy::default()
     };
     eprintln!(
@@ -576,6 +587,7 @@ struct LiveRun {
     timeout: f64,
     cases_dir: Option<PathBuf>,
     call: Call,
+    deny: Vec<glob::Pattern>,
     inputs: Vec<PathBuf>,
 }
 
@@ -588,7 +600,7 @@ fn fuzz_live(run: LiveRun, revision: &str, command: Vec<String>) -> conformance:
     let revision =
         Revision::find(revision).ok_or_else(|| Error::UnknownRevision(revision.to_string()))?;
     let (program, rest) = command.split_first().ok_or(Error::NoCommand)?;
-    let positive = |x: f64| x.is_finite() && x > 0.0;
+    let positive = |x: f64| x.is_finite() && x > 0.0 && x < 1e9;
     if !positive(run.time) || !positive(run.timeout) {
         return Err(Error::Config {
             path: "command line".into(),
@@ -625,6 +637,7 @@ fn fuzz_live(run: LiveRun, revision: &str, command: Vec<String>) -> conformance:
         timeout: Duration::from_secs_f64(run.timeout),
         policy: CallPolicy {
             mode,
+            deny: run.deny,
             ..CallPolicy::default()
         },
         cases_dir: Some(
@@ -737,7 +750,11 @@ fn replay(
         None => case.command.clone(),
     };
     let mut session = SessionConfig::default();
-    if let Some(t) = timeout.filter(|t| t.is_finite() && *t > 0.0) {
+    // --timeout, else the timeout of the run that found the case.
+    if let Some(t) = timeout
+        .or(case.timeout_secs)
+        .filter(|t| t.is_finite() && *t > 0.0 && *t < 86_400.0)
+    {
         session.timeout = Duration::from_secs_f64(t);
     }
     let runtime = tokio::runtime::Builder::new_current_thread()

@@ -15,13 +15,18 @@ use super::live::PING_ID;
 use super::shape::{Compiled, Format, Shape};
 use crate::protocol::Line;
 
-/// A tool the live target may call, as the server listed it.
+/// A tool the server listed.
 #[derive(Debug, Clone)]
 pub struct Tool {
     /// Its name.
     pub name: String,
     /// Its `inputSchema`, compiled for the generator.
     pub input: Compiled,
+    /// Whether it may be called. A tool the call policy forbids, or that outlasted the
+    /// timeout, stays in the list (so the same bytes keep decoding the same way) but is
+    /// never called: a case that picks it pings instead, and no generated tool name
+    /// equals its name.
+    pub enabled: bool,
 }
 
 impl Tool {
@@ -30,15 +35,21 @@ impl Tool {
         Self {
             name: name.into(),
             input: Compiled::new(input_schema),
+            enabled: true,
         }
     }
 }
+
+/// Most values generated per case (nested `minItems` could otherwise ask for millions).
+const NODE_BUDGET: u32 = 4096;
 
 /// One line of a case, as the generator makes it.
 #[derive(Debug, Clone, PartialEq)]
 enum Step {
     /// A request (it has an `id`): exactly one response is due.
     Request(Value),
+    /// A request whose id is the point (the id round trip).
+    Probe(Value),
     /// A notification: no response is due.
     Notification(Value),
     /// A malformed frame, written as is. `ids` are request ids the frame shows, which a
@@ -58,6 +69,13 @@ pub struct Case {
     pub lines: Vec<Line>,
     /// Request ids that malformed frames show: a lenient server may answer them.
     pub tolerated: Vec<Value>,
+    /// Lines whose id is the point of the case (the id round trip); every other request
+    /// gets a fresh id of the session when it is first sent (ids MUST NOT be reused
+    /// within a session).
+    pub probes: Vec<usize>,
+    /// Whether the session ids have been given out (a case keeps them when it is run
+    /// again, to confirm it or cut it down, on a fresh process).
+    pub ids_assigned: bool,
 }
 
 impl Case {
@@ -71,6 +89,12 @@ impl Case {
         let mut out = self.clone();
         if i + 1 < out.lines.len() {
             out.lines.remove(i);
+            out.probes = out
+                .probes
+                .iter()
+                .filter(|p| **p != i)
+                .map(|p| if *p > i { p - 1 } else { *p })
+                .collect();
         }
         out
     }
@@ -167,17 +191,23 @@ const TOKENS: &[&str] = &[
 pub fn decode(data: &[u8], tools: &[Tool]) -> Case {
     let mut g = Gen {
         u: Unstructured::new(data),
+        nodes: 0,
     };
     let count = if g.chance(48) { 2 + g.below(3) } else { 1 };
     let mut case = Case {
         lines: Vec::with_capacity(count + 1),
-        tolerated: Vec::new(),
+        ..Case::default()
     };
     let mut used_ids: Vec<Value> = Vec::new();
     for k in 0..count {
         match g.step(tools, k, &used_ids) {
             Step::Request(r) => {
                 used_ids.push(r["id"].clone());
+                case.lines.push(Line::Message(r));
+            }
+            Step::Probe(r) => {
+                used_ids.push(r["id"].clone());
+                case.probes.push(case.lines.len());
                 case.lines.push(Line::Message(r));
             }
             Step::Notification(n) => case.lines.push(Line::Message(n)),
@@ -188,12 +218,32 @@ pub fn decode(data: &[u8], tools: &[Tool]) -> Case {
         }
     }
     case.lines.push(Line::Message(ping()));
+    // A cancellation never names a request of its own case: a cancelled request need not
+    // be answered, and waiting for it would be a false stall.
+    let ids: Vec<Value> = case
+        .lines
+        .iter()
+        .filter_map(Line::request_id)
+        .cloned()
+        .collect();
+    for (k, line) in case.lines.iter_mut().enumerate() {
+        if let Line::Message(m) = line {
+            if m["method"] == "notifications/cancelled"
+                && m.pointer("/params/requestId")
+                    .is_some_and(|t| ids.contains(t))
+            {
+                m["params"]["requestId"] = json!(format!("gone-{k}"));
+            }
+        }
+    }
     case
 }
 
 /// The fuzzer's bytes, read as choices.
 struct Gen<'a> {
     u: Unstructured<'a>,
+    /// Values generated so far (bounded by `NODE_BUDGET`).
+    nodes: u32,
 }
 
 impl Gen<'_> {
@@ -234,6 +284,9 @@ impl Gen<'_> {
             0..=139 if !tools.is_empty() => {
                 let tool = &tools[self.below(tools.len())];
                 let arguments = self.value(&tool.input.root, &tool.input.defs, 0);
+                if !tool.enabled {
+                    return Step::Request(message(Some(id), "ping", None));
+                }
                 request(id, "tools/call", {
                     let mut p = Map::new();
                     p.insert("name".into(), Value::String(tool.name.clone()));
@@ -249,6 +302,13 @@ impl Gen<'_> {
                     name
                 } else {
                     self.string(0, 24)
+                };
+                // Never the name of a tool that must not be called.
+                let forbidden = tools.iter().any(|t| !t.enabled && t.name == name);
+                let name = if forbidden {
+                    "conformance-unknown-tool".to_string()
+                } else {
+                    name
                 };
                 let mut params = json!({"name": name});
                 if self.chance(200) {
@@ -273,12 +333,13 @@ impl Gen<'_> {
                     1 => json!(self.int_in(-1000, 1000)),
                     _ => Value::String(self.string(0, 24)),
                 };
-                let id = if used.contains(&probe) || probe == json!(PING_ID) {
-                    id
+                // Ids the harness uses for itself are strings starting with "live-".
+                let ours = probe.as_str().is_some_and(|s| s.starts_with("live-"));
+                if used.contains(&probe) || ours {
+                    Step::Request(message(Some(id), "ping", None))
                 } else {
-                    probe
-                };
-                Step::Request(message(Some(id), "ping", None))
+                    Step::Probe(message(Some(probe), "ping", None))
+                }
             }
             195..=209 => {
                 let method = *self.pick(OTHER_METHODS);
@@ -299,6 +360,12 @@ impl Gen<'_> {
                         let target = match self.below(2) {
                             0 => json!(self.int_in(100, 999)),
                             _ => Value::String(format!("gone-{}", self.string(0, 8))),
+                        };
+                        // Never an id this case sends (session ids are 10^9 and up).
+                        let target = if used.contains(&target) {
+                            json!(format!("gone-{k}"))
+                        } else {
+                            target
                         };
                         json!({"requestId": target, "reason": self.string(0, 16)})
                     }
@@ -326,10 +393,12 @@ impl Gen<'_> {
                 raw(valid.as_bytes()[..cut].to_vec(), vec![])
             }
             1 => {
-                // Bytes that are not UTF-8 inside a string.
+                // Bytes that are not UTF-8 inside a string: 0xFF never is, whatever
+                // follows it.
                 let mut bytes =
                     br#"{"jsonrpc":"2.0","id":"raw-utf8","method":"ping","params":{"x":""#.to_vec();
-                let n = 1 + self.below(4);
+                bytes.push(0xFF);
+                let n = self.below(4);
                 for _ in 0..n {
                     bytes.push(0x80 | self.byte());
                 }
@@ -379,7 +448,12 @@ impl Gen<'_> {
             6 => {
                 // Garbage text: whatever the bytes say, made sure not to parse as JSON.
                 let mut text = String::from("\u{1}");
-                text.push_str(&self.string(0, 40));
+                // One line: a newline would split it into frames of its own.
+                text.extend(
+                    self.string(0, 40)
+                        .chars()
+                        .filter(|c| !matches!(c, '\n' | '\r')),
+                );
                 raw(text.into_bytes(), vec![])
             }
             _ => {
@@ -397,7 +471,8 @@ impl Gen<'_> {
 
     /// A value for `shape` (its `$ref`s in `defs`), mostly valid, now and then mutated.
     fn value(&mut self, shape: &Shape, defs: &[Shape], depth: u32) -> Value {
-        if depth > MAX_DEPTH {
+        self.nodes += 1;
+        if depth > MAX_DEPTH || self.nodes > NODE_BUDGET {
             return Value::Null;
         }
         if self.chance(10) {

@@ -60,6 +60,17 @@ const QUICK_METHODS: &[&str] = &[
     "tools/call/extra",
     "rpc.discover",
 ];
+/// The harness's own request ids (strings starting with `live-`; cases never use them).
+const INIT_ID: &str = "live-init";
+const SETTLE_ID: &str = "live-settle";
+const CHECK_ID: &str = "live-check";
+/// The first id a session gives the requests of cases (far from anything the generator
+/// picks for an id probe but the occasional ±(2^53-1) value, which is checked).
+const FIRST_ID: i64 = 1_000_000_000;
+/// Cases per server session before it is replaced, which bounds the ids it remembers.
+const SESSION_CASES: u64 = 50_000;
+/// How long starting the server and its handshake may take at least.
+const STARTUP: Duration = Duration::from_secs(10);
 /// How many timeouts a request that outlasted one may still take to be answered while
 /// the server answers ping, before it counts as never answered.
 const LATE_FACTOR: u32 = 3;
@@ -109,7 +120,7 @@ impl LiveConfig {
             Some(t) => t
                 .parse::<f64>()
                 .ok()
-                .filter(|t| t.is_finite() && *t > 0.0)
+                .filter(|t| t.is_finite() && *t > 0.0 && *t <= 3600.0)
                 .map(Duration::from_secs_f64)
                 .ok_or(format!(
                     "MCP_FUZZ_TIMEOUT: not a positive number of seconds: {t}"
@@ -192,7 +203,7 @@ impl Finding {
             Some(path) => out.push_str(&format!(
                 "  replay: mcp-conformance replay {} -- {}\n",
                 path.display(),
-                esc(&self.case.command.display())
+                esc(&self.case.command.display()),
             )),
             None => out.push_str("  (no case file written)\n"),
         }
@@ -236,11 +247,23 @@ struct State {
     tools: Vec<Tool>,
     declared: bool,
     output: HashMap<String, jsonschema::Validator>,
+    /// The same output schemas as listed (for case files).
+    output_schemas: HashMap<String, Value>,
     /// Methods of the revision's ServerNotification union (validated when received).
     notifications: Vec<String>,
     session: Option<Session>,
     /// Things a reader should know (tools no longer called).
     notes: Vec<String>,
+    /// The next id the session gives a request of a case.
+    next_id: i64,
+    /// Ids of id probes sent in this session (each id is used once per session).
+    probe_ids: HashSet<String>,
+    /// Cases run on the current session.
+    session_cases: u64,
+    /// What the previous case wrote that a concurrent server may still be answering: a
+    /// malformed frame (a null-id error may come late) and the ids its frames showed.
+    previous_raw: bool,
+    previous_tolerated: Vec<Value>,
     restarts: u64,
 }
 
@@ -268,8 +291,14 @@ impl LiveTarget {
             tools: Vec::new(),
             declared: false,
             output: HashMap::new(),
+            output_schemas: HashMap::new(),
             session: None,
             notes: Vec::new(),
+            next_id: FIRST_ID,
+            probe_ids: HashSet::new(),
+            session_cases: 0,
+            previous_raw: false,
+            previous_tolerated: Vec::new(),
             restarts: 0,
         };
         state.notifications = state.schemas.union_methods("ServerNotification");
@@ -307,7 +336,7 @@ impl LiveTarget {
         self.state.config.revision
     }
 
-    /// The tools the cases call.
+    /// The tools listed, each with whether cases call it.
     pub fn tools(&self) -> &[Tool] {
         &self.state.tools
     }
@@ -326,11 +355,11 @@ impl LiveTarget {
     /// confirmed on a fresh process and its case file written; the server is restarted.
     pub fn run(&mut self, data: &[u8]) -> Option<Finding> {
         let case = decode(data, &self.state.tools);
-        self.run_case(&case)
+        self.run_case(case)
     }
 
     /// [`LiveTarget::run`] for a decoded case.
-    pub fn run_case(&mut self, case: &Case) -> Option<Finding> {
+    pub fn run_case(&mut self, case: Case) -> Option<Finding> {
         self.execs += 1;
         let state = &mut self.state;
         let interrupt = state.config.interrupt.clone();
@@ -402,14 +431,21 @@ impl State {
         }
     }
 
-    /// A fresh, initialized session.
-    async fn fresh(&self) -> Result<Session, String> {
+    /// A fresh, initialized session, and the initialize result. The harness's own
+    /// requests use string ids starting with `live-`, which cases never use.
+    async fn fresh(&self) -> Result<(Session, Value), String> {
         let mut session = Session::start(&self.config.command, self.session_config())
             .map_err(|e| e.to_string())?;
+        // Starting may take longer than a request (npx, uv, a busy machine).
+        session.set_timeout(self.config.timeout.max(STARTUP));
         let init = session
-            .handshake(initialize_params(self.config.revision.id))
+            .request_with_id(
+                json!(INIT_ID),
+                "initialize",
+                Some(initialize_params(self.config.revision.id)),
+            )
             .await;
-        if init.result().is_none() {
+        let Some(result) = init.result().cloned() else {
             session.kill().await;
             return Err(match init.silence() {
                 Some(s) => format!("initialize got no result: {}", s.describe()),
@@ -418,10 +454,13 @@ impl State {
                     init.error().map(Value::to_string).unwrap_or_default()
                 ),
             });
-        }
+        };
+        session.notify("notifications/initialized", None).await;
         // One round trip, so what the server says in reply to `initialized` arrives now,
         // not in the first case (which would then take the blame).
-        let settled = session.request("ping", None).await;
+        let settled = session
+            .request_with_id(json!(SETTLE_ID), "ping", None)
+            .await;
         if let Some(s) = settled.silence() {
             let why = format!(
                 "a ping after the handshake got no response: {}",
@@ -430,22 +469,40 @@ impl State {
             session.kill().await;
             return Err(why);
         }
-        Ok(session)
+        session.set_timeout(self.config.timeout);
+        Ok((session, result))
+    }
+
+    /// A fresh session, tried up to three times (a restart that fails once may be the
+    /// machine, not the server).
+    async fn restart(&mut self) -> Result<Session, String> {
+        self.restarts += 1;
+        self.next_id = FIRST_ID;
+        self.probe_ids.clear();
+        self.session_cases = 0;
+        self.previous_raw = false;
+        self.previous_tolerated.clear();
+        let mut why = String::new();
+        for _ in 0..3 {
+            match self.fresh().await {
+                Ok((mut s, _)) => {
+                    s.forget_history();
+                    return Ok(s);
+                }
+                Err(e) => why = e,
+            }
+        }
+        Err(why)
     }
 
     /// The first session: the tools to call.
     async fn discover(&mut self) -> crate::Result<()> {
-        let mut session = self.fresh().await.map_err(|message| crate::Error::Config {
+        let (mut session, init) = self.fresh().await.map_err(|message| crate::Error::Config {
             path: "MCP_FUZZ_SERVER".into(),
             message,
         })?;
-        let init = session
-            .transcript()
-            .received()
-            .find_map(|e| e.json.clone())
-            .unwrap_or(Value::Null);
         self.declared = init
-            .pointer("/result/capabilities/tools")
+            .pointer("/capabilities/tools")
             .is_some_and(Value::is_object);
         if self.declared {
             let (pages, _) = walk(&mut session, 100).await;
@@ -455,7 +512,14 @@ impl State {
                 let Some(name) = tool.get("name").and_then(Value::as_str) else {
                     continue;
                 };
-                if !seen.insert(name.to_string()) || self.config.policy.permits(tool).is_err() {
+                if !seen.insert(name.to_string()) {
+                    continue;
+                }
+                if self.config.policy.permits(tool).is_err() {
+                    // Listed, never called (and never named by a generated call).
+                    let mut forbidden = Tool::new(name, &json!({}));
+                    forbidden.enabled = false;
+                    self.tools.push(forbidden);
                     continue;
                 }
                 let Some(schema) = tool
@@ -465,11 +529,11 @@ impl State {
                     continue;
                 };
                 if revision.tool_fields.contains(&"outputSchema") {
-                    if let Some(v) = tool
-                        .get("outputSchema")
-                        .and_then(|s| compile_input_schema(s, revision).ok())
-                    {
-                        self.output.insert(name.to_string(), v);
+                    if let Some(schema) = tool.get("outputSchema") {
+                        if let Ok(v) = compile_input_schema(schema, revision) {
+                            self.output.insert(name.to_string(), v);
+                            self.output_schemas.insert(name.to_string(), schema.clone());
+                        }
                     }
                 }
                 self.tools.push(Tool::new(name, schema));
@@ -486,36 +550,43 @@ impl State {
         }
     }
 
-    async fn run(&mut self, case: &Case) -> Option<Finding> {
+    async fn run(&mut self, mut case: Case) -> Option<Finding> {
         let mut current = self.session.take();
-        // A session kept after a case was checked for an exit right after it.
-        let usable = current.as_mut().is_some_and(Session::forget_history);
+        // A session kept after a case was checked for an exit right after it. It is
+        // replaced now and then, which bounds the ids it remembers.
+        let usable = self.session_cases < SESSION_CASES
+            && current.as_mut().is_some_and(Session::forget_history);
         let mut session = match current {
             Some(s) if usable => s,
             other => {
                 if let Some(mut s) = other {
                     s.kill().await;
                 }
-                self.restarts += 1;
-                match self.fresh().await {
-                    // The handshake is the scripted suite's to judge, not this input's.
-                    Ok(mut s) => {
-                        s.forget_history();
-                        s
-                    }
+                match self.restart().await {
+                    Ok(s) => s,
                     Err(why) => {
                         return Some(self.finding(
-                            case,
+                            &case,
                             FailureKind::Crash,
                             "prop-server-survives",
-                            format!("the server could not be restarted: {why}"),
+                            format!("the server could not be restarted (three tries): {why}"),
                             Transcript::default(),
                         ))
                     }
                 }
             }
         };
+        self.session_cases += 1;
+        self.assign_ids(&mut case);
+        let case = &case;
         let judged = self.exec(&mut session, case).await;
+        // From here on, fresh processes (a restart, the confirmation) never saw this case.
+        self.previous_raw = case.has_raw();
+        self.previous_tolerated.clone_from(&case.tolerated);
+        if !matches!(judged, Judged::Ok) {
+            self.previous_raw = false;
+            self.previous_tolerated.clear();
+        }
         match judged {
             Judged::Ok => {
                 self.session = Some(session);
@@ -545,13 +616,40 @@ impl State {
         }
     }
 
+    /// Gives the case's requests fresh ids of this session (once: a case run again keeps
+    /// them). An id probe keeps its id unless this session has used it already.
+    fn assign_ids(&mut self, case: &mut Case) {
+        if case.ids_assigned {
+            return;
+        }
+        case.ids_assigned = true;
+        let mut probes = Vec::new();
+        for (i, line) in case.lines.iter_mut().enumerate() {
+            let Line::Message(m) = line else { continue };
+            if m.get("id").is_none() || m.get("method").is_none() {
+                continue;
+            }
+            if case.probes.contains(&i) {
+                let id = &m["id"];
+                let ours = id.as_i64().is_some_and(|n| n >= FIRST_ID);
+                if !ours && self.probe_ids.insert(id.to_string()) {
+                    probes.push(i);
+                    continue;
+                }
+            }
+            m["id"] = json!(self.next_id);
+            self.next_id += 1;
+        }
+        case.probes = probes;
+    }
+
     /// Drops the steps the failure does not need, each time on a fresh process.
     async fn minimize(&mut self, case: &Case, kind: &FailureKind, check: &str) -> Case {
         let mut best = case.clone();
         let mut i = 0;
         while best.steps().len() > 1 && i < best.steps().len() {
             let candidate = best.without(i);
-            let Ok(mut session) = self.fresh().await else {
+            let Ok((mut session, _)) = self.fresh().await else {
                 break;
             };
             session.forget_history();
@@ -567,7 +665,7 @@ impl State {
 
     /// Runs the case again on a fresh process and records whether it fails the same way.
     async fn confirm(&mut self, case: &Case, finding: &mut Finding) {
-        let Ok(mut session) = self.fresh().await else {
+        let Ok((mut session, _)) = self.fresh().await else {
             return;
         };
         // As in the fuzzing session, only the case's own messages are judged; the
@@ -598,17 +696,22 @@ impl State {
         transcript: Transcript,
     ) -> Finding {
         let revision = self.config.revision.id;
+        // The messages of `fresh`, then the case, as the live target sent them.
         let mut messages = vec![
             CaseMessage::message(
-                json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": initialize_params(revision)}),
+                json!({"jsonrpc": "2.0", "id": INIT_ID, "method": "initialize", "params": initialize_params(revision)}),
                 false,
             ),
             CaseMessage::message(
                 json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
                 false,
             ),
+            CaseMessage::message(
+                json!({"jsonrpc": "2.0", "id": SETTLE_ID, "method": "ping"}),
+                false,
+            ),
         ];
-        let last = case.lines.len() - 1;
+        let last = case.lines.len().saturating_sub(1);
         for (i, line) in case.lines.iter().enumerate() {
             let pipelined = i < last;
             messages.push(match line {
@@ -633,6 +736,19 @@ impl State {
                 kind,
                 command: self.config.command.clone(),
                 messages,
+                timeout_secs: Some(self.config.timeout.as_secs_f64()),
+                output_schema: check
+                    .starts_with("tc-outputschema")
+                    .then(|| {
+                        case.lines.iter().find_map(|l| match l {
+                            Line::Message(m) if m["method"] == "tools/call" => m
+                                .pointer("/params/name")
+                                .and_then(Value::as_str)
+                                .and_then(|n| self.output_schemas.get(n).cloned()),
+                            _ => None,
+                        })
+                    })
+                    .flatten(),
             },
             transcript,
             reproduced: false,
@@ -643,6 +759,16 @@ impl State {
     /// Writes the case and judges what comes back.
     async fn exec(&mut self, session: &mut Session, case: &Case) -> Judged {
         let exchanges = session.pipeline_lines(&case.lines).await;
+        if session.transcript().dropped() > 0 {
+            // Past the transcript's budget (a flood of output) bodies are not kept, and
+            // nothing may be judged on a missing body: start again on a fresh process.
+            self.notes.push(
+                "a case produced more output than a transcript keeps; not judged, server restarted"
+                    .into(),
+            );
+            self.notes.dedup();
+            return Judged::Slow;
+        }
         let judged = self.judge(session, case, &exchanges).await;
         if judged != Judged::Ok {
             return judged;
@@ -697,7 +823,7 @@ impl State {
             Silence::Timeout(_) => {}
             other => return crash(other.describe()),
         }
-        let ping = session.request("ping", None).await;
+        let ping = session.request_with_id(json!(CHECK_ID), "ping", None).await;
         match ping.silence() {
             Some(Silence::Exited(exit)) => {
                 return crash(format!("the server exited ({})", exit.describe()))
@@ -722,8 +848,8 @@ impl State {
         if !QUICK_METHODS.contains(&x.method.as_str()) {
             if x.method == "tools/call" {
                 if let Some(name) = x.request.pointer("/params/name").and_then(Value::as_str) {
-                    if self.tools.iter().any(|t| t.name == name) {
-                        self.tools.retain(|t| t.name != name);
+                    if let Some(t) = self.tools.iter_mut().find(|t| t.name == name && t.enabled) {
+                        t.enabled = false;
                         self.notes.push(format!(
                             "tool {name:?} outlasted the {:.1} s timeout; not called again",
                             session.timeout().as_secs_f64()
@@ -758,8 +884,12 @@ impl State {
         use crate::protocol::FrameProblem;
         let tolerated = &case.tolerated;
         for entry in transcript.received() {
+            // 2025-03-26 lets implementations send batches: an array is a message there.
+            let batch =
+                self.config.revision.batching && entry.json.as_ref().is_some_and(Value::is_array);
             match &entry.problem {
                 None | Some(FrameProblem::Overlong { .. }) => {}
+                Some(FrameProblem::NotAMessage) if batch => {}
                 Some(problem) => {
                     return Judged::Failed(
                         FailureKind::InvalidMessage,
@@ -800,7 +930,13 @@ impl State {
             let is_error = message.is_some_and(|m| m.get("error").is_some());
             // A malformed frame may be answered with an error whose id is null (the server
             // could not read one) or, by a lenient server, with the id the frame shows.
-            if (case.has_raw() && id.is_null() && is_error) || tolerated.contains(id) {
+            // The previous case's frames count too: a server handling lines concurrently
+            // may answer one after the ping that closed that case.
+            let raw = case.has_raw() || self.previous_raw;
+            if (raw && id.is_null() && is_error)
+                || tolerated.contains(id)
+                || self.previous_tolerated.contains(id)
+            {
                 continue;
             }
             let notified = case.notifications();

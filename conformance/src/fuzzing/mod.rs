@@ -41,7 +41,12 @@ pub fn live_server_init() {
         }
         match LiveTarget::from_env() {
             Ok(t) => {
-                let names: Vec<&str> = t.tools().iter().map(|t| t.name.as_str()).collect();
+                let names: Vec<&str> = t
+                    .tools()
+                    .iter()
+                    .filter(|t| t.enabled)
+                    .map(|t| t.name.as_str())
+                    .collect();
                 eprintln!(
                     "live_server: fuzzing {} ({}) with tools {names:?}",
                     t.command().display(),

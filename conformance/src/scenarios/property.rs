@@ -168,6 +168,12 @@ pub struct CaseFile {
     pub command: ServerCommand,
     /// Messages to send, in order: the handshake, then the case.
     pub messages: Vec<CaseMessage>,
+    /// Seconds per request of the run that found it (replay's default).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timeout_secs: Option<f64>,
+    /// The called tool's `outputSchema`, for a finding about `structuredContent`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output_schema: Option<Value>,
 }
 
 /// A property that failed.
@@ -929,6 +935,8 @@ impl PropertyRun<'_> {
                 kind,
                 command: self.command.clone(),
                 messages,
+                timeout_secs: None,
+                output_schema: None,
             },
             case_path: None,
         }
@@ -1070,6 +1078,8 @@ impl PropertyRun<'_> {
                     kind,
                     command: self.command.clone(),
                     messages: case_messages,
+                    timeout_secs: None,
+                    output_schema: None,
                 },
                 case_path: None,
             });

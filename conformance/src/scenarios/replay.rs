@@ -61,12 +61,24 @@ pub async fn replay(
             None => session.notify(&method, m.get("params").cloned()).await,
         }
     }
+    // A server may exit right after its last answer (the live target checks for that).
+    let exited_after = session.exited();
     session.kill().await;
     let transcript = session.transcript().clone();
     // The case request is the last request before the closing ping.
     let case_exchange = exchanges.iter().rev().nth(1);
     let silences: Vec<&Silence> = exchanges.iter().filter_map(Exchange::silence).collect();
-    let crashed = silences.iter().find(|s| matches!(s, Silence::Exited(_)));
+    let crashed = silences
+        .iter()
+        .copied()
+        .find(|s| {
+            matches!(
+                s,
+                Silence::Exited(_) | Silence::StdoutClosed | Silence::WriteFailed
+            )
+        })
+        .cloned()
+        .or(exited_after.filter(|s| matches!(s, Silence::Exited(_))));
     let stalled = silences.iter().any(|s| matches!(s, Silence::Timeout(_)));
     let code = case_exchange.and_then(Exchange::error_code);
     let result = case_exchange.and_then(Exchange::result);
@@ -122,10 +134,20 @@ pub async fn replay(
                 },
             )
         }
-        FailureKind::InvalidResult => (
-            result.is_some(),
-            "see the transcript: the result is judged against the schemas by a full run".into(),
-        ),
+        FailureKind::InvalidResult => match invalid_result(case, &transcript, &exchanges)? {
+            Some(what) => (true, what),
+            // A property case's outputSchema finding: the file does not hold the schema.
+            None if case.output_schema.is_none() && case.check == "prop-valid-call-result" => (
+                result.is_some(),
+                "see the transcript: the result is judged against the tool's outputSchema by a full run"
+                    .into(),
+            ),
+            None => (
+                false,
+                "every result and notification validates against the revision's schema and the tool's outputSchema"
+                    .into(),
+            ),
+        },
         FailureKind::InvalidMessage => match invalid_message(&transcript, &exchanges) {
             Some(what) => (true, what),
             None => (
@@ -157,6 +179,14 @@ pub async fn replay(
 /// The first line that is not a valid JSON-RPC message, or response nobody asked for
 /// (an error with a null id counts as the answer to a malformed frame).
 fn invalid_message(transcript: &Transcript, exchanges: &[Exchange]) -> Option<String> {
+    // Ids a malformed frame shows: a lenient server may answer them.
+    let shown: Vec<Value> = transcript
+        .entries()
+        .iter()
+        .filter(|e| e.direction == crate::protocol::Direction::Sent && e.json.is_none())
+        .filter_map(|e| serde_json::from_str::<Value>(&e.text).ok())
+        .filter_map(|v| v.get("id").cloned())
+        .collect();
     for entry in transcript.received() {
         if let Some(problem) = &entry.problem {
             if !matches!(problem, FrameProblem::Overlong { .. }) {
@@ -169,7 +199,8 @@ fn invalid_message(transcript: &Transcript, exchanges: &[Exchange]) -> Option<St
             .json
             .as_ref()
             .is_some_and(|m| m.get("id").is_none_or(Value::is_null) && m.get("error").is_some());
-        if entry.unsolicited && !null_error {
+        let id = entry.json.as_ref().and_then(|m| m.get("id"));
+        if entry.unsolicited && !null_error && !id.is_some_and(|i| shown.contains(i)) {
             return Some("a response that answers no request".into());
         }
     }
@@ -186,4 +217,59 @@ fn invalid_message(transcript: &Transcript, exchanges: &[Exchange]) -> Option<St
             && error.get("message").is_some_and(Value::is_string);
         (!shaped).then(|| format!("an error object without an integer code and a message: {error}"))
     })
+}
+
+/// The first result or server notification that breaks the revision's schema, or a tool
+/// result that breaks the case's `outputSchema`, described.
+fn invalid_result(
+    case: &CaseFile,
+    transcript: &Transcript,
+    exchanges: &[Exchange],
+) -> crate::Result<Option<String>> {
+    let Some(revision) = crate::protocol::Revision::find(&case.revision) else {
+        return Ok(None);
+    };
+    let schemas = crate::protocol::SchemaSet::new(revision)?;
+    for x in exchanges {
+        let Some(result) = x.result() else { continue };
+        let definition = crate::checks::result_definition(&x.method);
+        if let Some(v) = schemas.validate(definition, result)?.first() {
+            return Ok(Some(format!(
+                "{} result breaks {definition} at {:?}: {}",
+                x.method, v.instance_path, v.message
+            )));
+        }
+        let failed = result.get("isError") == Some(&Value::Bool(true));
+        if let (Some(schema), "tools/call", false) =
+            (&case.output_schema, x.method.as_str(), failed)
+        {
+            let Some(sc) = result.get("structuredContent") else {
+                return Ok(Some("a tool result without structuredContent".into()));
+            };
+            if let Ok(v) = schemas.validate_with(schema, sc) {
+                if let Some(first) = v.first() {
+                    return Ok(Some(format!(
+                        "structuredContent breaks the outputSchema at {:?}: {}",
+                        first.instance_path, first.message
+                    )));
+                }
+            }
+        }
+    }
+    let notifications = schemas.union_methods("ServerNotification");
+    for entry in transcript.received() {
+        let Some(m) = &entry.json else { continue };
+        let method = m.get("method").and_then(Value::as_str);
+        let known = method.is_some_and(|n| notifications.iter().any(|k| k == n));
+        if known && m.get("id").is_none() {
+            if let Some(v) = schemas.validate("ServerNotification", m)?.first() {
+                return Ok(Some(format!(
+                    "a {} notification breaks ServerNotification: {}",
+                    method.unwrap_or_default(),
+                    v.message
+                )));
+            }
+        }
+    }
+    Ok(None)
 }
