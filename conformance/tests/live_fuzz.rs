@@ -82,6 +82,22 @@ const RARE: &[(&str, &str, FailureKind)] = &[
         "rpc-id-echo",
         FailureKind::IdNotEchoed,
     ),
+    // Replays judge results and envelopes too.
+    (
+        "structured-content-mismatch",
+        "tc-outputschema-conform",
+        FailureKind::InvalidResult,
+    ),
+    (
+        "is-error-string",
+        "schema-server-messages",
+        FailureKind::InvalidResult,
+    ),
+    (
+        "jsonrpc-version",
+        "rpc-jsonrpc-version",
+        FailureKind::InvalidMessage,
+    ),
 ];
 
 #[test]

@@ -742,6 +742,43 @@ mod tests {
     }
 
     #[test]
+    fn a_case_never_cancels_its_own_requests() {
+        let tools = tools();
+        let mut state = 9u64;
+        let mut cancels = 0;
+        for _ in 0..20_000 {
+            let case = decode(&crate::fuzzing::seeded_input(&mut state), &tools);
+            let ids: Vec<&Value> = case.lines.iter().filter_map(Line::request_id).collect();
+            for line in &case.lines {
+                if let Line::Message(m) = line {
+                    if m["method"] == "notifications/cancelled" {
+                        cancels += 1;
+                        let target = &m["params"]["requestId"];
+                        assert!(!ids.contains(&target), "{case:?}");
+                    }
+                }
+            }
+        }
+        assert!(cancels > 100, "{cancels}");
+    }
+
+    #[test]
+    fn disabled_tools_are_never_called_or_named() {
+        let mut tools = tools();
+        tools.push(Tool::new("echo_all", &json!({"type": "object"})));
+        tools[1].enabled = false;
+        let mut state = 5u64;
+        for _ in 0..20_000 {
+            let data = crate::fuzzing::seeded_input(&mut state);
+            for line in decode(&data, &tools).lines {
+                if let Line::Message(m) = line {
+                    assert_ne!(m.pointer("/params/name"), Some(&json!("echo_all")), "{m}");
+                }
+            }
+        }
+    }
+
+    #[test]
     fn the_same_bytes_give_the_same_case() {
         let data = b"\x01\x02\x03 the same bytes \xff\xfe";
         assert_eq!(decode(data, &tools()), decode(data, &tools()));
