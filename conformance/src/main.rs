@@ -203,24 +203,19 @@ fn main() -> ExitCode {
             input,
             command,
         } => match globs(&deny_tool).and_then(|deny| {
-            if live || !input.is_empty() {
-                fuzz_live(
-                    LiveRun {
-                        seed,
-                        time,
-                        timeout,
-                        cases_dir,
-                        call,
-                        deny,
-                        inputs: input,
-                    },
-                    &revision,
-                    command,
-                )
+            let args = FuzzArgs {
+                seed,
+                time,
+                timeout,
+                cases_dir,
+                call,
+                deny,
+                inputs: input,
+            };
+            if live || !args.inputs.is_empty() {
+                fuzz_live(args, &revision, &command)
             } else {
-                fuzz(
-                    seed, time, &revision, timeout, cases_dir, call, deny, command,
-                )
+                fuzz(args, &revision, &command)
             }
         }) {
             Ok(code) => code,
@@ -494,42 +489,63 @@ fn run_command(args: RunArgs) -> conformance::Result<ExitCode> {
     Ok(exit_code(&report, plan.gate))
 }
 
-#[allow(clippy::too_many_arguments)]
-fn fuzz(
+/// What `fuzz` was asked, in either mode.
+struct FuzzArgs {
     seed: u64,
     time: f64,
-    revision: &str,
     timeout: f64,
     cases_dir: Option<PathBuf>,
     call: Call,
     deny: Vec<glob::Pattern>,
-    command: Vec<String>,
-) -> conformance::Result<ExitCode> {
-    use conformance::report::escape_for_terminal;
+    inputs: Vec<PathBuf>,
+}
+
+/// The revision, the server and the call policy of either fuzz mode, the numbers checked.
+fn fuzz_setup(
+    args: &FuzzArgs,
+    revision: &str,
+    command: &[String],
+) -> conformance::Result<(&'static Revision, ServerCommand, CallPolicy)> {
     let revision =
         Revision::find(revision).ok_or_else(|| Error::UnknownRevision(revision.to_string()))?;
     let (program, rest) = command.split_first().ok_or(Error::NoCommand)?;
-    let server = ServerCommand::new(program.clone(), rest.to_vec());
     let positive = |x: f64| x.is_finite() && x > 0.0 && x < 1e9;
-    if !positive(time) || !positive(timeout) {
+    if !positive(args.time) || !positive(args.timeout) {
         return Err(Error::Config {
             path: "command line".into(),
             message: "--time and --timeout must be positive".into(),
         });
     }
-    let session = SessionConfig {
-        timeout: Duration::from_secs_f64(timeout),
-        ..SessionConfig::default()
-    };
-    let mode = match call {
+    let mode = match args.call {
         Call::All => CallMode::All,
         Call::ReadOnly => CallMode::ReadOnly,
         Call::None => CallMode::None,
     };
     let policy = CallPolicy {
         mode,
-        deny,
+        deny: args.deny.clone(),
         ..CallPolicy::default()
+    };
+    Ok((
+        revision,
+        ServerCommand::new(program.clone(), rest.to_vec()),
+        policy,
+    ))
+}
+
+fn fuzz(args: FuzzArgs, revision: &str, command: &[String]) -> conformance::Result<ExitCode> {
+    use conformance::report::escape_for_terminal;
+    let (revision, server, policy) = fuzz_setup(&args, revision, command)?;
+    let FuzzArgs {
+        seed,
+        time,
+        timeout,
+        cases_dir,
+        ..
+    } = args;
+    let session = SessionConfig {
+        timeout: Duration::from_secs_f64(timeout),
+        ..SessionConfig::default()
     };
     eprintln!(
         "mcp-conformance: fuzzing {} for {time} s from seed {seed}",
@@ -580,38 +596,13 @@ fn fuzz(
     })
 }
 
-/// What `fuzz --live` and `fuzz --input` run.
-struct LiveRun {
-    seed: u64,
-    time: f64,
-    timeout: f64,
-    cases_dir: Option<PathBuf>,
-    call: Call,
-    deny: Vec<glob::Pattern>,
-    inputs: Vec<PathBuf>,
-}
-
 /// The live target without libFuzzer: saved inputs, or inputs from the seed until the
 /// time is spent. Exit 1 when anything failed.
-fn fuzz_live(run: LiveRun, revision: &str, command: Vec<String>) -> conformance::Result<ExitCode> {
+fn fuzz_live(run: FuzzArgs, revision: &str, command: &[String]) -> conformance::Result<ExitCode> {
     use conformance::fuzzing::{LiveConfig, LiveTarget};
     use std::sync::atomic::{AtomicBool, Ordering};
     use std::sync::Arc;
-    let revision =
-        Revision::find(revision).ok_or_else(|| Error::UnknownRevision(revision.to_string()))?;
-    let (program, rest) = command.split_first().ok_or(Error::NoCommand)?;
-    let positive = |x: f64| x.is_finite() && x > 0.0 && x < 1e9;
-    if !positive(run.time) || !positive(run.timeout) {
-        return Err(Error::Config {
-            path: "command line".into(),
-            message: "--time and --timeout must be positive".into(),
-        });
-    }
-    let mode = match run.call {
-        Call::All => CallMode::All,
-        Call::ReadOnly => CallMode::ReadOnly,
-        Call::None => CallMode::None,
-    };
+    let (revision, server, policy) = fuzz_setup(&run, revision, command)?;
     let mut inputs = Vec::new();
     for path in &run.inputs {
         let unreadable = |e: std::io::Error| Error::Config {
@@ -632,14 +623,10 @@ fn fuzz_live(run: LiveRun, revision: &str, command: Vec<String>) -> conformance:
     }
     let interrupted = Arc::new(AtomicBool::new(false));
     let config = LiveConfig {
-        command: ServerCommand::new(program.clone(), rest.to_vec()),
+        command: server,
         revision,
         timeout: Duration::from_secs_f64(run.timeout),
-        policy: CallPolicy {
-            mode,
-            deny: run.deny,
-            ..CallPolicy::default()
-        },
+        policy,
         cases_dir: Some(
             run.cases_dir
                 .unwrap_or_else(|| PathBuf::from("mcp-conformance-cases")),
