@@ -16,13 +16,7 @@ use crate::transport::{Frame, LineFramer};
 /// The next pseudo-random input of `fuzz --live` (splitmix64 from `state`): 8 to 255
 /// bytes, the same for the same state.
 pub fn seeded_input(state: &mut u64) -> Vec<u8> {
-    let mut next = || {
-        *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = *state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    };
+    let mut next = || crate::scenarios::splitmix64(state);
     let len = 8 + (next() % 248) as usize;
     (0..len).map(|_| next() as u8).collect()
 }

@@ -19,6 +19,7 @@ pub use arguments::minimal_instance;
 pub use fuzz::{fuzz, FuzzOutcome};
 pub use negotiation::{negotiate, NegotiationRecord, VersionProbe, UNSUPPORTED_VERSION};
 pub use policy::{CallMode, CallPolicy};
+pub(crate) use property::splitmix64;
 pub use property::{
     runner_for, CaseFile, CaseMessage, FailureKind, PropertyConfig, PropertyFailure,
     PropertyRecord, PropertyRun, RawFrame,

@@ -575,17 +575,22 @@ fn fnv1a(seed: u64, label: &str) -> u64 {
     h
 }
 
+/// The next value of splitmix64 from `state` (a fixed algorithm: seeds stay meaningful
+/// across Rust releases).
+pub(crate) fn splitmix64(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
 /// A test runner whose RNG depends only on the seed and the label.
 pub fn runner_for(seed: u64, label: &str, cases: u32) -> TestRunner {
     let mut state = fnv1a(seed, label);
     let mut bytes = [0u8; 32];
     for chunk in bytes.chunks_mut(8) {
-        // splitmix64
-        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        chunk.copy_from_slice(&(z ^ (z >> 31)).to_le_bytes());
+        chunk.copy_from_slice(&splitmix64(&mut state).to_le_bytes());
     }
     let config = Config {
         cases,
