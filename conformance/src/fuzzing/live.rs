@@ -608,15 +608,14 @@ impl State {
         self.assign_ids(&mut case);
         let case = &case;
         let judged = self.exec(&mut session, case).await;
-        // From here on, fresh processes (a restart, the confirmation) never saw this case.
-        self.previous_raw = case.has_raw();
-        self.previous_tolerated.clone_from(&case.tolerated);
-        if !matches!(judged, Judged::Ok) {
-            self.previous_raw = false;
-            self.previous_tolerated.clear();
-        }
+        // Only a session that goes on may still answer this case's frames late; fresh
+        // processes (a restart, the confirmation) never saw them.
+        self.previous_raw = false;
+        self.previous_tolerated.clear();
         match judged {
             Judged::Ok => {
+                self.previous_raw = case.has_raw();
+                self.previous_tolerated.clone_from(&case.tolerated);
                 self.session = Some(session);
                 None
             }
