@@ -13,10 +13,10 @@ use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use conformance::fuzzing::{seeded_input, LiveConfig, LiveTarget};
-use conformance::protocol::{Line, REVISIONS};
-use conformance::scenarios::CallPolicy;
-use conformance::transport::ServerCommand;
+use mcp_conformance::fuzzing::{seeded_input, LiveConfig, LiveTarget};
+use mcp_conformance::protocol::{Line, REVISIONS};
+use mcp_conformance::scenarios::CallPolicy;
+use mcp_conformance::transport::ServerCommand;
 
 fn main() {
     let cases: usize = std::env::args()
@@ -70,7 +70,7 @@ fn main() {
     let decoded: usize = inputs
         .iter()
         .map(|d| {
-            conformance::fuzzing::cases::decode(d, target.tools())
+            mcp_conformance::fuzzing::cases::decode(d, target.tools())
                 .lines
                 .len()
         })
@@ -134,7 +134,7 @@ fn bare_loop(exe: &str, writes: &[Vec<u8>]) -> f64 {
     let init = format!(
         "{}\n",
         serde_json::json!({"jsonrpc": "2.0", "id": "init", "method": "initialize",
-            "params": conformance::scenarios::initialize_params(REVISIONS.last().unwrap().id)})
+            "params": mcp_conformance::scenarios::initialize_params(REVISIONS.last().unwrap().id)})
     );
     stdin.write_all(init.as_bytes()).expect("write");
     read_until("init", &mut stdout);

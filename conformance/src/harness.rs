@@ -7,7 +7,7 @@
 //!
 //! ```no_run
 //! // tests/mcp.rs, with [[test]] name = "mcp", harness = false in Cargo.toml
-//! use conformance::{harness::Suite, transport::ServerCommand};
+//! use mcp_conformance::{harness::Suite, transport::ServerCommand};
 //!
 //! fn main() -> std::process::ExitCode {
 //!     // In a server's own crate: env!("CARGO_BIN_EXE_my-server").

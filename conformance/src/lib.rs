@@ -7,11 +7,11 @@
 //! model, several renderers). [`runner`] ties them together.
 //!
 //! ```no_run
-//! # async fn example() -> conformance::Result<()> {
-//! use conformance::{runner, transport::ServerCommand};
+//! # async fn example() -> mcp_conformance::Result<()> {
+//! use mcp_conformance::{runner, transport::ServerCommand};
 //! let config = runner::RunConfig::new(ServerCommand::new("my-mcp-server", []));
 //! let report = runner::run(&config, |_| {}).await?;
-//! assert!(!report.has_failures(), "{}", conformance::report::render_text(&report));
+//! assert!(!report.has_failures(), "{}", mcp_conformance::report::render_text(&report));
 //! # Ok(()) }
 //! ```
 #![deny(missing_docs)]

@@ -16,13 +16,13 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use conformance::config::FileConfig;
-use conformance::protocol::{Revision, SessionConfig, REVISIONS};
-use conformance::report::{render_text_styled, Baseline, Format, GateOptions, RunReport};
-use conformance::runner::{run, RunConfig, RunEvent};
-use conformance::scenarios::{CallMode, CallPolicy};
-use conformance::transport::ServerCommand;
-use conformance::Error;
+use mcp_conformance::config::FileConfig;
+use mcp_conformance::protocol::{Revision, SessionConfig, REVISIONS};
+use mcp_conformance::report::{render_text_styled, Baseline, Format, GateOptions, RunReport};
+use mcp_conformance::runner::{run, RunConfig, RunEvent};
+use mcp_conformance::scenarios::{CallMode, CallPolicy};
+use mcp_conformance::transport::ServerCommand;
+use mcp_conformance::Error;
 
 #[derive(Parser)]
 #[command(
@@ -257,7 +257,7 @@ fn error_chain(err: &dyn std::error::Error) -> String {
 }
 
 fn list() {
-    for c in conformance::checks::CATALOG {
+    for c in mcp_conformance::checks::CATALOG {
         println!(
             "{:26} {:8} {:11} {:26} {}",
             c.id,
@@ -271,8 +271,8 @@ fn list() {
 
 fn explain(id: &str) -> ExitCode {
     let (Some(check), Some(text)) = (
-        conformance::checks::find(id),
-        conformance::checks::explain(id),
+        mcp_conformance::checks::find(id),
+        mcp_conformance::checks::explain(id),
     ) else {
         eprintln!("mcp-conformance: unknown check {id:?}; `mcp-conformance list` prints them all");
         return ExitCode::from(2);
@@ -323,7 +323,7 @@ struct Plan {
     gate: GateOptions,
 }
 
-fn plan(args: RunArgs) -> conformance::Result<Plan> {
+fn plan(args: RunArgs) -> mcp_conformance::Result<Plan> {
     let file = FileConfig::discover(args.config.as_deref())?.unwrap_or_default();
     let run = file.run;
     let usage = |message: String| Error::Config {
@@ -369,7 +369,7 @@ fn plan(args: RunArgs) -> conformance::Result<Plan> {
         revision_names
             .iter()
             .map(|n| Revision::find(n).ok_or_else(|| Error::UnknownRevision(n.clone())))
-            .collect::<conformance::Result<Vec<_>>>()?
+            .collect::<mcp_conformance::Result<Vec<_>>>()?
     };
 
     let timeout = args.timeout.or(run.timeout).unwrap_or(10.0);
@@ -408,7 +408,7 @@ fn plan(args: RunArgs) -> conformance::Result<Plan> {
             .map(|name| {
                 Format::parse(name).ok_or_else(|| usage(format!("unknown report format {name:?}")))
             })
-            .collect::<conformance::Result<Vec<_>>>()?
+            .collect::<mcp_conformance::Result<Vec<_>>>()?
     };
     if args.output.is_some() && formats.len() > 1 {
         return Err(usage(
@@ -417,7 +417,7 @@ fn plan(args: RunArgs) -> conformance::Result<Plan> {
     }
 
     let cases = args.cases.or(run.cases).unwrap_or(32);
-    let properties = (cases > 0).then(|| conformance::scenarios::PropertyConfig {
+    let properties = (cases > 0).then(|| mcp_conformance::scenarios::PropertyConfig {
         cases,
         time_budget: args
             .time_budget
@@ -462,7 +462,7 @@ fn plan(args: RunArgs) -> conformance::Result<Plan> {
     })
 }
 
-fn run_command(args: RunArgs) -> conformance::Result<ExitCode> {
+fn run_command(args: RunArgs) -> mcp_conformance::Result<ExitCode> {
     let plan = plan(args)?;
     let baseline = plan.baseline.as_deref().map(Baseline::load).transpose()?;
     eprintln!("mcp-conformance: seed {}", plan.config.seed);
@@ -505,7 +505,7 @@ fn fuzz_setup(
     args: &FuzzArgs,
     revision: &str,
     command: &[String],
-) -> conformance::Result<(&'static Revision, ServerCommand, CallPolicy)> {
+) -> mcp_conformance::Result<(&'static Revision, ServerCommand, CallPolicy)> {
     let revision =
         Revision::find(revision).ok_or_else(|| Error::UnknownRevision(revision.to_string()))?;
     let (program, rest) = command.split_first().ok_or(Error::NoCommand)?;
@@ -533,8 +533,8 @@ fn fuzz_setup(
     ))
 }
 
-fn fuzz(args: FuzzArgs, revision: &str, command: &[String]) -> conformance::Result<ExitCode> {
-    use conformance::report::escape_for_terminal;
+fn fuzz(args: FuzzArgs, revision: &str, command: &[String]) -> mcp_conformance::Result<ExitCode> {
+    use mcp_conformance::report::escape_for_terminal;
     let (revision, server, policy) = fuzz_setup(&args, revision, command)?;
     let FuzzArgs {
         seed,
@@ -559,7 +559,7 @@ fn fuzz(args: FuzzArgs, revision: &str, command: &[String]) -> conformance::Resu
     let mut write_error = None;
     let found = runtime.block_on(async {
         tokio::select! {
-            outcome = conformance::scenarios::fuzz(&server, revision, &session, &policy, seed, Duration::from_secs_f64(time), |f| {
+            outcome = mcp_conformance::scenarios::fuzz(&server, revision, &session, &policy, seed, Duration::from_secs_f64(time), |f| {
                 println!("FAIL {} ({}), seed {}: {}", f.check, revision.id, f.case.seed, escape_for_terminal(&f.outcome));
                 println!("     {}", escape_for_terminal(&f.description));
                 println!("     minimal input: {}", escape_for_terminal(&f.input.to_string()));
@@ -598,8 +598,8 @@ fn fuzz(args: FuzzArgs, revision: &str, command: &[String]) -> conformance::Resu
 
 /// The live target without libFuzzer: saved inputs, or inputs from the seed until the
 /// time is spent. Exit 1 when anything failed.
-fn fuzz_live(run: FuzzArgs, revision: &str, command: &[String]) -> conformance::Result<ExitCode> {
-    use conformance::fuzzing::{LiveConfig, LiveTarget};
+fn fuzz_live(run: FuzzArgs, revision: &str, command: &[String]) -> mcp_conformance::Result<ExitCode> {
+    use mcp_conformance::fuzzing::{LiveConfig, LiveTarget};
     use std::sync::atomic::{AtomicBool, Ordering};
     use std::sync::Arc;
     let (revision, server, policy) = fuzz_setup(&run, revision, command)?;
@@ -656,8 +656,8 @@ fn fuzz_live(run: FuzzArgs, revision: &str, command: &[String]) -> conformance::
         Err(_) if interrupted.load(Ordering::SeqCst) => return Ok(ExitCode::from(130)),
         Err(e) => return Err(e),
     };
-    let mut findings: Vec<(&'static str, conformance::scenarios::FailureKind)> = Vec::new();
-    let report = |finding: conformance::fuzzing::Finding, found: &mut Vec<_>| {
+    let mut findings: Vec<(&'static str, mcp_conformance::scenarios::FailureKind)> = Vec::new();
+    let report = |finding: mcp_conformance::fuzzing::Finding, found: &mut Vec<_>| {
         println!("{}", finding.report());
         let key = (finding.check, finding.kind);
         if !found.contains(&key) {
@@ -673,7 +673,7 @@ fn fuzz_live(run: FuzzArgs, revision: &str, command: &[String]) -> conformance::
         let budget = Duration::from_secs_f64(run.time);
         let mut state = run.seed;
         while started.elapsed() < budget && !interrupted.load(Ordering::SeqCst) {
-            let data = conformance::fuzzing::seeded_input(&mut state);
+            let data = mcp_conformance::fuzzing::seeded_input(&mut state);
             if let Some(finding) = target.run(&data) {
                 let known = findings.contains(&(finding.check, finding.kind.clone()));
                 if !known {
@@ -703,7 +703,7 @@ fn fuzz_live(run: FuzzArgs, revision: &str, command: &[String]) -> conformance::
         return Ok(ExitCode::from(130));
     }
     for note in target.notes() {
-        println!("note: {}", conformance::report::escape_for_terminal(note));
+        println!("note: {}", mcp_conformance::report::escape_for_terminal(note));
     }
     println!(
         "ran {} case(s), restarted the server {} time(s): {} distinct failure(s)",
@@ -723,14 +723,14 @@ fn replay(
     file: &Path,
     timeout: Option<f64>,
     command: Vec<String>,
-) -> conformance::Result<ExitCode> {
-    use conformance::report::escape_for_terminal;
+) -> mcp_conformance::Result<ExitCode> {
+    use mcp_conformance::report::escape_for_terminal;
     let unreadable = |message: String| Error::Config {
         path: file.to_path_buf(),
         message,
     };
     let text = std::fs::read_to_string(file).map_err(|e| unreadable(e.to_string()))?;
-    let case: conformance::scenarios::CaseFile =
+    let case: mcp_conformance::scenarios::CaseFile =
         serde_json::from_str(&text).map_err(|e| unreadable(e.to_string()))?;
     let server = match command.split_first() {
         Some((program, rest)) => ServerCommand::new(program.clone(), rest.to_vec()),
@@ -748,7 +748,7 @@ fn replay(
         .enable_all()
         .build()
         .map_err(Error::Runtime)?;
-    let outcome = runtime.block_on(conformance::scenarios::replay(&case, &server, &session))?;
+    let outcome = runtime.block_on(mcp_conformance::scenarios::replay(&case, &server, &session))?;
     println!(
         "replaying {} ({}, {}): {}",
         file.display(),
@@ -758,7 +758,7 @@ fn replay(
     );
     print!(
         "{}",
-        conformance::report::render_transcript(&outcome.transcript, "  ")
+        mcp_conformance::report::render_transcript(&outcome.transcript, "  ")
     );
     if outcome.reproduced {
         println!(
@@ -773,7 +773,7 @@ fn replay(
     }
 }
 
-fn globs(patterns: &[String]) -> conformance::Result<Vec<glob::Pattern>> {
+fn globs(patterns: &[String]) -> mcp_conformance::Result<Vec<glob::Pattern>> {
     patterns
         .iter()
         .map(|p| glob::Pattern::new(p).map_err(|e| Error::BadGlob(p.clone(), e.to_string())))
@@ -788,7 +788,7 @@ fn progress(event: RunEvent) {
     }
 }
 
-fn write(path: &Path, text: &str) -> conformance::Result<()> {
+fn write(path: &Path, text: &str) -> mcp_conformance::Result<()> {
     std::fs::write(path, text).map_err(|source| Error::WriteReport {
         path: path.to_path_buf(),
         source,
@@ -797,7 +797,7 @@ fn write(path: &Path, text: &str) -> conformance::Result<()> {
 
 /// The text report always goes to stdout (coloured on a terminal); other formats go to
 /// `--output`, `--output-dir`, or, when neither is given, to stdout instead of the text.
-fn emit(report: &RunReport, plan: &Plan) -> conformance::Result<()> {
+fn emit(report: &RunReport, plan: &Plan) -> mcp_conformance::Result<()> {
     let stdout_text = || render_text_styled(report, std::io::stdout().is_terminal());
     if let Some(dir) = &plan.output_dir {
         std::fs::create_dir_all(dir).map_err(|source| Error::WriteReport {

@@ -114,7 +114,7 @@ fn usage_errors_exit_2() {
 fn list_prints_every_check() {
     let out = bin().arg("list").output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
-    for check in conformance::checks::CATALOG {
+    for check in mcp_conformance::checks::CATALOG {
         assert!(text.contains(check.id), "{} missing from list", check.id);
     }
 }

@@ -10,11 +10,11 @@ use std::time::Duration;
 
 mod common;
 
-use conformance::checks::{Status, CATALOG};
-use conformance::protocol::{SessionConfig, REVISIONS};
-use conformance::report::{render_text, RunReport};
-use conformance::runner::RunConfig;
-use conformance::transport::ServerCommand;
+use mcp_conformance::checks::{Status, CATALOG};
+use mcp_conformance::protocol::{SessionConfig, REVISIONS};
+use mcp_conformance::report::{render_text, RunReport};
+use mcp_conformance::runner::RunConfig;
+use mcp_conformance::transport::ServerCommand;
 use reference_server::Fault;
 
 use Status::{Fail, Warn};
@@ -354,7 +354,7 @@ fn reference_server_passes_every_check_in_every_revision() {
     assert_eq!(report.summary.fail + report.summary.warn, 0);
     snapshot_settings().bind(|| {
         insta::assert_snapshot!("reference-server", redacted(&report));
-        let json = conformance::report::to_json(&report).unwrap();
+        let json = mcp_conformance::report::to_json(&report).unwrap();
         insta::assert_snapshot!("reference-server-json", redact(&json));
     });
 }
@@ -398,7 +398,7 @@ fn the_table_names_every_fault_and_only_real_ones() {
         assert!(!expected.is_empty());
         for (id, _, revisions) in *expected {
             assert!(
-                conformance::checks::find(id).is_some(),
+                mcp_conformance::checks::find(id).is_some(),
                 "unknown check {id}"
             );
             for rev in *revisions {

@@ -7,10 +7,10 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use conformance::fuzzing::{Finding, LiveConfig, LiveTarget};
-use conformance::protocol::{Revision, REVISIONS};
-use conformance::scenarios::{CallPolicy, FailureKind};
-use conformance::transport::ServerCommand;
+use mcp_conformance::fuzzing::{Finding, LiveConfig, LiveTarget};
+use mcp_conformance::protocol::{Revision, REVISIONS};
+use mcp_conformance::scenarios::{CallPolicy, FailureKind};
+use mcp_conformance::transport::ServerCommand;
 
 fn reference(fault: Option<&str>) -> ServerCommand {
     let mut args = vec!["reference-server".to_string()];
@@ -345,9 +345,9 @@ fn every_fault_meets_its_live_expectation() {
         );
     }
     // Every check the live oracle reports is proven able to fail by some fault.
-    for check in conformance::fuzzing::live::LIVE_CHECKS {
+    for check in mcp_conformance::fuzzing::live::LIVE_CHECKS {
         assert!(
-            conformance::checks::find(check).is_some(),
+            mcp_conformance::checks::find(check).is_some(),
             "{check} is not in the catalog"
         );
         assert!(

@@ -4,8 +4,8 @@
 
 use std::process::ExitCode;
 
-use conformance::harness::Suite;
-use conformance::transport::ServerCommand;
+use mcp_conformance::harness::Suite;
+use mcp_conformance::transport::ServerCommand;
 
 fn main() -> ExitCode {
     let server = ServerCommand::new(

@@ -7,11 +7,11 @@ use common::is_gone;
 
 use std::time::Duration;
 
-use conformance::checks::Status;
-use conformance::protocol::{Revision, SessionConfig};
-use conformance::report::RunReport;
-use conformance::runner::RunConfig;
-use conformance::transport::ServerCommand;
+use mcp_conformance::checks::Status;
+use mcp_conformance::protocol::{Revision, SessionConfig};
+use mcp_conformance::report::RunReport;
+use mcp_conformance::runner::RunConfig;
+use mcp_conformance::transport::ServerCommand;
 
 fn run_sh(script: &str) -> RunReport {
     let mut config = RunConfig::new(ServerCommand::new(

@@ -12,11 +12,11 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::time::Duration;
 
-use conformance::checks::Status;
-use conformance::protocol::SessionConfig;
-use conformance::report::{render_text, RunReport};
-use conformance::runner::RunConfig;
-use conformance::transport::ServerCommand;
+use mcp_conformance::checks::Status;
+use mcp_conformance::protocol::SessionConfig;
+use mcp_conformance::report::{render_text, RunReport};
+use mcp_conformance::runner::RunConfig;
+use mcp_conformance::transport::ServerCommand;
 
 use Status::{Fail, Warn};
 

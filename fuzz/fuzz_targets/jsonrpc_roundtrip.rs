@@ -1,3 +1,3 @@
 #![no_main]
-//! See `conformance::fuzzing::jsonrpc_roundtrip` for the invariant.
-libfuzzer_sys::fuzz_target!(|data: &[u8]| conformance::fuzzing::jsonrpc_roundtrip(data));
+//! See `mcp_conformance::fuzzing::jsonrpc_roundtrip` for the invariant.
+libfuzzer_sys::fuzz_target!(|data: &[u8]| mcp_conformance::fuzzing::jsonrpc_roundtrip(data));

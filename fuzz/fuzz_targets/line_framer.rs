@@ -1,3 +1,3 @@
 #![no_main]
-//! See `conformance::fuzzing::line_framer` for the invariant.
-libfuzzer_sys::fuzz_target!(|data: &[u8]| conformance::fuzzing::line_framer(data));
+//! See `mcp_conformance::fuzzing::line_framer` for the invariant.
+libfuzzer_sys::fuzz_target!(|data: &[u8]| mcp_conformance::fuzzing::line_framer(data));

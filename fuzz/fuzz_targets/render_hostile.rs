@@ -1,3 +1,3 @@
 #![no_main]
-//! See `conformance::fuzzing::render_hostile` for the invariant.
-libfuzzer_sys::fuzz_target!(|data: &[u8]| conformance::fuzzing::render_hostile(data));
+//! See `mcp_conformance::fuzzing::render_hostile` for the invariant.
+libfuzzer_sys::fuzz_target!(|data: &[u8]| mcp_conformance::fuzzing::render_hostile(data));

@@ -2,9 +2,9 @@
 //! matching a report against an expectation table, and telling whether a process is gone.
 #![allow(dead_code)] // each test binary uses its own subset
 
-use conformance::checks::Status;
-use conformance::report::RunReport;
-use conformance::runner::{run, RunConfig};
+use mcp_conformance::checks::Status;
+use mcp_conformance::report::RunReport;
+use mcp_conformance::runner::{run, RunConfig};
 
 /// A check that must come out with a status, in some revisions (empty: every one).
 pub type Expect = (&'static str, Status, &'static [&'static str]);
