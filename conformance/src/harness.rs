@@ -94,7 +94,7 @@ impl Suite {
             .config
             .revisions
             .iter()
-            .flat_map(|r| CATALOG.iter().map(move |c| (*r, c.id)))
+            .flat_map(|r| CATALOG.iter().map(move |c| (*r, c.id.as_str())))
             .collect();
         // Run only the revisions some selected test needs.
         let selected = |name: &str| match &args.filter {

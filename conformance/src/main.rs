@@ -261,7 +261,7 @@ fn list() {
         println!(
             "{:26} {:8} {:11} {:26} {}",
             c.id,
-            c.level.as_str(),
+            c.level.describe(),
             c.applies.describe(),
             c.requirement,
             c.title
@@ -280,7 +280,7 @@ fn explain(id: &str) -> ExitCode {
     println!(
         "{} ({} {}, revisions {})",
         check.id,
-        check.level.as_str(),
+        check.level.describe(),
         check.requirement,
         check.applies.describe()
     );
@@ -598,7 +598,11 @@ fn fuzz(args: FuzzArgs, revision: &str, command: &[String]) -> mcp_conformance::
 
 /// The live target without libFuzzer: saved inputs, or inputs from the seed until the
 /// time is spent. Exit 1 when anything failed.
-fn fuzz_live(run: FuzzArgs, revision: &str, command: &[String]) -> mcp_conformance::Result<ExitCode> {
+fn fuzz_live(
+    run: FuzzArgs,
+    revision: &str,
+    command: &[String],
+) -> mcp_conformance::Result<ExitCode> {
     use mcp_conformance::fuzzing::{LiveConfig, LiveTarget};
     use std::sync::atomic::{AtomicBool, Ordering};
     use std::sync::Arc;
@@ -656,7 +660,10 @@ fn fuzz_live(run: FuzzArgs, revision: &str, command: &[String]) -> mcp_conforman
         Err(_) if interrupted.load(Ordering::SeqCst) => return Ok(ExitCode::from(130)),
         Err(e) => return Err(e),
     };
-    let mut findings: Vec<(&'static str, mcp_conformance::scenarios::FailureKind)> = Vec::new();
+    let mut findings: Vec<(
+        mcp_conformance::checks::CheckId,
+        mcp_conformance::scenarios::FailureKind,
+    )> = Vec::new();
     let report = |finding: mcp_conformance::fuzzing::Finding, found: &mut Vec<_>| {
         println!("{}", finding.report());
         let key = (finding.check, finding.kind);
@@ -675,7 +682,7 @@ fn fuzz_live(run: FuzzArgs, revision: &str, command: &[String]) -> mcp_conforman
         while started.elapsed() < budget && !interrupted.load(Ordering::SeqCst) {
             let data = mcp_conformance::fuzzing::seeded_input(&mut state);
             if let Some(finding) = target.run(&data) {
-                let known = findings.contains(&(finding.check, finding.kind.clone()));
+                let known = findings.contains(&(finding.check, finding.kind));
                 if !known {
                     report(finding, &mut findings);
                 }
@@ -703,7 +710,10 @@ fn fuzz_live(run: FuzzArgs, revision: &str, command: &[String]) -> mcp_conforman
         return Ok(ExitCode::from(130));
     }
     for note in target.notes() {
-        println!("note: {}", mcp_conformance::report::escape_for_terminal(note));
+        println!(
+            "note: {}",
+            mcp_conformance::report::escape_for_terminal(note)
+        );
     }
     println!(
         "ran {} case(s), restarted the server {} time(s): {} distinct failure(s)",

@@ -115,7 +115,11 @@ fn list_prints_every_check() {
     let out = bin().arg("list").output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     for check in mcp_conformance::checks::CATALOG {
-        assert!(text.contains(check.id), "{} missing from list", check.id);
+        assert!(
+            text.contains(check.id.as_str()),
+            "{} missing from list",
+            check.id
+        );
     }
 }
 

@@ -419,7 +419,7 @@ fn every_check_can_fail() {
         .collect();
     let unproven: Vec<&str> = CATALOG
         .iter()
-        .map(|c| c.id)
+        .map(|c| c.id.as_str())
         .filter(|id| !proven.contains(id))
         .collect();
     assert!(

@@ -109,7 +109,7 @@ fn input_dependent_faults_are_found_confirmed_and_saved() {
         let (_, finding) = first_finding(&mut t, 11, 5000)
             .unwrap_or_else(|| panic!("{fault}: not found in 5000 inputs"));
         assert_eq!(
-            (finding.check, &finding.kind),
+            (finding.check.as_str(), &finding.kind),
             (*check, kind),
             "{fault}\n{}",
             finding.report()
@@ -347,12 +347,12 @@ fn every_fault_meets_its_live_expectation() {
     // Every check the live oracle reports is proven able to fail by some fault.
     for check in mcp_conformance::fuzzing::live::LIVE_CHECKS {
         assert!(
-            mcp_conformance::checks::find(check).is_some(),
+            mcp_conformance::checks::find(check.as_str()).is_some(),
             "{check} is not in the catalog"
         );
         assert!(
             LIVE.iter()
-                .any(|(_, _, e)| e.as_ref().is_some_and(|(c, _)| c == check)),
+                .any(|(_, _, e)| e.as_ref().is_some_and(|(c, _)| *c == check.as_str())),
             "no fault proves the live check {check}"
         );
     }
@@ -375,8 +375,8 @@ fn every_fault_meets_its_live_expectation() {
                         })
                         .expect("the reference server starts");
                         let found = first_finding(&mut t, 11, 3000);
-                        let got = found.as_ref().map(|(_, f)| (f.check, f.kind.clone()));
-                        let want = expected.as_ref().map(|(c, k)| (*c, k.clone()));
+                        let got = found.as_ref().map(|(_, f)| (f.check.as_str(), f.kind));
+                        let want = expected.as_ref().map(|(c, k)| (*c, *k));
                         if got != want {
                             problems.push(format!(
                                 "{fault} ({}): expected {want:?}, got {got:?}{}",
@@ -425,7 +425,7 @@ fn regression(fault: &str) {
         .run(&data)
         .unwrap_or_else(|| panic!("{fault}: the saved input no longer finds it"));
     assert_eq!(
-        (finding.check, &finding.kind),
+        (finding.check.as_str(), &finding.kind),
         (*check, kind),
         "{}",
         finding.report()

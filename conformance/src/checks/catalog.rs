@@ -1,487 +1,561 @@
 //! The ordered table of every check, in the order of the spec's chapters.
 //!
-//! Ids are stable and never reused. Each names the REQUIREMENTS.md id it implements;
-//! `source` is the spec file and section under `shared/spec/<revision>/`.
+//! A row is everything about a check: its stable id (which becomes a [`CheckId`] variant, so
+//! no other file names a check by string), title, level per revision, the revisions it
+//! applies to, the REQUIREMENTS.md id, the spec source, the judge, the failure kinds of
+//! the generated phases it reports, and its explanation (`explain/<id>.md`, pulled in at
+//! compile time). Ids are stable and never reused.
 
-use super::model::{Applies, Check, Level};
+use super::model::{Applies, Check, Grade, Level};
+use super::rules::FailureKind::*;
 use super::{jsonrpc, lifecycle, property, schema, tools};
+use crate::protocol::Rev::*;
 
-/// Every check, in report order.
-pub static CATALOG: &[Check] = &[
+const MUST: Grade = Grade::Fixed(Level::Must);
+const SHOULD: Grade = Grade::Fixed(Level::Should);
+const SCHEMA: Grade = Grade::Fixed(Level::Schema);
+const JSONRPC: Grade = Grade::Fixed(Level::JsonRpc);
+const POLICY: Grade = Grade::Fixed(Level::Policy);
+
+/// Declares [`CheckId`] and [`CATALOG`] from one list of rows, so the two cannot drift.
+macro_rules! catalog {
+    ($( $variant:ident = $id:literal { $($field:ident: $value:expr),* $(,)? } )*) => {
+        /// A check's id, typed: the only way to name a check outside this table.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum CheckId {
+            $( #[doc = $id] $variant, )*
+        }
+
+        impl CheckId {
+            /// Every id, in catalog order.
+            pub const ALL: &'static [CheckId] = &[$(CheckId::$variant),*];
+
+            /// The stable kebab-case id.
+            pub const fn as_str(self) -> &'static str {
+                match self {
+                    $(CheckId::$variant => $id,)*
+                }
+            }
+        }
+
+        /// Every check, in report order.
+        pub static CATALOG: &[Check] = &[
+            $( Check {
+                id: CheckId::$variant,
+                text: include_str!(concat!("explain/", $id, ".md")),
+                $($field: $value,)*
+            }, )*
+        ];
+    };
+}
+
+catalog! {
     // -- Lifecycle (lifecycle.mdx) --
-    Check {
-        id: "lc-init-result",
+    LcInitResult = "lc-init-result" {
         title: "initialize is answered with protocolVersion and capabilities",
-        level: Level::Must,
+        level: MUST,
         requirement: "LC-INIT-RESULT",
         applies: Applies::All,
         source: "lifecycle.mdx, Initialization",
         judge: lifecycle::init_result,
-    },
-    Check {
-        id: "lc-init-serverinfo",
+        kinds: &[],
+    }
+    LcInitServerinfo = "lc-init-serverinfo" {
         title: "initialize result carries serverInfo with name and version",
-        level: Level::Must,
+        level: MUST,
         requirement: "LC-INIT-RESULT",
         applies: Applies::All,
         source: "lifecycle.mdx, Initialization; schema InitializeResult, Implementation",
         judge: lifecycle::server_info,
-    },
-    Check {
-        id: "lc-version-echo",
+        kinds: &[],
+    }
+    LcVersionEcho = "lc-version-echo" {
         title: "a requested version is answered with itself, or with another version the server supports",
-        level: Level::Must,
+        level: MUST,
         requirement: "LC-VERSION-ECHO",
         applies: Applies::All,
         source: "lifecycle.mdx, Version Negotiation",
         judge: lifecycle::version_echo,
-    },
-    Check {
-        id: "lc-version-fallback",
+        kinds: &[],
+    }
+    LcVersionFallback = "lc-version-fallback" {
         title: "an unsupported version is answered with a version the server supports, never echoed",
-        level: Level::Must,
+        level: MUST,
         requirement: "LC-VERSION-FALLBACK",
         applies: Applies::All,
         source: "lifecycle.mdx, Version Negotiation; REQUIREMENTS.md 10 A1",
         judge: lifecycle::version_fallback,
-    },
-    Check {
-        id: "lc-initialized-no-reply",
+        kinds: &[],
+    }
+    LcInitializedNoReply = "lc-initialized-no-reply" {
         title: "notifications/initialized (like every notification) gets no response",
-        level: Level::Must,
+        level: MUST,
         requirement: "RPC-NOTIF-NO-REPLY",
         applies: Applies::All,
         source: "index.mdx, Notifications; lifecycle.mdx, Initialization",
         judge: lifecycle::initialized_no_reply,
-    },
-    Check {
-        id: "lc-cap-tools",
+        kinds: &[],
+    }
+    LcCapTools = "lc-cap-tools" {
         title: "the tools capability is declared exactly when tools/list works",
-        level: Level::Must,
+        level: MUST,
         requirement: "LC-CAP-CONSISTENT",
         applies: Applies::All,
         source: "tools.mdx, Capabilities; REQUIREMENTS.md 10 A11",
         judge: lifecycle::capability_tools,
-    },
-    Check {
-        id: "lc-ping",
+        kinds: &[],
+    }
+    LcPing = "lc-ping" {
         title: "ping is answered promptly with an empty result",
-        level: Level::Must,
+        level: MUST,
         requirement: "LC-PING",
         applies: Applies::All,
         source: "ping.mdx, Behavior Requirements",
         judge: lifecycle::ping,
-    },
-    Check {
-        id: "lc-no-undeclared-requests",
+        kinds: &[],
+    }
+    LcNoUndeclaredRequests = "lc-no-undeclared-requests" {
         title: "the server sends no requests for client capabilities that were not declared",
-        level: Level::Must,
+        level: SHOULD.from(R2025_06_18, MUST),
         requirement: "LC-OPERATION-RESPECT",
         applies: Applies::All,
         source: "lifecycle.mdx, Operation",
         judge: lifecycle::no_undeclared_requests,
-    },
-    Check {
-        id: "lc-shutdown-stdio",
+        kinds: &[],
+    }
+    LcShutdownStdio = "lc-shutdown-stdio" {
         title: "the server exits when its stdin is closed",
-        level: Level::Should,
+        level: SHOULD,
         requirement: "LC-SHUTDOWN-STDIO",
         applies: Applies::All,
         source: "lifecycle.mdx, Shutdown (stdio); 2026-07-28 stdio.mdx (\"SHOULD exit promptly\"), applied by policy",
         judge: lifecycle::shutdown,
-    },
+        kinds: &[],
+    }
     // -- JSON-RPC base (index.mdx / messages.mdx, transports.mdx) --
-    Check {
-        id: "rpc-stdio-framing",
+    RpcStdioFraming = "rpc-stdio-framing" {
         title: "stdout carries only newline-delimited JSON-RPC messages in UTF-8",
-        level: Level::Must,
+        level: MUST,
         requirement: "RPC-STDIO-FRAMING",
         applies: Applies::All,
         source: "transports.mdx, stdio",
         judge: jsonrpc::stdio_framing,
-    },
-    Check {
-        id: "rpc-jsonrpc-version",
+        kinds: &[InvalidMessage],
+    }
+    RpcJsonrpcVersion = "rpc-jsonrpc-version" {
         title: "every message carries \"jsonrpc\": \"2.0\"",
-        level: Level::Schema,
+        level: SCHEMA,
         requirement: "RPC-JSONRPC-2.0",
         applies: Applies::All,
         source: "index.mdx, Messages; schema JSONRPC*",
         judge: jsonrpc::jsonrpc_version,
-    },
-    Check {
-        id: "rpc-resp-exclusive",
+        kinds: &[],
+    }
+    RpcRespExclusive = "rpc-resp-exclusive" {
         title: "a response holds exactly one of result and error",
-        level: Level::Must,
+        level: MUST,
         requirement: "RPC-RESP-EXCLUSIVE",
         applies: Applies::All,
         source: "index.mdx, Responses; JSON-RPC 2.0, 5",
         judge: jsonrpc::response_exclusive,
-    },
-    Check {
-        id: "rpc-id-echo",
+        kinds: &[],
+    }
+    RpcIdEcho = "rpc-id-echo" {
         title: "a response carries its request's id with the same type and value",
-        level: Level::Must,
+        level: MUST,
         requirement: "RPC-ID-ECHO",
         applies: Applies::All,
         source: "index.mdx, Responses",
         judge: jsonrpc::id_echo,
-    },
-    Check {
-        id: "rpc-error-shape",
+        kinds: &[],
+    }
+    RpcErrorShape = "rpc-error-shape" {
         title: "an error has an integer code and a string message",
-        level: Level::Must,
+        level: MUST,
         requirement: "RPC-ERROR-SHAPE",
         applies: Applies::All,
         source: "index.mdx, Error Responses; schema Error",
         judge: jsonrpc::error_shape,
-    },
-    Check {
-        id: "rpc-err-parse",
+        kinds: &[],
+    }
+    RpcErrParse = "rpc-err-parse" {
         title: "a line that is not JSON gets -32700 and the server keeps serving",
-        level: Level::JsonRpc,
+        level: JSONRPC,
         requirement: "RPC-ERR-PARSE",
         applies: Applies::All,
         source: "JSON-RPC 2.0, 5.1; REQUIREMENTS.md 10 A2",
         judge: jsonrpc::parse_error,
-    },
-    Check {
-        id: "rpc-err-invalid-request",
+        kinds: &[],
+    }
+    RpcErrInvalidRequest = "rpc-err-invalid-request" {
         title: "a request object without method gets -32600",
-        level: Level::JsonRpc,
+        level: JSONRPC,
         requirement: "RPC-ERR-INVALID-REQUEST",
         applies: Applies::All,
         source: "JSON-RPC 2.0, 5.1; REQUIREMENTS.md 10 A2",
         judge: jsonrpc::invalid_request,
-    },
-    Check {
-        id: "rpc-err-method-not-found",
+        kinds: &[],
+    }
+    RpcErrMethodNotFound = "rpc-err-method-not-found" {
         title: "an unknown method gets -32601",
-        level: Level::JsonRpc,
+        level: JSONRPC,
         requirement: "RPC-ERR-METHOD-NOT-FOUND",
         applies: Applies::All,
         source: "JSON-RPC 2.0, 5.1",
         judge: jsonrpc::method_not_found,
-    },
-    Check {
-        id: "rpc-batch",
+        kinds: &[],
+    }
+    RpcBatch = "rpc-batch" {
         title: "a JSON-RPC batch is accepted and answered with an array of responses",
-        level: Level::Must,
+        level: MUST,
         requirement: "RPC-BATCH-R2",
-        applies: Applies::Only("2025-03-26"),
+        applies: Applies::Only(R2025_03_26),
         source: "2025-03-26 index.mdx, Batching; JSON-RPC 2.0, 6",
         judge: jsonrpc::batch,
-    },
-    Check {
-        id: "rpc-response-required",
+        kinds: &[],
+    }
+    RpcResponseRequired = "rpc-response-required" {
         title: "every request gets a response within the timeout; the server does not stall or exit",
-        level: Level::JsonRpc,
+        level: JSONRPC,
         requirement: "JSONRPC-5",
         applies: Applies::All,
         source: "JSON-RPC 2.0, 5 (\"the Server MUST reply with a Response\")",
         judge: jsonrpc::response_required,
-    },
+        kinds: &[],
+    }
     // -- Tools: the listing (tools.mdx, Listing Tools; Tool) --
-    Check {
-        id: "tool-inputschema-type",
+    ToolInputschemaType = "tool-inputschema-type" {
         title: "every tool has an inputSchema object with \"type\": \"object\" (never null)",
-        level: Level::Schema,
+        level: SCHEMA,
         requirement: "TOOL-INPUTSCHEMA-REQUIRED",
         applies: Applies::All,
         source: "tools.mdx, Tool; schema Tool.inputSchema",
         judge: tools::input_schema_type,
-    },
-    Check {
-        id: "tool-schema-dialect",
+        kinds: &[],
+    }
+    ToolSchemaDialect = "tool-schema-dialect" {
         title: "inputSchema and outputSchema are valid JSON Schemas in their declared or default dialect",
-        level: Level::Must,
+        level: POLICY.from(R2025_11_25, MUST),
         requirement: "TOOL-INPUTSCHEMA-DIALECT",
         applies: Applies::All,
         source: "2025-11-25 index.mdx, JSON Schema Usage; REQUIREMENTS.md 10 A8",
         judge: tools::schema_dialect,
-    },
-    Check {
-        id: "tool-outputschema-object",
+        kinds: &[],
+    }
+    ToolOutputschemaObject = "tool-outputschema-object" {
         title: "an outputSchema has \"type\": \"object\" at its root",
-        level: Level::Schema,
+        level: SCHEMA,
         requirement: "TOOL-OUTPUTSCHEMA",
-        applies: Applies::From("2025-06-18"),
+        applies: Applies::From(R2025_06_18),
         source: "tools.mdx, Output Schema; schema Tool.outputSchema",
         judge: tools::output_schema_object,
-    },
+        kinds: &[],
+    }
     // -- Tools: names (2025-11-25 tools.mdx, Tool Names) --
-    Check {
-        id: "tool-name-unique",
+    ToolNameUnique = "tool-name-unique" {
         title: "tool names are unique across all pages",
-        level: Level::Must,
+        level: MUST,
         requirement: "TOOL-NAME-UNIQUE",
         applies: Applies::All,
         source: "tools.mdx (\"uniquely identified by a name\"); REQUIREMENTS.md 10 A14",
         judge: tools::name_unique,
-    },
-    Check {
-        id: "tool-name-length",
+        kinds: &[],
+    }
+    ToolNameLength = "tool-name-length" {
         title: "tool names are 1 to 128 characters long",
-        level: Level::Should,
+        level: SHOULD,
         requirement: "TOOL-NAME-LENGTH",
-        applies: Applies::From("2025-11-25"),
+        applies: Applies::From(R2025_11_25),
         source: "tools.mdx, Tool Names",
         judge: tools::name_length,
-    },
-    Check {
-        id: "tool-name-charset",
+        kinds: &[],
+    }
+    ToolNameCharset = "tool-name-charset" {
         title: "tool names use only A-Z a-z 0-9 _ - . (no spaces or commas)",
-        level: Level::Should,
+        level: SHOULD,
         requirement: "TOOL-NAME-CHARSET",
-        applies: Applies::From("2025-11-25"),
+        applies: Applies::From(R2025_11_25),
         source: "tools.mdx, Tool Names",
         judge: tools::name_charset,
-    },
-    Check {
-        id: "tool-name-case",
+        kinds: &[],
+    }
+    ToolNameCase = "tool-name-case" {
         title: "no two tool names are equal but for case",
-        level: Level::Should,
+        level: SHOULD,
         requirement: "TOOL-NAME-CASE",
-        applies: Applies::From("2025-11-25"),
+        applies: Applies::From(R2025_11_25),
         source: "tools.mdx, Tool Names",
         judge: tools::name_case,
-    },
+        kinds: &[],
+    }
     // -- Tools: pagination (pagination.mdx) --
-    Check {
-        id: "pag-terminates",
+    PagTerminates = "pag-terminates" {
         title: "following nextCursor ends: no repeated cursor, no cycle, within 1000 pages",
-        level: Level::Policy,
+        level: POLICY,
         requirement: "PAG-TERMINATES",
         applies: Applies::All,
         source: "pagination.mdx, Response Format",
         judge: tools::pagination_terminates,
-    },
-    Check {
-        id: "pag-invalid-cursor",
+        kinds: &[],
+    }
+    PagInvalidCursor = "pag-invalid-cursor" {
         title: "an invalid cursor gets error -32602",
-        level: Level::Should,
+        level: SHOULD,
         requirement: "PAG-INVALID-CURSOR",
         applies: Applies::All,
         source: "pagination.mdx, Error Handling",
         judge: tools::pagination_invalid_cursor,
-    },
-    Check {
-        id: "pag-stable",
+        kinds: &[],
+    }
+    PagStable = "pag-stable" {
         title: "two walks of tools/list give the same tools",
-        level: Level::Should,
+        level: SHOULD,
         requirement: "PAG-STABLE",
         applies: Applies::All,
         source: "pagination.mdx, Implementation Guidelines",
         judge: tools::pagination_stable,
-    },
+        kinds: &[],
+    }
     // -- Tools: calling (tools.mdx, Calling Tools; Tool Result) --
-    Check {
-        id: "tc-content-types",
+    TcContentTypes = "tc-content-types" {
         title: "tool results use only the content types the negotiated revision defines",
-        level: Level::Schema,
+        level: SCHEMA,
         requirement: "TC-CONTENT-VERSION-GATE",
         applies: Applies::All,
         source: "tools.mdx, Tool Result; schema CallToolResult.content",
         judge: tools::content_types,
-    },
-    Check {
-        id: "tc-content-base64",
+        kinds: &[],
+    }
+    TcContentBase64 = "tc-content-base64" {
         title: "image, audio and blob content is valid base64 with a mimeType",
-        level: Level::Schema,
+        level: SCHEMA,
         requirement: "TC-CONTENT-IMAGE",
         applies: Applies::All,
         source: "tools.mdx, Image Content, Audio Content; schema format byte",
         judge: tools::content_base64,
-    },
-    Check {
-        id: "tc-error-explained",
+        kinds: &[],
+    }
+    TcErrorExplained = "tc-error-explained" {
         title: "a tool execution error (isError: true) says what went wrong",
-        level: Level::Policy,
+        level: POLICY,
         requirement: "TC-ERR-EXECUTION",
         applies: Applies::All,
         source: "tools.mdx, Error Handling (Tool Execution Errors)",
         judge: tools::error_explained,
-    },
-    Check {
-        id: "tc-err-execution",
+        kinds: &[],
+    }
+    TcErrExecution = "tc-err-execution" {
         title: "a call with valid arguments gets a result; tool failures come back as isError results",
-        level: Level::Should,
+        level: SHOULD,
         requirement: "TC-ERR-EXECUTION",
         applies: Applies::All,
         source: "schema CallToolResult.isError; tools.mdx, Error Handling",
         judge: tools::execution_errors,
-    },
-    Check {
-        id: "tc-outputschema-presence",
+        kinds: &[],
+    }
+    TcOutputschemaPresence = "tc-outputschema-presence" {
         title: "a tool with an outputSchema returns structuredContent (error results exempt)",
-        level: Level::Must,
+        level: MUST,
         requirement: "TC-OUTPUTSCHEMA-PRESENCE",
-        applies: Applies::From("2025-06-18"),
+        applies: Applies::From(R2025_06_18),
         source: "tools.mdx, Output Schema; REQUIREMENTS.md 10 A7",
         judge: tools::structured_presence,
-    },
-    Check {
-        id: "tc-outputschema-conform",
+        kinds: &[],
+    }
+    TcOutputschemaConform = "tc-outputschema-conform" {
         title: "structuredContent conforms to the tool's outputSchema",
-        level: Level::Must,
+        level: MUST,
         requirement: "TC-OUTPUTSCHEMA-CONFORM",
-        applies: Applies::From("2025-06-18"),
+        applies: Applies::From(R2025_06_18),
         source: "tools.mdx, Output Schema",
         judge: tools::structured_conform,
-    },
-    Check {
-        id: "tc-structured-text-mirror",
+        kinds: &[],
+    }
+    TcStructuredTextMirror = "tc-structured-text-mirror" {
         title: "structuredContent is also returned serialized in a text block",
-        level: Level::Should,
+        level: SHOULD,
         requirement: "TC-STRUCTURED-TEXT-MIRROR",
-        applies: Applies::From("2025-06-18"),
+        applies: Applies::From(R2025_06_18),
         source: "tools.mdx, Structured Content; REQUIREMENTS.md 10 A13",
         judge: tools::structured_text_mirror,
-    },
+        kinds: &[],
+    }
     // -- Tools: error classes (tools.mdx, Error Handling) --
-    Check {
-        id: "tc-err-unknown-tool",
+    TcErrUnknownTool = "tc-err-unknown-tool" {
         title: "an unknown tool gets a JSON-RPC error, -32602",
-        level: Level::Must,
+        level: MUST,
         requirement: "TC-ERR-UNKNOWN-TOOL",
         applies: Applies::All,
         source: "tools.mdx, Error Handling (Protocol Errors); REQUIREMENTS.md 10 A10",
         judge: tools::unknown_tool,
-    },
-    Check {
-        id: "tc-err-malformed",
+        kinds: &[],
+    }
+    TcErrMalformed = "tc-err-malformed" {
         title: "tools/call without a string name gets a protocol error (-32602)",
-        level: Level::Must,
+        level: MUST,
         requirement: "TC-ERR-MALFORMED",
         applies: Applies::All,
         source: "2025-11-25 tools.mdx, Error Handling (Malformed requests)",
         judge: tools::malformed_call,
-    },
-    Check {
-        id: "tc-err-input-validation",
+        kinds: &[],
+    }
+    TcErrInputValidation = "tc-err-input-validation" {
         title: "arguments that break the inputSchema are rejected, with the error class the revision expects",
-        level: Level::Must,
+        level: MUST,
         requirement: "TC-ERR-INPUT-VALIDATION",
         applies: Applies::All,
         source: "tools.mdx, Error Handling; Security Considerations (\"Servers MUST validate all tool inputs\"); REQUIREMENTS.md 10 A6",
         judge: tools::input_validation,
-    },
+        kinds: &[],
+    }
     // -- Tools: list_changed (tools.mdx, List Changed Notification) --
-    Check {
-        id: "lcn-shape",
+    LcnShape = "lcn-shape" {
         title: "notifications/tools/list_changed is well formed",
-        level: Level::Schema,
+        level: SCHEMA,
         requirement: "LCN-SHAPE",
         applies: Applies::All,
         source: "tools.mdx, List Changed Notification; schema ToolListChangedNotification",
         judge: tools::list_changed_shape,
-    },
-    Check {
-        id: "lcn-not-undeclared",
+        kinds: &[],
+    }
+    LcnNotUndeclared = "lcn-not-undeclared" {
         title: "list_changed is sent only with tools.listChanged declared",
-        level: Level::Must,
+        level: SHOULD.from(R2025_06_18, MUST),
         requirement: "LCN-NOT-UNDECLARED",
         applies: Applies::All,
         source: "lifecycle.mdx, Operation; REQUIREMENTS.md 10 A12",
         judge: tools::list_changed_declared,
-    },
+        kinds: &[],
+    }
     // -- Generated cases (property phase; tools.mdx Security Considerations) --
-    Check {
-        id: "prop-server-survives",
+    PropServerSurvives = "prop-server-survives" {
         title: "no generated input (arguments, ids, methods, cursors) crashes or stalls the server",
-        level: Level::Must,
+        level: MUST,
         requirement: "TC-VALIDATE-INPUTS",
         applies: Applies::All,
         source: "tools.mdx, Security Considerations (\"Servers MUST: Validate all tool inputs\")",
         judge: property::server_survives,
-    },
-    Check {
-        id: "prop-valid-call-result",
+        kinds: &[Crash, Stall],
+    }
+    PropValidCallResult = "prop-valid-call-result" {
         title: "generated valid arguments get results valid for the schema and the tool's outputSchema",
-        level: Level::Schema,
+        level: SCHEMA,
         requirement: "TC-OUTPUTSCHEMA-CONFORM",
         applies: Applies::All,
         source: "schema CallToolResult; tools.mdx, Output Schema",
         judge: property::valid_call_result,
-    },
-    Check {
-        id: "prop-valid-call-accepted",
+        kinds: &[InvalidResult],
+    }
+    PropValidCallAccepted = "prop-valid-call-accepted" {
         title: "generated valid arguments never get a protocol error",
-        level: Level::Should,
+        level: SHOULD,
         requirement: "TC-ERR-EXECUTION",
         applies: Applies::All,
         source: "schema CallToolResult.isError; tools.mdx, Error Handling",
         judge: property::valid_call_accepted,
-    },
-    Check {
-        id: "prop-invalid-call-rejected",
+        kinds: &[ProtocolErrorOnValid],
+    }
+    PropInvalidCallRejected = "prop-invalid-call-rejected" {
         title: "generated arguments breaking one rule are rejected, in the revision's error class",
-        level: Level::Must,
+        level: MUST,
         requirement: "TC-ERR-INPUT-VALIDATION",
         applies: Applies::All,
         source: "tools.mdx, Error Handling; Security Considerations; REQUIREMENTS.md 10 A6",
         judge: property::invalid_call_rejected,
-    },
-    Check {
-        id: "prop-id-roundtrip",
+        kinds: &[InvalidAccepted, WrongErrorClass],
+    }
+    PropIdRoundtrip = "prop-id-roundtrip" {
         title: "generated request ids (integers to 2^53-1, negative, zero, Unicode and empty strings) come back exactly",
-        level: Level::Must,
+        level: MUST,
         requirement: "RPC-ID-ECHO",
         applies: Applies::All,
         source: "index.mdx, Responses",
         judge: property::id_roundtrip,
-    },
-    Check {
-        id: "prop-unknown-method",
+        kinds: &[IdNotEchoed],
+    }
+    PropUnknownMethod = "prop-unknown-method" {
         title: "generated unknown method names get -32601",
-        level: Level::JsonRpc,
+        level: JSONRPC,
         requirement: "RPC-ERR-METHOD-NOT-FOUND",
         applies: Applies::All,
         source: "JSON-RPC 2.0, 5.1",
         judge: property::unknown_method,
-    },
-    Check {
-        id: "prop-random-cursor",
+        kinds: &[UnknownMethodAnswered],
+    }
+    PropRandomCursor = "prop-random-cursor" {
         title: "generated cursors get -32602 or a page",
-        level: Level::Should,
+        level: SHOULD,
         requirement: "PAG-INVALID-CURSOR",
         applies: Applies::All,
         source: "pagination.mdx, Error Handling",
         judge: property::random_cursor,
-    },
-    Check {
-        id: "seq-pipelined",
+        kinds: &[CursorAnswered],
+    }
+    SeqPipelined = "seq-pipelined" {
         title: "requests sent together, without waiting, are each answered once with their own id",
-        level: Level::JsonRpc,
+        level: JSONRPC,
         requirement: "RPC-ID-ECHO",
         applies: Applies::All,
         source: "JSON-RPC 2.0, 5; index.mdx, Responses",
         judge: property::pipelined,
-    },
-    Check {
-        id: "seq-cancel",
+        kinds: &[PipelineBroken],
+    }
+    SeqCancel = "seq-cancel" {
         title: "notifications/cancelled (for an in-flight or an unknown request) is handled gracefully",
-        level: Level::Must,
+        level: MUST,
         requirement: "CANCEL-RACE",
         applies: Applies::All,
         source: "cancellation.mdx, Behavior Requirements, Error Handling; REQUIREMENTS.md 10 A15",
         judge: property::cancel,
-    },
+        kinds: &[CancelMishandled],
+    }
     // -- Schema (schema.json) --
-    Check {
-        id: "schema-server-messages",
+    SchemaServerMessages = "schema-server-messages" {
         title: "every result, error, notification and request validates against the revision's schema",
-        level: Level::Schema,
+        level: SCHEMA,
         requirement: "schema.json",
         applies: Applies::All,
         source: "schema.json of the negotiated revision",
         judge: schema::server_messages,
-    },
-];
+        kinds: &[],
+    }
+}
+
+impl CheckId {
+    /// The catalog row of this id.
+    pub fn check(self) -> &'static Check {
+        &CATALOG[self as usize]
+    }
+
+    /// The id named `id`, if the catalog has it.
+    pub fn parse(id: &str) -> Option<CheckId> {
+        CheckId::ALL.iter().copied().find(|c| c.as_str() == id)
+    }
+}
+
+impl std::fmt::Display for CheckId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl serde::Serialize for CheckId {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
 
 /// A check by id.
 pub fn find(id: &str) -> Option<&'static Check> {
-    CATALOG.iter().find(|c| c.id == id)
+    CheckId::parse(id).map(CheckId::check)
+}
+
+/// The check of the catalog that reports a failure kind of the generated phases.
+pub fn reported_by(kind: &super::rules::FailureKind) -> Option<CheckId> {
+    CATALOG
+        .iter()
+        .find(|c| c.kinds.contains(kind))
+        .map(|c| c.id)
 }
 
 #[cfg(test)]
@@ -489,8 +563,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn ids_are_unique_kebab_case() {
-        let mut ids: Vec<&str> = CATALOG.iter().map(|c| c.id).collect();
+    fn ids_are_unique_kebab_case_and_in_table_order() {
+        let mut ids: Vec<&str> = CATALOG.iter().map(|c| c.id.as_str()).collect();
+        for (i, check) in CATALOG.iter().enumerate() {
+            assert_eq!(check.id as usize, i, "{}", check.id);
+        }
         for id in &ids {
             assert!(
                 id.chars()
@@ -502,5 +579,13 @@ mod tests {
         let n = ids.len();
         ids.dedup();
         assert_eq!(ids.len(), n, "duplicate check id");
+    }
+
+    #[test]
+    fn every_failure_kind_is_reported_by_exactly_one_check() {
+        for kind in super::super::rules::FailureKind::ALL {
+            let n = CATALOG.iter().filter(|c| c.kinds.contains(kind)).count();
+            assert_eq!(n, 1, "{kind:?}");
+        }
     }
 }

@@ -4,6 +4,7 @@
 use serde_json::Value;
 
 use super::model::{Ctx, Evidence, Verdict, MAX_EXAMPLES};
+use super::rules;
 use crate::protocol::{Entry, Exchange, FrameProblem, IdMatch, MessageKind};
 
 fn json_messages<'a>(ctx: &'a Ctx<'_>) -> impl Iterator<Item = (&'a Entry, &'a Value)> {
@@ -37,22 +38,18 @@ fn examples(ctx: &Ctx<'_>, seqs: &[usize]) -> Vec<Evidence> {
 
 /// `RPC-STDIO-FRAMING`: nothing but JSON-RPC messages on stdout, UTF-8, within the cap.
 pub(super) fn stdio_framing(ctx: &Ctx<'_>) -> Verdict {
+    let revision = ctx.revision.unwrap_or(ctx.record.requested);
     let bad: Vec<(usize, &FrameProblem)> = ctx
         .transcript()
         .received()
+        .filter(|e| rules::frame(e.problem.as_ref(), e.json.as_ref(), revision).is_some())
         .filter_map(|e| e.problem.as_ref().map(|p| (e.seq, p)))
         .collect();
     if bad.is_empty() {
         let n = ctx.transcript().received().count();
         return Verdict::Pass(format!("all {n} stdout line(s) were JSON-RPC messages"));
     }
-    let describe = |p: &FrameProblem| match p {
-        FrameProblem::InvalidUtf8 => "invalid UTF-8".to_string(),
-        FrameProblem::Overlong { length } => format!("a line of {length} bytes, over the line cap"),
-        FrameProblem::NotJson => "not JSON".to_string(),
-        FrameProblem::NotAMessage => "JSON but not a JSON-RPC message".to_string(),
-    };
-    let mut kinds: Vec<String> = bad.iter().map(|(_, p)| describe(p)).collect();
+    let mut kinds: Vec<String> = bad.iter().map(|(_, p)| p.describe()).collect();
     kinds.dedup();
     let seqs: Vec<usize> = bad.iter().map(|(s, _)| *s).collect();
     Verdict::Violation(
@@ -72,7 +69,7 @@ pub(super) fn jsonrpc_version(ctx: &Ctx<'_>) -> Verdict {
     let (mut n, mut bad) = (0, Vec::new());
     for (entry, json) in objects {
         n += 1;
-        if json.get("jsonrpc") != Some(&Value::String("2.0".into())) {
+        if rules::jsonrpc_version(json).is_some() {
             bad.push(entry.seq);
         }
     }
@@ -90,7 +87,7 @@ pub(super) fn response_exclusive(ctx: &Ctx<'_>) -> Verdict {
     let (mut n, mut bad) = (0, Vec::new());
     for (entry, json) in responses(ctx) {
         n += 1;
-        if json.get("result").is_some() == json.get("error").is_some() {
+        if rules::response_exclusive(json).is_some() {
             bad.push(entry.seq);
         }
     }
@@ -177,12 +174,7 @@ pub(super) fn error_shape(ctx: &Ctx<'_>) -> Verdict {
             continue;
         };
         n += 1;
-        let code_ok = error
-            .get("code")
-            .and_then(Value::as_number)
-            .is_some_and(|c| c.is_i64() || c.is_u64());
-        let message_ok = error.get("message").is_some_and(Value::is_string);
-        if !(code_ok && message_ok) {
+        if rules::error_shape(error).is_some() {
             bad.push(entry.seq);
         }
     }
@@ -210,6 +202,7 @@ fn expect_error(
     code: i64,
     what: &str,
     silence_is_warning: bool,
+    holds: fn(&Exchange) -> bool,
 ) -> Verdict {
     if let Some(skip) = ctx.skip_if_stopped() {
         return skip;
@@ -236,8 +229,10 @@ fn expect_error(
             evidence,
         );
     }
+    if holds(exchange) {
+        return Verdict::Pass(format!("{what} got error {code}"));
+    }
     match exchange.error_code() {
-        Some(c) if c == code => Verdict::Pass(format!("{what} got error {code}")),
         Some(c) => Verdict::Violation(format!("{what} got error {c}, expected {code}"), evidence),
         None if exchange.error().is_some() => Verdict::Violation(
             format!("{what} got an error without an integer code, expected {code}"),
@@ -258,6 +253,7 @@ pub(super) fn parse_error(ctx: &Ctx<'_>) -> Verdict {
         -32700,
         "a line that is not JSON",
         true,
+        |x| x.error_code() == Some(-32700),
     );
     if !matches!(verdict, Verdict::Pass(_) | Verdict::Warn(..)) {
         return verdict;
@@ -279,6 +275,7 @@ pub(super) fn invalid_request(ctx: &Ctx<'_>) -> Verdict {
         -32600,
         "a request without `method`",
         true,
+        |x| x.error_code() == Some(-32600),
     )
 }
 
@@ -290,6 +287,7 @@ pub(super) fn method_not_found(ctx: &Ctx<'_>) -> Verdict {
         -32601,
         "an unknown method",
         false,
+        |x| rules::unknown_method(x.error_code(), x.response().is_some()).is_none(),
     )
 }
 

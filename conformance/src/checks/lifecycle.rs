@@ -347,10 +347,6 @@ pub(super) fn no_undeclared_requests(ctx: &Ctx<'_>) -> Verdict {
          only capabilities that were successfully negotiated may be used",
         requests.len()
     );
-    let revision = ctx.revision.unwrap_or(ctx.record.requested);
-    if revision.operation_rule_is_must {
-        Verdict::Violation(message, evidence)
-    } else {
-        Verdict::Warn(format!("{message} (a SHOULD before 2025-06-18)"), evidence)
-    }
+    // A SHOULD before 2025-06-18: the catalog row grades it per revision.
+    Verdict::Violation(message, evidence)
 }

@@ -5,6 +5,10 @@
 //! judge reads a [`Ctx`] (one revision's record plus what negotiation learned) and
 //! returns a [`Verdict`]; it never talks to a server. Reading the catalog in order
 //! should feel like reading the spec's table of contents.
+//!
+//! What can be judged on one message or one exchange is judged in [`rules`], the rule
+//! book: the judges here, the property phase, the live fuzz target and replay all ask it,
+//! and a check id exists only as a [`CheckId`] of the catalog.
 
 mod catalog;
 mod explain;
@@ -12,10 +16,13 @@ mod jsonrpc;
 mod lifecycle;
 mod model;
 mod property;
+pub mod rules;
 mod schema;
 mod tools;
 
-pub use catalog::{find, CATALOG};
-pub use explain::{explain, Explanation};
-pub use model::{judge_all, Applies, Check, CheckResult, Ctx, Evidence, Level, Status, Verdict};
-pub(crate) use schema::result_definition;
+pub use catalog::{find, CheckId, CATALOG};
+pub use explain::{explain, explanation, Explanation};
+pub use model::{
+    judge_all, Applies, Check, CheckResult, Ctx, Evidence, Grade, Level, Status, Verdict,
+};
+pub use rules::{Breach, FailureKind};

@@ -3,7 +3,9 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::protocol::{Direction, Exchange, Revision, SchemaSet, Transcript};
+use super::catalog::CheckId;
+use super::rules::FailureKind;
+use crate::protocol::{Direction, Exchange, Rev, Revision, SchemaSet, Transcript, REVISIONS};
 use crate::scenarios::{NegotiationRecord, RevisionRecord};
 
 /// Normative level of a check, as REQUIREMENTS.md states it.
@@ -51,6 +53,103 @@ impl Level {
     }
 }
 
+/// A check's level in each revision: most checks have one level; a few change with the
+/// spec text (a SHOULD that became a MUST). Reports print the level that applied.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Grade {
+    /// The same level in every revision.
+    Fixed(Level),
+    /// `before` up to (not including) `from`, then `level`.
+    Changes {
+        /// The level before `from`.
+        before: Level,
+        /// The first revision of the new level.
+        from: Rev,
+        /// The level from `from` on.
+        level: Level,
+    },
+}
+
+impl Grade {
+    /// This grade until `from`, then `later`'s level.
+    pub const fn from(self, from: Rev, later: Grade) -> Grade {
+        let (Grade::Fixed(before), Grade::Fixed(level)) = (self, later) else {
+            panic!("a grade changes once")
+        };
+        Grade::Changes {
+            before,
+            from,
+            level,
+        }
+    }
+
+    /// The level in `revision`.
+    pub fn level_in(self, revision: &Revision) -> Level {
+        match self {
+            Grade::Fixed(level) => level,
+            Grade::Changes {
+                before,
+                from,
+                level,
+            } => {
+                if revision.at_least(from) {
+                    level
+                } else {
+                    before
+                }
+            }
+        }
+    }
+
+    /// The level in the newest revision (SARIF's rule default).
+    pub fn latest(self) -> Level {
+        match self {
+            Grade::Fixed(level) | Grade::Changes { level, .. } => level,
+        }
+    }
+
+    /// For listings: "MUST", or "SHOULD<2025-06-18<=MUST".
+    pub fn describe(self) -> String {
+        match self {
+            Grade::Fixed(level) => level.as_str().to_string(),
+            Grade::Changes {
+                before,
+                from,
+                level,
+            } => format!("{}, {} from {}", before.as_str(), level.as_str(), from.id()),
+        }
+    }
+
+    /// How a violation is graded across the revisions `applies` names, in words
+    /// ("fail in every revision", "warning before 2025-06-18, fail from it").
+    pub fn graded(self, applies: Applies) -> String {
+        let word = |l: Level| match l.violation_status() {
+            Status::Fail => "fail",
+            _ => "warning",
+        };
+        let scope = match applies {
+            Applies::All => "in every revision".to_string(),
+            Applies::From(first) => format!("from {}", first.id()),
+            Applies::Only(only) => format!("in {} only", only.id()),
+        };
+        match self {
+            Grade::Fixed(level) => format!("{} {scope} ({})", word(level), level.as_str()),
+            Grade::Changes {
+                before,
+                from,
+                level,
+            } => format!(
+                "{} ({}) before {}, {} ({}) from it",
+                word(before),
+                before.as_str(),
+                from.id(),
+                word(level),
+                level.as_str()
+            ),
+        }
+    }
+}
+
 /// Outcome of one check in one revision.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -83,9 +182,9 @@ pub enum Applies {
     /// Every revision.
     All,
     /// This revision and later ones.
-    From(&'static str),
+    From(Rev),
     /// This revision only.
-    Only(&'static str),
+    Only(Rev),
 }
 
 impl Applies {
@@ -94,7 +193,7 @@ impl Applies {
         match self {
             Applies::All => true,
             Applies::From(first) => revision.at_least(first),
-            Applies::Only(only) => revision.id == only,
+            Applies::Only(only) => revision.rev == only,
         }
     }
 
@@ -102,8 +201,8 @@ impl Applies {
     pub fn describe(self) -> String {
         match self {
             Applies::All => "all".into(),
-            Applies::From(first) => format!("{first}+"),
-            Applies::Only(only) => only.to_string(),
+            Applies::From(first) => format!("{}+", first.id()),
+            Applies::Only(only) => only.id().to_string(),
         }
     }
 }
@@ -132,7 +231,7 @@ impl Evidence {
 pub enum Verdict {
     /// The rule holds; the message says what was seen.
     Pass(String),
-    /// The rule is broken; the status follows the check's level.
+    /// The rule is broken; the status follows the check's level in the revision.
     Violation(String, Vec<Evidence>),
     /// A policy of REQUIREMENTS.md section 10 makes this a warning whatever the level.
     Warn(String, Vec<Evidence>),
@@ -140,15 +239,15 @@ pub enum Verdict {
     Skip(String),
 }
 
-/// A check of the catalog.
+/// A check of the catalog: everything about it, in one row.
 #[derive(Debug)]
 pub struct Check {
     /// Stable kebab-case id; never renamed or reused.
-    pub id: &'static str,
+    pub id: CheckId,
     /// One line saying what is required.
     pub title: &'static str,
-    /// Normative level.
-    pub level: Level,
+    /// Normative level, per revision.
+    pub level: Grade,
     /// The REQUIREMENTS.md id it implements.
     pub requirement: &'static str,
     /// Revisions it applies to.
@@ -157,6 +256,22 @@ pub struct Check {
     pub source: &'static str,
     /// The judge.
     pub judge: fn(&Ctx<'_>) -> Verdict,
+    /// The failure kinds of the generated phases (property, fuzz) this check reports.
+    pub kinds: &'static [FailureKind],
+    /// The explanation (`explain/<id>.md`): requirement, grading details, why, fix.
+    pub text: &'static str,
+}
+
+impl Check {
+    /// The level that applies in `revision`.
+    pub fn level_in(&self, revision: &Revision) -> Level {
+        self.level.level_in(revision)
+    }
+
+    /// The revisions the check applies to.
+    pub fn revisions(&self) -> impl Iterator<Item = &'static Revision> + '_ {
+        REVISIONS.iter().filter(|r| self.applies.includes(r))
+    }
 }
 
 /// The result of one check in one revision, as reported.
@@ -166,7 +281,7 @@ pub struct CheckResult {
     pub check: &'static str,
     /// Check title.
     pub title: &'static str,
-    /// Level.
+    /// The level that applied in this revision.
     pub level: Level,
     /// REQUIREMENTS.md id.
     pub requirement: &'static str,
@@ -275,16 +390,17 @@ pub fn judge_all(catalog: &[Check], ctx: &Ctx<'_>) -> Vec<CheckResult> {
                     check.applies.describe()
                 ))
             };
+            let level = check.level_in(revision);
             let (status, message, evidence) = match verdict {
                 Verdict::Pass(m) => (Status::Pass, m, Vec::new()),
-                Verdict::Violation(m, e) => (check.level.violation_status(), m, e),
+                Verdict::Violation(m, e) => (level.violation_status(), m, e),
                 Verdict::Warn(m, e) => (Status::Warn, m, e),
                 Verdict::Skip(m) => (Status::Skip, m, Vec::new()),
             };
             CheckResult {
-                check: check.id,
+                check: check.id.as_str(),
                 title: check.title,
-                level: check.level,
+                level,
                 requirement: check.requirement,
                 source: check.source,
                 status,

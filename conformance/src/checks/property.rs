@@ -2,10 +2,11 @@
 //! and the pipelining and cancellation sequences. A failure's evidence is its minimal
 //! case (shrunk, then confirmed in a fresh process) and the command that replays it.
 
+use super::catalog::CheckId;
 use super::model::{evidence_from, Ctx, Evidence, Verdict};
-use crate::scenarios::{FailureKind, PropertyFailure};
+use crate::scenarios::PropertyFailure;
 
-fn findings<'a>(ctx: &'a Ctx<'_>, check: &str) -> Result<Vec<&'a PropertyFailure>, Verdict> {
+fn findings<'a>(ctx: &'a Ctx<'_>, check: CheckId) -> Result<Vec<&'a PropertyFailure>, Verdict> {
     if let Some(skip) = ctx.skip_if_stopped() {
         return Err(skip);
     }
@@ -36,6 +37,9 @@ pub(super) fn failure_evidence(f: &PropertyFailure) -> Vec<Evidence> {
         )),
         Evidence::note(format!("outcome: {}", f.outcome)),
     ];
+    if let Some(rule) = f.rule {
+        out.push(Evidence::note(format!("rule broken: {rule}")));
+    }
     if !f.reproduced {
         out.push(Evidence::note(
             "the minimal case did not fail the same way in a fresh process (flaky?)",
@@ -54,7 +58,7 @@ pub(super) fn failure_evidence(f: &PropertyFailure) -> Vec<Evidence> {
     out
 }
 
-fn judge(ctx: &Ctx<'_>, check: &str, what: &str, warn_kinds: &[FailureKind]) -> Verdict {
+fn judge(ctx: &Ctx<'_>, check: CheckId, what: &str) -> Verdict {
     let failed = match findings(ctx, check) {
         Ok(f) => f,
         Err(v) => return v,
@@ -79,7 +83,7 @@ fn judge(ctx: &Ctx<'_>, check: &str, what: &str, warn_kinds: &[FailureKind]) -> 
         first.outcome,
         first.input
     );
-    if failed.iter().all(|f| warn_kinds.contains(&f.kind)) {
+    if failed.iter().all(|f| f.kind.is_policy_warning()) {
         Verdict::Warn(message, evidence)
     } else {
         Verdict::Violation(message, evidence)
@@ -92,11 +96,11 @@ pub(super) fn server_survives(ctx: &Ctx<'_>) -> Verdict {
     let cases: u32 = ctx.record.properties.as_ref().map_or(0, |p| {
         p.cases
             .iter()
-            .filter(|(c, _)| *c != "prop-valid-call-accepted")
+            .filter(|(c, _)| *c != CheckId::PropValidCallAccepted)
             .map(|(_, n)| n)
             .sum()
     });
-    match findings(ctx, "prop-server-survives") {
+    match findings(ctx, CheckId::PropServerSurvives) {
         Err(Verdict::Skip(_)) if cases > 0 => {}
         Err(v) => return v,
         Ok(_) => {}
@@ -106,7 +110,7 @@ pub(super) fn server_survives(ctx: &Ctx<'_>) -> Verdict {
         .properties
         .iter()
         .flat_map(|p| &p.failures)
-        .filter(|f| f.check == "prop-server-survives")
+        .filter(|f| f.check == CheckId::PropServerSurvives)
         .collect();
     let Some(first) = failed.first() else {
         let notes = ctx
@@ -146,9 +150,8 @@ pub(super) fn server_survives(ctx: &Ctx<'_>) -> Verdict {
 pub(super) fn valid_call_result(ctx: &Ctx<'_>) -> Verdict {
     judge(
         ctx,
-        "prop-valid-call-result",
+        CheckId::PropValidCallResult,
         "calls with generated valid arguments",
-        &[],
     )
 }
 
@@ -156,9 +159,8 @@ pub(super) fn valid_call_result(ctx: &Ctx<'_>) -> Verdict {
 pub(super) fn valid_call_accepted(ctx: &Ctx<'_>) -> Verdict {
     judge(
         ctx,
-        "prop-valid-call-accepted",
+        CheckId::PropValidCallAccepted,
         "calls with generated valid arguments",
-        &[FailureKind::ProtocolErrorOnValid],
     )
 }
 
@@ -167,24 +169,22 @@ pub(super) fn valid_call_accepted(ctx: &Ctx<'_>) -> Verdict {
 pub(super) fn invalid_call_rejected(ctx: &Ctx<'_>) -> Verdict {
     judge(
         ctx,
-        "prop-invalid-call-rejected",
+        CheckId::PropInvalidCallRejected,
         "calls with arguments breaking one rule",
-        &[FailureKind::WrongErrorClass],
     )
 }
 
 /// `RPC-ID-ECHO`: generated ids come back with the same type and value.
 pub(super) fn id_roundtrip(ctx: &Ctx<'_>) -> Verdict {
-    judge(ctx, "prop-id-roundtrip", "requests with generated ids", &[])
+    judge(ctx, CheckId::PropIdRoundtrip, "requests with generated ids")
 }
 
 /// `RPC-ERR-METHOD-NOT-FOUND`: generated unknown methods get -32601.
 pub(super) fn unknown_method(ctx: &Ctx<'_>) -> Verdict {
     judge(
         ctx,
-        "prop-unknown-method",
+        CheckId::PropUnknownMethod,
         "requests for generated unknown methods",
-        &[],
     )
 }
 
@@ -192,18 +192,17 @@ pub(super) fn unknown_method(ctx: &Ctx<'_>) -> Verdict {
 pub(super) fn random_cursor(ctx: &Ctx<'_>) -> Verdict {
     judge(
         ctx,
-        "prop-random-cursor",
+        CheckId::PropRandomCursor,
         "tools/list requests with generated cursors",
-        &[FailureKind::CursorAnswered],
     )
 }
 
 /// Pipelined requests are each answered exactly once, with their own id.
 pub(super) fn pipelined(ctx: &Ctx<'_>) -> Verdict {
-    judge(ctx, "seq-pipelined", "pipelined request sequences", &[])
+    judge(ctx, CheckId::SeqPipelined, "pipelined request sequences")
 }
 
 /// `CANCEL-RACE` / `CANCEL-IGNORE-INVALID`: cancellations are handled gracefully.
 pub(super) fn cancel(ctx: &Ctx<'_>) -> Verdict {
-    judge(ctx, "seq-cancel", "cancellation sequences", &[])
+    judge(ctx, CheckId::SeqCancel, "cancellation sequences")
 }

@@ -8,18 +8,7 @@
 use serde_json::Value;
 
 use super::model::{Ctx, Evidence, Verdict, MAX_EXAMPLES};
-use crate::protocol::{classify, MessageKind, SchemaViolation};
-
-/// The result definition for a request method.
-pub(crate) fn result_definition(method: &str) -> &'static str {
-    match method {
-        "initialize" => "InitializeResult",
-        "ping" => "EmptyResult",
-        "tools/list" => "ListToolsResult",
-        "tools/call" => "CallToolResult",
-        _ => "Result",
-    }
-}
+use crate::protocol::{classify, result_definition, MessageKind, SchemaViolation};
 
 /// What a failing payload probably meant, for mistakes seen in the wild.
 fn hints(definition: &str, instance: &Value) -> Vec<&'static str> {

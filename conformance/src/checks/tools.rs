@@ -9,8 +9,10 @@ use std::collections::BTreeSet;
 use base64::Engine;
 use serde_json::Value;
 
+use super::catalog::CheckId;
 use super::model::{exchange_evidence, Ctx, Evidence, Verdict, MAX_EXAMPLES};
-use crate::protocol::{ErrorClass, Exchange, Revision};
+use super::rules;
+use crate::protocol::{Exchange, Revision};
 use crate::scenarios::{compile_input_schema, listed_tools, ToolCall, ToolsRecord};
 
 const NOT_DECLARED: &str = "the server does not declare the tools capability";
@@ -188,8 +190,9 @@ pub(super) fn schema_dialect(ctx: &Ctx<'_>) -> Verdict {
         "have a schema that is not valid in its dialect",
     );
     match verdict {
-        // Before 2025-11-25 the dialect is unspecified (REQUIREMENTS.md 10 A8): warning.
-        Verdict::Violation(m, e) if !rev.draft_2020_12 => Verdict::Warn(
+        // Before 2025-11-25 the dialect is unspecified (REQUIREMENTS.md 10 A8): the
+        // catalog grades it a policy warning there; the message says which dialect we assumed.
+        Verdict::Violation(m, e) if !rev.draft_2020_12 => Verdict::Violation(
             format!(
                 "{m} (draft-07 assumed; the dialect is unspecified before 2025-11-25, policy A8)"
             ),
@@ -363,17 +366,18 @@ pub(super) fn pagination_invalid_cursor(ctx: &Ctx<'_>) -> Verdict {
     let Some(x) = &record.invalid_cursor else {
         return Verdict::Skip("the invalid-cursor probe was not sent".into());
     };
-    match (x.error_code(), x.result()) {
-        (Some(-32602), _) => Verdict::Pass("an invalid cursor got -32602".into()),
-        (Some(code), _) => Verdict::Violation(
-            format!("an invalid cursor got error {code}; it SHOULD get -32602"),
+    if x.response().is_none() {
+        return Verdict::Skip("no response (see rpc-response-required)".into());
+    }
+    match rules::cursor(x.error_code(), x.result(), false) {
+        None => Verdict::Pass("an invalid cursor got -32602".into()),
+        Some(breach) => Verdict::Violation(
+            format!(
+                "an invalid cursor got {}; invalid cursors SHOULD get -32602",
+                breach.message
+            ),
             ctx.exchange_evidence(x),
         ),
-        (None, Some(_)) => Verdict::Violation(
-            "an invalid cursor got a page; invalid cursors SHOULD get -32602".into(),
-            ctx.exchange_evidence(x),
-        ),
-        _ => Verdict::Skip("no response (see rpc-response-required)".into()),
     }
 }
 
@@ -634,7 +638,7 @@ pub(super) fn execution_errors(ctx: &Ctx<'_>) -> Verdict {
         .collect();
     let bad: Vec<_> = made
         .iter()
-        .filter(|(_, x)| x.error().is_some())
+        .filter(|(_, x)| rules::valid_call(x.error()).is_some())
         .map(|(c, x)| {
             (
                 *c,
@@ -671,6 +675,34 @@ fn structured_calls(record: &ToolsRecord) -> Vec<(&ToolCall, &Exchange, &Value)>
         .collect()
 }
 
+/// The structured-output rule's breaches of `check` among `calls`, and how many calls
+/// it judged (those whose outputSchema compiles: one that does not is
+/// tool-schema-dialect's finding).
+fn structured_breaches<'a>(
+    ctx: &Ctx<'_>,
+    calls: &[(&'a ToolCall, &'a Exchange, &'a Value)],
+    check: CheckId,
+) -> (usize, Vec<(&'a ToolCall, &'a Exchange, String)>) {
+    let rev = revision(ctx);
+    let mut judged = 0;
+    let mut bad = Vec::new();
+    for (call, x, result) in calls {
+        let Some(schema) = call.tool.get("outputSchema") else {
+            continue;
+        };
+        let Ok(validator) = compile_input_schema(schema, rev) else {
+            continue;
+        };
+        judged += 1;
+        if let Some(breach) = rules::structured_output(&validator, result) {
+            if breach.check == check {
+                bad.push((*call, *x, breach.message));
+            }
+        }
+    }
+    (judged, bad)
+}
+
 /// `TC-OUTPUTSCHEMA-PRESENCE` (MUST; policy A7 exempts isError results).
 pub(super) fn structured_presence(ctx: &Ctx<'_>) -> Verdict {
     let record = match calls(ctx) {
@@ -681,17 +713,7 @@ pub(super) fn structured_presence(ctx: &Ctx<'_>) -> Verdict {
     if with_schema.is_empty() {
         return Verdict::Skip("no tool with an outputSchema returned a non-error result".into());
     }
-    let bad: Vec<_> = with_schema
-        .iter()
-        .filter(|(_, _, r)| r.get("structuredContent").is_none())
-        .map(|(c, x, _)| {
-            (
-                *c,
-                *x,
-                "declares an outputSchema but the result has no structuredContent".to_string(),
-            )
-        })
-        .collect();
+    let (_, bad) = structured_breaches(ctx, &with_schema, CheckId::TcOutputschemaPresence);
     if bad.is_empty() {
         return Verdict::Pass(format!(
             "{} result(s) of tools with an outputSchema carry structuredContent",
@@ -713,36 +735,11 @@ pub(super) fn structured_conform(ctx: &Ctx<'_>) -> Verdict {
         Ok(r) => r,
         Err(v) => return v,
     };
-    let rev = revision(ctx);
-    let mut n = 0;
-    let mut bad = Vec::new();
-    for (call, x, result) in structured_calls(record) {
-        let Some(sc) = result.get("structuredContent") else {
-            continue;
-        };
-        let Some(schema) = call.tool.get("outputSchema") else {
-            continue;
-        };
-        let Ok(validator) = compile_input_schema(schema, rev) else {
-            continue;
-        };
-        n += 1;
-        let errors: Vec<String> = validator
-            .iter_errors(sc)
-            .take(3)
-            .map(|e| format!("{} at {}", e, e.instance_path()))
-            .collect();
-        if !errors.is_empty() {
-            bad.push((
-                call,
-                x,
-                format!(
-                    "structuredContent does not conform to the outputSchema: {}",
-                    errors.join("; ")
-                ),
-            ));
-        }
-    }
+    let with_content: Vec<_> = structured_calls(record)
+        .into_iter()
+        .filter(|(_, _, r)| r.get("structuredContent").is_some())
+        .collect();
+    let (n, bad) = structured_breaches(ctx, &with_content, CheckId::TcOutputschemaConform);
     if n == 0 {
         return Verdict::Skip(
             "no structuredContent to judge against a compilable outputSchema".into(),
@@ -910,28 +907,14 @@ pub(super) fn input_validation(ctx: &Ctx<'_>) -> Verdict {
     let mut fail = Vec::new();
     let mut warn = Vec::new();
     for (call, x) in &probes {
-        let is_error_result = x
-            .result()
-            .is_some_and(|r| r.get("isError") == Some(&Value::Bool(true)));
-        match (x.error_code(), x.result(), rev.invalid_arguments) {
-            (None, Some(_), _) if !is_error_result => fail.push((*call, *x, format!("{} and the call succeeded", call.intent))),
-            (None, Some(_), _) => {}
-            (Some(-32602), _, ErrorClass::Either) => {}
-            (Some(code), _, ErrorClass::ToolError) => warn.push((*call, *x, format!(
-                "{}: got JSON-RPC error {code}; from 2025-11-25 input validation errors SHOULD be tool execution errors (isError: true)",
-                call.intent
-            ))),
-            (Some(code), _, ErrorClass::Either) => {
-                warn.push((*call, *x, format!("{}: got JSON-RPC error {code}; invalid arguments get -32602 or an isError result", call.intent)))
-            }
-            // An error whose code is not an integer still rejects the call; the code is
-            // rpc-error-shape's finding.
-            (None, None, _) if x.error().is_some() => warn.push((
-                *call,
-                *x,
-                format!("{}: got a JSON-RPC error without an integer code", call.intent),
-            )),
-            _ => {}
+        let Some(breach) = rules::invalid_arguments(rev, x.error(), x.result()) else {
+            continue;
+        };
+        let line = (*call, *x, format!("{}: {}", call.intent, breach.message));
+        if breach.kind.is_policy_warning() {
+            warn.push(line);
+        } else {
+            fail.push(line);
         }
     }
     if !fail.is_empty() {
@@ -1034,12 +1017,6 @@ pub(super) fn list_changed_declared(ctx: &Ctx<'_>) -> Verdict {
          capabilities may be used",
         sent.len()
     );
-    if revision(ctx).operation_rule_is_must {
-        Verdict::Violation(message, evidence)
-    } else {
-        Verdict::Warn(
-            format!("{message} (a SHOULD before 2025-06-18, policy A12)"),
-            evidence,
-        )
-    }
+    // A SHOULD before 2025-06-18 (policy A12): the catalog row grades it per revision.
+    Verdict::Violation(message, evidence)
 }

@@ -25,9 +25,11 @@ use std::time::Duration;
 use serde_json::{json, Value};
 
 use super::cases::{decode, Case, Tool};
+use crate::checks::rules::{self, Breach};
+use crate::checks::CheckId;
 use crate::protocol::{
-    classify, Exchange, IdMatch, Line, MessageKind, Reply, Revision, SchemaSet, Session,
-    SessionConfig, Silence, Transcript, REVISIONS,
+    Exchange, Line, Reply, Revision, SchemaSet, Session, SessionConfig, Silence, Transcript,
+    REVISIONS,
 };
 use crate::scenarios::{
     compile_input_schema, initialize_params, listed_tools, walk, CallMode, CallPolicy, CaseFile,
@@ -36,17 +38,17 @@ use crate::scenarios::{
 use crate::transport::ServerCommand;
 
 /// The checks of the catalog the live oracle reports.
-pub const LIVE_CHECKS: &[&str] = &[
-    "prop-server-survives",
-    "rpc-stdio-framing",
-    "rpc-jsonrpc-version",
-    "rpc-resp-exclusive",
-    "rpc-error-shape",
-    "rpc-id-echo",
-    "lc-initialized-no-reply",
-    "schema-server-messages",
-    "tc-outputschema-presence",
-    "tc-outputschema-conform",
+pub const LIVE_CHECKS: &[CheckId] = &[
+    CheckId::PropServerSurvives,
+    CheckId::RpcStdioFraming,
+    CheckId::RpcJsonrpcVersion,
+    CheckId::RpcRespExclusive,
+    CheckId::RpcErrorShape,
+    CheckId::RpcIdEcho,
+    CheckId::LcInitializedNoReply,
+    CheckId::SchemaServerMessages,
+    CheckId::TcOutputschemaPresence,
+    CheckId::TcOutputschemaConform,
 ];
 
 /// The id of the ping written behind every case.
@@ -165,7 +167,7 @@ impl LiveConfig {
 #[derive(Debug, Clone)]
 pub struct Finding {
     /// The check of the catalog it fails (`mcp-conformance explain ID`).
-    pub check: &'static str,
+    pub check: CheckId,
     /// How it failed.
     pub kind: FailureKind,
     /// What was seen, in one sentence.
@@ -237,7 +239,7 @@ enum Judged {
     /// A request outlasted the timeout while the server still answered ping (a slow tool,
     /// not a finding); the session is restarted.
     Slow,
-    Failed(FailureKind, &'static str, String),
+    Failed(FailureKind, CheckId, String),
 }
 
 /// The oracle's state: schemas, tools, and the current session.
@@ -596,7 +598,7 @@ impl State {
                         return Some(self.finding(
                             &case,
                             FailureKind::Crash,
-                            "prop-server-survives",
+                            CheckId::PropServerSurvives,
                             format!("the server could not be restarted (three tries): {why}"),
                             Transcript::default(),
                         ))
@@ -650,7 +652,7 @@ impl State {
     }
 
     /// Drops the steps the failure does not need, each time on a fresh process.
-    async fn minimize(&mut self, case: &Case, kind: &FailureKind, check: &str) -> Case {
+    async fn minimize(&mut self, case: &Case, kind: &FailureKind, check: CheckId) -> Case {
         let mut best = case.clone();
         let mut i = 0;
         while best.steps().len() > 1 && i < best.steps().len() {
@@ -697,7 +699,7 @@ impl State {
         &self,
         case: &Case,
         kind: FailureKind,
-        check: &'static str,
+        check: CheckId,
         summary: String,
         transcript: Transcript,
     ) -> Finding {
@@ -731,11 +733,11 @@ impl State {
         }
         Finding {
             check,
-            kind: kind.clone(),
+            kind,
             summary,
             case: CaseFile {
                 mcp_conformance_case: 1,
-                check: check.to_string(),
+                check: check.as_str().to_string(),
                 revision: revision.to_string(),
                 seed: 0,
                 description: describe(case),
@@ -743,18 +745,20 @@ impl State {
                 command: self.config.command.clone(),
                 messages,
                 timeout_secs: Some(self.config.timeout.as_secs_f64()),
-                output_schema: check
-                    .starts_with("tc-outputschema")
-                    .then(|| {
-                        case.lines.iter().find_map(|l| match l {
-                            Line::Message(m) if m["method"] == "tools/call" => m
-                                .pointer("/params/name")
-                                .and_then(Value::as_str)
-                                .and_then(|n| self.output_schemas.get(n).cloned()),
-                            _ => None,
-                        })
+                output_schema: matches!(
+                    check,
+                    CheckId::TcOutputschemaPresence | CheckId::TcOutputschemaConform
+                )
+                .then(|| {
+                    case.lines.iter().find_map(|l| match l {
+                        Line::Message(m) if m["method"] == "tools/call" => m
+                            .pointer("/params/name")
+                            .and_then(Value::as_str)
+                            .and_then(|n| self.output_schemas.get(n).cloned()),
+                        _ => None,
                     })
-                    .flatten(),
+                })
+                .flatten(),
             },
             transcript,
             reproduced: false,
@@ -782,7 +786,7 @@ impl State {
         if let Some(Silence::Exited(exit)) = session.exited() {
             return Judged::Failed(
                 FailureKind::Crash,
-                "prop-server-survives",
+                CheckId::PropServerSurvives,
                 format!(
                     "the server exited right after answering ({})",
                     exit.describe()
@@ -818,7 +822,7 @@ impl State {
         let crash = |exit: String| {
             Judged::Failed(
                 FailureKind::Crash,
-                "prop-server-survives",
+                CheckId::PropServerSurvives,
                 format!("{}: {exit}", what(x)),
             )
         };
@@ -837,7 +841,7 @@ impl State {
             Some(_) => {
                 return Judged::Failed(
                     FailureKind::Stall,
-                    "prop-server-survives",
+                    CheckId::PropServerSurvives,
                     format!(
                         "{}: {}, and a ping sent after it got none either",
                         what(x),
@@ -876,7 +880,7 @@ impl State {
         }
         Judged::Failed(
             FailureKind::Stall,
-            "prop-server-survives",
+            CheckId::PropServerSurvives,
             format!(
                 "{}: no response within {:.1} s while the server answers ping",
                 what(x),
@@ -887,53 +891,40 @@ impl State {
 
     /// Lines on stdout that are not JSON-RPC messages, and responses nobody asked for.
     fn judge_frames(&self, transcript: &Transcript, case: &Case) -> Judged {
-        use crate::protocol::FrameProblem;
+        let failed = |b: Breach| Judged::Failed(b.kind, b.check, b.message);
         let tolerated = &case.tolerated;
         for entry in transcript.received() {
-            // 2025-03-26 lets implementations send batches: an array is a message there.
-            let batch =
-                self.config.revision.batching && entry.json.as_ref().is_some_and(Value::is_array);
-            match &entry.problem {
-                None | Some(FrameProblem::Overlong { .. }) => {}
-                Some(FrameProblem::NotAMessage) if batch => {}
-                Some(problem) => {
-                    return Judged::Failed(
-                        FailureKind::InvalidMessage,
-                        "rpc-stdio-framing",
-                        format!(
-                        "the server wrote a line that is not a JSON-RPC message ({problem:?}): {}",
+            if let Some(b) = rules::frame(
+                entry.problem.as_ref(),
+                entry.json.as_ref(),
+                self.config.revision,
+            ) {
+                return failed(Breach {
+                    message: format!(
+                        "the server wrote {}: {}",
+                        b.message,
                         crate::protocol::cut_text(&entry.text, 200)
                     ),
-                    )
-                }
+                    ..b
+                });
             }
             if let Some(message) = entry.json.as_ref().filter(|m| {
-                classify(m) == MessageKind::Notification
-                    && m.get("method")
-                        .and_then(Value::as_str)
-                        .is_some_and(|n| self.notifications.iter().any(|k| k == n))
+                m.get("method")
+                    .and_then(Value::as_str)
+                    .is_some_and(|n| self.notifications.iter().any(|k| k == n))
             }) {
-                if let Ok(v) = self.schemas.validate("ServerNotification", message) {
-                    if let Some(first) = v.first() {
-                        return Judged::Failed(
-                            FailureKind::InvalidResult,
-                            "schema-server-messages",
-                            format!(
-                                "a {} notification breaks ServerNotification at {}: {}",
-                                message["method"].as_str().unwrap_or_default(),
-                                display_path(&first.instance_path),
-                                first.message
-                            ),
-                        );
-                    }
+                if let Some(b) = rules::notification_schema(&self.schemas, message) {
+                    return failed(b);
                 }
             }
             if !entry.unsolicited {
                 continue;
             }
-            let message = entry.json.as_ref();
-            let id = message.and_then(|m| m.get("id")).unwrap_or(&Value::Null);
-            let is_error = message.is_some_and(|m| m.get("error").is_some());
+            let Some(message) = entry.json.as_ref() else {
+                continue;
+            };
+            let id = message.get("id").unwrap_or(&Value::Null);
+            let is_error = message.get("error").is_some();
             // A malformed frame may be answered with an error whose id is null (the server
             // could not read one) or, by a lenient server, with the id the frame shows.
             // The previous case's frames count too: a server handling lines concurrently
@@ -945,24 +936,9 @@ impl State {
             {
                 continue;
             }
-            let notified = case.notifications();
-            let check = if notified.contains(&"notifications/initialized") {
-                "lc-initialized-no-reply"
-            } else {
-                "rpc-id-echo"
-            };
-            return Judged::Failed(
-                FailureKind::InvalidMessage,
-                check,
-                format!(
-                    "a response with id {id} answers no request of the case{}",
-                    if !notified.is_empty() {
-                        " (was a notification answered?)"
-                    } else {
-                        ""
-                    }
-                ),
-            );
+            if let Some(b) = rules::unsolicited(message, &case.notifications()) {
+                return failed(b);
+            }
         }
         Judged::Ok
     }
@@ -975,106 +951,30 @@ impl State {
         else {
             return None;
         };
-        let fail = |kind, check, text: String| Some(Judged::Failed(kind, check, text));
-        let sent = &x.request["id"];
-        if *id_match != IdMatch::Exact {
-            return fail(
-                FailureKind::IdNotEchoed,
-                "rpc-id-echo",
-                format!(
-                    "{}: sent id {sent}, the response carries id {}",
-                    what(x),
-                    message.get("id").unwrap_or(&Value::Null)
-                ),
-            );
+        let failed = |b: Breach| {
+            Some(Judged::Failed(
+                b.kind,
+                b.check,
+                format!("{}: {}", what(x), b.message),
+            ))
+        };
+        if let Some(b) = rules::envelope(&x.request["id"], message, *id_match) {
+            return failed(b);
         }
-        if message.get("jsonrpc") != Some(&json!("2.0")) {
-            return fail(
-                FailureKind::InvalidMessage,
-                "rpc-jsonrpc-version",
-                format!("{}: the response's jsonrpc is not \"2.0\"", what(x)),
-            );
+        let result = message.get("result")?;
+        if x.method.starts_with("tools/") && !self.declared {
+            return None;
         }
-        let schemas = &self.schemas;
-        match (message.get("result"), message.get("error")) {
-            (Some(result), None) => {
-                let tools_method = x.method.starts_with("tools/");
-                if tools_method && !self.declared {
-                    return None;
-                }
-                let definition = crate::checks::result_definition(&x.method);
-                if let Ok(v) = schemas.validate(definition, result) {
-                    if let Some(first) = v.first() {
-                        return fail(
-                            FailureKind::InvalidResult,
-                            "schema-server-messages",
-                            format!(
-                                "{}: the result breaks {definition} at {}: {}",
-                                what(x),
-                                display_path(&first.instance_path),
-                                first.message
-                            ),
-                        );
-                    }
-                }
-                let failed = result.get("isError") == Some(&Value::Bool(true));
-                let tool = x.request.pointer("/params/name").and_then(Value::as_str);
-                let validator = tool.and_then(|t| self.output.get(t));
-                if let (Some(validator), false, "tools/call") =
-                    (validator, failed, x.method.as_str())
-                {
-                    match result.get("structuredContent") {
-                        None => {
-                            return fail(
-                                FailureKind::InvalidResult,
-                                "tc-outputschema-presence",
-                                format!(
-                                    "{}: the tool has an outputSchema but the result has no structuredContent",
-                                    what(x)
-                                ),
-                            )
-                        }
-                        Some(sc) => {
-                            if let Some(e) = validator.iter_errors(sc).next() {
-                                return fail(
-                                    FailureKind::InvalidResult,
-                                    "tc-outputschema-conform",
-                                    format!(
-                                        "{}: structuredContent breaks the outputSchema at {}: {e}",
-                                        what(x),
-                                        display_path(&e.instance_path().to_string())
-                                    ),
-                                );
-                            }
-                        }
-                    }
-                }
-                None
+        if let Some(b) = rules::result_schema(&self.schemas, &x.method, result) {
+            return failed(b);
+        }
+        let tool = x.request.pointer("/params/name").and_then(Value::as_str);
+        let validator = tool.and_then(|t| self.output.get(t));
+        match (validator, x.method.as_str()) {
+            (Some(validator), "tools/call") => {
+                rules::structured_output(validator, result).and_then(failed)
             }
-            (None, Some(error)) => {
-                let definition = schemas.error_object();
-                match schemas.validate(definition, error) {
-                    Ok(v) if !v.is_empty() => fail(
-                        FailureKind::InvalidMessage,
-                        "rpc-error-shape",
-                        format!(
-                            "{}: the error object breaks {definition} at {}: {}",
-                            what(x),
-                            display_path(&v[0].instance_path),
-                            v[0].message
-                        ),
-                    ),
-                    _ => None,
-                }
-            }
-            _ => fail(
-                FailureKind::InvalidMessage,
-                "rpc-resp-exclusive",
-                format!(
-                    "{}: the response has neither or both of result and error",
-                    what(x)
-                ),
-            ),
+            _ => None,
         }
     }
 }
@@ -1088,14 +988,6 @@ fn what(x: &Exchange) -> String {
         .map(|t| format!(" {t:?}"))
         .unwrap_or_default();
     format!("{}{tool} (id {})", x.method, x.request["id"])
-}
-
-fn display_path(path: &str) -> &str {
-    if path.is_empty() {
-        "the top level"
-    } else {
-        path
-    }
 }
 
 /// One line on what a case sends.

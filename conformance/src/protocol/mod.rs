@@ -12,6 +12,6 @@ mod transcript;
 
 pub use client::{BatchExchange, Exchange, Line, Reply, Session, SessionConfig, Silence};
 pub use jsonrpc::{classify, id_match, IdMatch, MessageKind};
-pub use revision::{ErrorClass, Revision, REVISIONS};
-pub use schema::{SchemaSet, SchemaViolation};
+pub use revision::{ErrorClass, Rev, Revision, REVISIONS};
+pub use schema::{result_definition, SchemaSet, SchemaViolation};
 pub use transcript::{cut as cut_text, Direction, Entry, FrameProblem, Transcript};

@@ -16,9 +16,37 @@ pub enum ErrorClass {
     ToolError,
 }
 
+/// A revision by name, for the catalog and other tables: a typo is a compile error, and
+/// the order is the spec's (oldest first).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Rev {
+    /// 2024-11-05.
+    R2024_11_05,
+    /// 2025-03-26.
+    R2025_03_26,
+    /// 2025-06-18.
+    R2025_06_18,
+    /// 2025-11-25.
+    R2025_11_25,
+}
+
+impl Rev {
+    /// The revision's row of [`REVISIONS`].
+    pub fn revision(self) -> &'static Revision {
+        &REVISIONS[self as usize]
+    }
+
+    /// The version string ("2025-06-18").
+    pub fn id(self) -> &'static str {
+        self.revision().id
+    }
+}
+
 /// One protocol revision and what it contains.
 #[derive(Debug)]
 pub struct Revision {
+    /// The revision as a typed name.
+    pub rev: Rev,
     /// The version string sent in `initialize`.
     pub id: &'static str,
     /// The official `schema.json`, embedded.
@@ -33,20 +61,6 @@ pub struct Revision {
     pub batching: bool,
     /// Expected error class for invalid tool arguments.
     pub invalid_arguments: ErrorClass,
-    /// Whether an error response may omit `id` when the request id could not be read
-    /// (`RPC-ERROR-ID-R4`).
-    pub error_id_optional: bool,
-    /// Whether "respect the negotiated version and capabilities" is a MUST (else SHOULD),
-    /// `LC-OPERATION-RESPECT`.
-    pub operation_rule_is_must: bool,
-    /// Whether the tool-name guidance (length, charset) exists (`TOOL-NAME-*`).
-    pub tool_name_rules: bool,
-    /// Whether `outputSchema` / `structuredContent` exist (`TC-STRUCTURED`).
-    pub structured_content: bool,
-    /// Schema definition of a success response envelope.
-    pub result_envelope: &'static str,
-    /// Schema definition of an error response envelope.
-    pub error_envelope: &'static str,
 }
 
 impl Revision {
@@ -64,13 +78,9 @@ impl Revision {
         REVISIONS.iter().find(|r| r.id == id)
     }
 
-    /// Whether this revision is the same as or later than `other` (by table order).
-    pub fn at_least(&self, other: &str) -> bool {
-        let pos = |id: &str| REVISIONS.iter().position(|r| r.id == id);
-        match (pos(self.id), pos(other)) {
-            (Some(a), Some(b)) => a >= b,
-            _ => false,
-        }
+    /// Whether this revision is the same as or later than `other`.
+    pub fn at_least(&self, other: Rev) -> bool {
+        self.rev >= other
     }
 }
 
@@ -100,6 +110,7 @@ const TOOL_FIELDS_R4: &[&str] = &[
 /// Every legacy (handshake-based) revision the suite knows, oldest first.
 pub static REVISIONS: &[Revision] = &[
     Revision {
+        rev: Rev::R2024_11_05,
         id: "2024-11-05",
         schema: include_str!("../../../fixtures/schemas/2024-11-05/schema.json"),
         draft_2020_12: false,
@@ -107,14 +118,9 @@ pub static REVISIONS: &[Revision] = &[
         tool_fields: TOOL_FIELDS_R1,
         batching: false,
         invalid_arguments: ErrorClass::Either,
-        error_id_optional: false,
-        operation_rule_is_must: false,
-        tool_name_rules: false,
-        structured_content: false,
-        result_envelope: "JSONRPCResponse",
-        error_envelope: "JSONRPCError",
     },
     Revision {
+        rev: Rev::R2025_03_26,
         id: "2025-03-26",
         schema: include_str!("../../../fixtures/schemas/2025-03-26/schema.json"),
         draft_2020_12: false,
@@ -122,14 +128,9 @@ pub static REVISIONS: &[Revision] = &[
         tool_fields: TOOL_FIELDS_R2,
         batching: true,
         invalid_arguments: ErrorClass::Either,
-        error_id_optional: false,
-        operation_rule_is_must: false,
-        tool_name_rules: false,
-        structured_content: false,
-        result_envelope: "JSONRPCResponse",
-        error_envelope: "JSONRPCError",
     },
     Revision {
+        rev: Rev::R2025_06_18,
         id: "2025-06-18",
         schema: include_str!("../../../fixtures/schemas/2025-06-18/schema.json"),
         draft_2020_12: false,
@@ -137,14 +138,9 @@ pub static REVISIONS: &[Revision] = &[
         tool_fields: TOOL_FIELDS_R3,
         batching: false,
         invalid_arguments: ErrorClass::Either,
-        error_id_optional: false,
-        operation_rule_is_must: true,
-        tool_name_rules: false,
-        structured_content: true,
-        result_envelope: "JSONRPCResponse",
-        error_envelope: "JSONRPCError",
     },
     Revision {
+        rev: Rev::R2025_11_25,
         id: "2025-11-25",
         schema: include_str!("../../../fixtures/schemas/2025-11-25/schema.json"),
         draft_2020_12: true,
@@ -152,12 +148,6 @@ pub static REVISIONS: &[Revision] = &[
         tool_fields: TOOL_FIELDS_R4,
         batching: false,
         invalid_arguments: ErrorClass::ToolError,
-        error_id_optional: true,
-        operation_rule_is_must: true,
-        tool_name_rules: true,
-        structured_content: true,
-        result_envelope: "JSONRPCResultResponse",
-        error_envelope: "JSONRPCErrorResponse",
     },
 ];
 
@@ -173,10 +163,10 @@ mod tests {
             assert_eq!(dialect.contains("2020-12"), rev.draft_2020_12, "{}", rev.id);
             assert!(schema.get(rev.defs_key()).is_some(), "{}", rev.id);
             for def in [
-                rev.result_envelope,
-                rev.error_envelope,
                 "InitializeResult",
                 "Tool",
+                "CallToolResult",
+                "ListToolsResult",
             ] {
                 assert!(
                     schema[rev.defs_key()].get(def).is_some(),
@@ -189,9 +179,13 @@ mod tests {
 
     #[test]
     fn revisions_are_ordered() {
-        let r3 = Revision::find("2025-06-18").unwrap();
-        assert!(r3.at_least("2025-03-26"));
-        assert!(r3.at_least("2025-06-18"));
-        assert!(!r3.at_least("2025-11-25"));
+        for (i, rev) in REVISIONS.iter().enumerate() {
+            assert_eq!(rev.rev as usize, i, "{}", rev.id);
+            assert_eq!(rev.rev.id(), rev.id);
+        }
+        let r3 = Rev::R2025_06_18.revision();
+        assert!(r3.at_least(Rev::R2025_03_26));
+        assert!(r3.at_least(Rev::R2025_06_18));
+        assert!(!r3.at_least(Rev::R2025_11_25));
     }
 }

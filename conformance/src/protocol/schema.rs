@@ -42,6 +42,18 @@ impl std::fmt::Debug for SchemaSet {
     }
 }
 
+/// The schema definition a result must match, by its request's method (a fact of the
+/// protocol, used by every phase that judges results).
+pub fn result_definition(method: &str) -> &'static str {
+    match method {
+        "initialize" => "InitializeResult",
+        "ping" => "EmptyResult",
+        "tools/list" => "ListToolsResult",
+        "tools/call" => "CallToolResult",
+        _ => "Result",
+    }
+}
+
 impl SchemaSet {
     /// Parses the revision's embedded schema.
     pub fn new(revision: &'static Revision) -> Result<Self> {

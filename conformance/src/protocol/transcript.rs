@@ -39,6 +39,20 @@ pub enum FrameProblem {
     NotAMessage,
 }
 
+impl FrameProblem {
+    /// In words, for reports.
+    pub fn describe(&self) -> String {
+        match self {
+            FrameProblem::InvalidUtf8 => "invalid UTF-8".to_string(),
+            FrameProblem::Overlong { length } => {
+                format!("a line of {length} bytes, over the line cap")
+            }
+            FrameProblem::NotJson => "not JSON".to_string(),
+            FrameProblem::NotAMessage => "JSON but not a JSON-RPC message".to_string(),
+        }
+    }
+}
+
 /// One line of the transcript.
 #[derive(Debug, Clone)]
 pub struct Entry {

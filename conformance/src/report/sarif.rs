@@ -104,7 +104,7 @@ pub fn to_sarif(report: &RunReport) -> crate::Result<String> {
 }
 
 fn rule(check: &Check) -> ReportingDescriptor {
-    let default_level = match check.level.violation_status() {
+    let default_level = match check.level.latest().violation_status() {
         Status::Fail => "error",
         _ => "warning",
     };
@@ -114,13 +114,13 @@ fn rule(check: &Check) -> ReportingDescriptor {
         .map(|r| r.id)
         .collect();
     let mut rule = ReportingDescriptor::builder()
-        .id(check.id)
-        .name(pascal_case(check.id))
+        .id(check.id.as_str())
+        .name(pascal_case(check.id.as_str()))
         .short_description(text(&sarif_text(check.title)))
         .full_description(text(&sarif_text(&format!(
             "{}. {} {}; spec: {}.",
             check.title,
-            check.level.as_str(),
+            check.level.describe(),
             check.requirement,
             check.source
         ))))
@@ -130,11 +130,11 @@ fn rule(check: &Check) -> ReportingDescriptor {
                 .build(),
         )
         .properties(bag(json!({
-            "level": check.level.as_str(),
+            "level": check.level.describe(),
             "requirement": check.requirement,
             "source": check.source,
             "revisions": revisions,
-            "tags": ["mcp", check.level.as_str()],
+            "tags": ["mcp", check.level.latest().as_str()],
         })))
         .build();
     // Typed builders cannot set an optional field conditionally; set it afterwards.
@@ -170,7 +170,7 @@ fn finding(revision: &str, negotiated: Option<&str>, r: &CheckResult) -> SarifRe
         .build();
     result.rule_index = CATALOG
         .iter()
-        .position(|c| c.id == r.check)
+        .position(|c| c.id.as_str() == r.check)
         .and_then(|i| i64::try_from(i).ok());
     result
 }
@@ -349,10 +349,10 @@ mod tests {
         let rules = driver.rules.as_ref().unwrap();
         assert_eq!(rules.len(), CATALOG.len());
         for (rule, check) in rules.iter().zip(CATALOG) {
-            assert_eq!(rule.id, check.id);
+            assert_eq!(rule.id, check.id.as_str());
             assert_eq!(rule.short_description.as_ref().unwrap().text, check.title);
             let props = &rule.properties.as_ref().unwrap().additional_properties;
-            assert_eq!(props["level"], check.level.as_str());
+            assert_eq!(props["level"], check.level.describe());
             assert_eq!(props["requirement"], check.requirement);
             assert!(
                 !props["revisions"].as_array().unwrap().is_empty(),

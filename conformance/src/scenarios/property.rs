@@ -21,6 +21,9 @@ use super::initialize_params;
 use super::policy::CallPolicy;
 use super::strategy;
 use super::tools::{compile_input_schema, listed_tools};
+use crate::checks::rules;
+pub use crate::checks::rules::FailureKind;
+use crate::checks::CheckId;
 use crate::protocol::{
     Exchange, IdMatch, Revision, SchemaSet, Session, SessionConfig, Silence, Transcript,
 };
@@ -46,38 +49,6 @@ impl Default for PropertyConfig {
             time_budget: None,
         }
     }
-}
-
-/// How a case went wrong. The kind decides the check that reports it and which shrunk
-/// inputs still count as "failing the same way".
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum FailureKind {
-    /// The server process exited.
-    Crash,
-    /// Neither the request nor a ping after it was answered.
-    Stall,
-    /// A call with valid arguments got a JSON-RPC error.
-    ProtocolErrorOnValid,
-    /// A result broke the revision's schema or the tool's outputSchema.
-    InvalidResult,
-    /// Arguments that break the inputSchema were accepted with a success result.
-    InvalidAccepted,
-    /// Invalid arguments got an error class other than the revision expects.
-    WrongErrorClass,
-    /// A request id did not come back with the same type and value.
-    IdNotEchoed,
-    /// An unknown method got something other than -32601.
-    UnknownMethodAnswered,
-    /// A random cursor got something other than -32602 or a page.
-    CursorAnswered,
-    /// Pipelined requests were not each answered exactly once.
-    PipelineBroken,
-    /// A cancellation was not handled gracefully.
-    CancelMishandled,
-    /// The server wrote something that is not a valid JSON-RPC message, or a response no
-    /// request asked for (found by the live fuzz target).
-    InvalidMessage,
 }
 
 /// One message of a replayable case.
@@ -179,8 +150,11 @@ pub struct CaseFile {
 /// A property that failed.
 #[derive(Debug, Clone)]
 pub struct PropertyFailure {
-    /// The check that reports it.
-    pub check: &'static str,
+    /// The check that reports it (the catalog row whose `kinds` hold `kind`).
+    pub check: CheckId,
+    /// The rule of the rule book that was broken, when one judged it (a crash or a
+    /// stall breaks no single rule).
+    pub rule: Option<CheckId>,
     /// The failure.
     pub kind: FailureKind,
     /// What was generated ("valid arguments for echo", "invalid: /when/hour out of range").
@@ -204,8 +178,8 @@ pub struct PropertyFailure {
 /// Counts and findings of the property phase.
 #[derive(Debug, Clone, Default)]
 pub struct PropertyRecord {
-    /// Cases run, per check id.
-    pub cases: Vec<(&'static str, u32)>,
+    /// Cases run, per check.
+    pub cases: Vec<(CheckId, u32)>,
     /// What failed.
     pub failures: Vec<PropertyFailure>,
     /// Things a reader should know (tools skipped, budget exhausted).
@@ -213,7 +187,7 @@ pub struct PropertyRecord {
 }
 
 impl PropertyRecord {
-    fn count(&mut self, check: &'static str) {
+    fn count(&mut self, check: CheckId) {
         match self.cases.iter_mut().find(|(c, _)| *c == check) {
             Some((_, n)) => *n += 1,
             None => self.cases.push((check, 1)),
@@ -221,7 +195,7 @@ impl PropertyRecord {
     }
 
     /// Cases run for a check.
-    pub fn cases_for(&self, check: &str) -> u32 {
+    pub fn cases_for(&self, check: CheckId) -> u32 {
         self.cases
             .iter()
             .find(|(c, _)| *c == check)
@@ -246,6 +220,19 @@ enum Outcome {
     /// A tool call that outlasted the timeout while the server still answered ping.
     Slow,
     Failed(FailureKind, String),
+    /// A rule of the rule book was broken.
+    Broke(rules::Breach),
+}
+
+impl Outcome {
+    /// The failure's kind, description and the rule broken, if the case failed.
+    fn failed(&self) -> Option<(FailureKind, &str, Option<CheckId>)> {
+        match self {
+            Outcome::Ok | Outcome::Slow => None,
+            Outcome::Failed(kind, text) => Some((*kind, text, None)),
+            Outcome::Broke(b) => Some((b.kind, &b.message, Some(b.check))),
+        }
+    }
 }
 
 /// The server's sessions during the property phase: restarted after every death.
@@ -394,120 +381,34 @@ impl Env<'_> {
         }
         let error_code = x.error_code();
         let result = x.result();
-        match probe {
-            Probe::ValidCall { tool } => {
-                if let Some(code) = error_code {
-                    return Outcome::Failed(
-                        FailureKind::ProtocolErrorOnValid,
-                        format!(
-                            "JSON-RPC error {code}: {}",
-                            x.error().map(Value::to_string).unwrap_or_default()
-                        ),
-                    );
-                }
-                let Some(result) = result else {
-                    return Outcome::Ok;
-                };
-                if let Ok(v) = self.schemas.validate("CallToolResult", result) {
-                    if let Some(first) = v.first() {
-                        return Outcome::Failed(
-                            FailureKind::InvalidResult,
-                            format!(
-                                "CallToolResult at {}: {}",
-                                first.instance_path, first.message
-                            ),
-                        );
-                    }
-                }
-                let failed = result.get("isError") == Some(&Value::Bool(true));
-                if let (Some(schema), Some(sc), false) = (
-                    tool.get("outputSchema"),
-                    result.get("structuredContent"),
-                    failed,
-                ) {
-                    if let Ok(validator) = compile_input_schema(schema, self.revision) {
-                        let first = validator
-                            .iter_errors(sc)
-                            .next()
-                            .map(|e| format!("{e} at {}", e.instance_path()));
-                        if let Some(e) = first {
-                            return Outcome::Failed(
-                                FailureKind::InvalidResult,
-                                format!(
-                                    "structuredContent does not conform to the outputSchema: {e}"
-                                ),
-                            );
-                        }
-                    }
-                }
-                Outcome::Ok
-            }
-            Probe::InvalidCall { .. } => {
-                let is_error_result =
-                    result.is_some_and(|r| r.get("isError") == Some(&Value::Bool(true)));
-                match (error_code, result) {
-                    (None, Some(_)) if !is_error_result => {
-                        Outcome::Failed(FailureKind::InvalidAccepted, "the call succeeded".into())
-                    }
-                    (None, _) => Outcome::Ok,
-                    (Some(-32602), _)
-                        if self.revision.invalid_arguments
-                            == crate::protocol::ErrorClass::Either =>
-                    {
-                        Outcome::Ok
-                    }
-                    (Some(code), _) => Outcome::Failed(
-                        FailureKind::WrongErrorClass,
-                        format!(
-                            "JSON-RPC error {code} where {} expects {}",
-                            self.revision.id,
-                            match self.revision.invalid_arguments {
-                                crate::protocol::ErrorClass::Either =>
-                                    "-32602 or an isError result",
-                                crate::protocol::ErrorClass::ToolError => "an isError result",
-                            }
-                        ),
-                    ),
-                }
-            }
+        let breach = match probe {
+            Probe::ValidCall { tool } => rules::valid_call(x.error()).or_else(|| {
+                let result = result?;
+                rules::result_schema(self.schemas, "tools/call", result)
+                    .map(|b| rules::Breach {
+                        message: b.message.replacen("the result breaks ", "", 1),
+                        ..b
+                    })
+                    .or_else(|| {
+                        let schema = tool.get("outputSchema")?;
+                        let validator = compile_input_schema(schema, self.revision).ok()?;
+                        // Only a conformance breach: a result without structuredContent
+                        // is judged by the scripted tc-outputschema-presence.
+                        rules::structured_output(&validator, result)
+                            .filter(|b| b.check == CheckId::TcOutputschemaConform)
+                    })
+            }),
+            Probe::InvalidCall { .. } => rules::invalid_arguments(self.revision, x.error(), result),
             Probe::Id => match &x.reply {
                 crate::protocol::Reply::Response {
-                    id_match: IdMatch::Exact,
-                    ..
-                } => Outcome::Ok,
-                crate::protocol::Reply::Response { message, .. } => Outcome::Failed(
-                    FailureKind::IdNotEchoed,
-                    format!(
-                        "sent id {value}, the response carries id {}",
-                        message.get("id").unwrap_or(&Value::Null)
-                    ),
-                ),
-                _ => Outcome::Ok,
+                    message, id_match, ..
+                } => rules::id_echo(value, message, *id_match),
+                _ => None,
             },
-            Probe::Method => match error_code {
-                Some(-32601) => Outcome::Ok,
-                Some(code) => Outcome::Failed(
-                    FailureKind::UnknownMethodAnswered,
-                    format!("error {code}, not -32601"),
-                ),
-                None => Outcome::Failed(
-                    FailureKind::UnknownMethodAnswered,
-                    "a success result, not -32601".into(),
-                ),
-            },
-            Probe::Cursor => match (error_code, result) {
-                (Some(-32602), _) => Outcome::Ok,
-                (None, Some(r)) if r.get("tools").is_some_and(Value::is_array) => Outcome::Ok,
-                (Some(code), _) => Outcome::Failed(
-                    FailureKind::CursorAnswered,
-                    format!("error {code}, not -32602"),
-                ),
-                (None, _) => Outcome::Failed(
-                    FailureKind::CursorAnswered,
-                    "a result that is not a page of tools".into(),
-                ),
-            },
-        }
+            Probe::Method => rules::unknown_method(error_code, x.response().is_some()),
+            Probe::Cursor => rules::cursor(error_code, result, true),
+        };
+        breach.map_or(Outcome::Ok, Outcome::Broke)
     }
 }
 
@@ -537,30 +438,14 @@ fn case_messages(probe: &Probe, value: &Value) -> Vec<Value> {
     }
 }
 
-/// The check that reports a failure kind.
-fn check_for(kind: &FailureKind) -> &'static str {
-    match kind {
-        FailureKind::Crash | FailureKind::Stall => "prop-server-survives",
-        FailureKind::ProtocolErrorOnValid => "prop-valid-call-accepted",
-        FailureKind::InvalidResult => "prop-valid-call-result",
-        FailureKind::InvalidAccepted | FailureKind::WrongErrorClass => "prop-invalid-call-rejected",
-        FailureKind::IdNotEchoed => "prop-id-roundtrip",
-        FailureKind::UnknownMethodAnswered => "prop-unknown-method",
-        FailureKind::CursorAnswered => "prop-random-cursor",
-        FailureKind::PipelineBroken => "seq-pipelined",
-        FailureKind::CancelMishandled => "seq-cancel",
-        FailureKind::InvalidMessage => "rpc-stdio-framing",
-    }
-}
-
 /// The checks a probe's cases count towards.
-fn probe_checks(probe: &Probe) -> &'static [&'static str] {
+fn probe_checks(probe: &Probe) -> &'static [CheckId] {
     match probe {
-        Probe::ValidCall { .. } => &["prop-valid-call-result", "prop-valid-call-accepted"],
-        Probe::InvalidCall { .. } => &["prop-invalid-call-rejected"],
-        Probe::Id => &["prop-id-roundtrip"],
-        Probe::Method => &["prop-unknown-method"],
-        Probe::Cursor => &["prop-random-cursor"],
+        Probe::ValidCall { .. } => &[CheckId::PropValidCallResult, CheckId::PropValidCallAccepted],
+        Probe::InvalidCall { .. } => &[CheckId::PropInvalidCallRejected],
+        Probe::Id => &[CheckId::PropIdRoundtrip],
+        Probe::Method => &[CheckId::PropUnknownMethod],
+        Probe::Cursor => &[CheckId::PropRandomCursor],
     }
 }
 
@@ -781,7 +666,7 @@ impl PropertyRun<'_> {
                     }
                 }
                 for check in probe_checks(probe) {
-                    record.count(check);
+                    record.count(*check);
                 }
                 match env.evaluate(probe, &value).await {
                     Outcome::Ok => {}
@@ -794,11 +679,23 @@ impl PropertyRun<'_> {
                         }
                         continue 'plan;
                     }
-                    Outcome::Failed(kind, outcome) => {
+                    failed @ (Outcome::Failed(..) | Outcome::Broke(_)) => {
+                        let (kind, outcome, rule) = failed
+                            .failed()
+                            .map(|(k, t, r)| (k, t.to_string(), r))
+                            .expect("a failed outcome");
                         let fatal = matches!(kind, FailureKind::Crash | FailureKind::Stall);
                         let stalled_once = kind == FailureKind::Stall;
                         let failure = self
-                            .shrink(&mut env, probe, label, &mut tree, value, kind, outcome)
+                            .shrink(
+                                &mut env,
+                                probe,
+                                label,
+                                &mut tree,
+                                value,
+                                (kind, rule),
+                                outcome,
+                            )
                             .await;
                         record.failures.push(failure);
                         if let (true, Some(t)) = (fatal, &tool_name) {
@@ -840,12 +737,12 @@ impl PropertyRun<'_> {
         label: &str,
         tree: &mut Box<dyn ValueTree<Value = Value>>,
         value: Value,
-        kind: FailureKind,
+        (kind, rule): (FailureKind, Option<CheckId>),
         outcome: String,
     ) -> PropertyFailure {
         let mut best = (value, outcome);
         let mut steps = 0;
-        let same = |o: &Outcome| matches!(o, Outcome::Failed(k, _) if *k == kind);
+        let same = |o: &Outcome| o.failed().is_some_and(|(k, ..)| k == kind);
         // Every stalled candidate waits out the timeout: shrink those in fewer steps, with a
         // shorter wait (the tool answers other inputs at once; the confirmation below uses
         // the full timeout again).
@@ -872,8 +769,8 @@ impl PropertyRun<'_> {
                 }
                 let o = env.evaluate(probe, &candidate).await;
                 if same(&o) {
-                    if let Outcome::Failed(_, text) = o {
-                        best = (candidate, text);
+                    if let Some((_, text, _)) = o.failed() {
+                        best = (candidate, text.to_string());
                     }
                     if !tree.simplify() {
                         break;
@@ -895,7 +792,7 @@ impl PropertyRun<'_> {
             }
             None => (false, Transcript::default()),
         };
-        let check = check_for(&kind);
+        let check = kind.reported_by();
         let description = match probe {
             Probe::ValidCall { .. } => format!("{label}: arguments valid for the inputSchema"),
             Probe::InvalidCall { rule, .. } => {
@@ -924,7 +821,8 @@ impl PropertyRun<'_> {
         ));
         PropertyFailure {
             check,
-            kind: kind.clone(),
+            rule,
+            kind,
             description: description.clone(),
             input,
             outcome,
@@ -933,7 +831,7 @@ impl PropertyRun<'_> {
             reproduced,
             case: CaseFile {
                 mcp_conformance_case: 1,
-                check: check.to_string(),
+                check: check.as_str().to_string(),
                 revision: self.revision.id.to_string(),
                 seed: self.seed,
                 description,
@@ -977,8 +875,8 @@ impl PropertyRun<'_> {
             "params": {"requestId": "never-sent", "reason": "conformance probe: unknown id"}}),
         );
         for (check, kind, messages) in [
-            ("seq-pipelined", FailureKind::PipelineBroken, pipeline),
-            ("seq-cancel", FailureKind::CancelMishandled, cancel),
+            (CheckId::SeqPipelined, FailureKind::PipelineBroken, pipeline),
+            (CheckId::SeqCancel, FailureKind::CancelMishandled, cancel),
         ] {
             record.count(check);
             let Some(mut session) = env.fresh().await else {
@@ -1067,7 +965,8 @@ impl PropertyRun<'_> {
             let description = format!("{check}: {} message(s) in one write", messages.len());
             record.failures.push(PropertyFailure {
                 check,
-                kind: kind.clone(),
+                rule: None,
+                kind,
                 description: description.clone(),
                 input: Value::Array(messages.clone()),
                 outcome: problems.join("; "),
@@ -1076,7 +975,7 @@ impl PropertyRun<'_> {
                 reproduced: true,
                 case: CaseFile {
                     mcp_conformance_case: 1,
-                    check: check.to_string(),
+                    check: check.as_str().to_string(),
                     revision: self.revision.id.to_string(),
                     seed: self.seed,
                     description,

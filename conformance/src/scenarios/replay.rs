@@ -7,9 +7,12 @@
 
 use serde_json::Value;
 
-use super::property::{CaseFile, FailureKind};
+use super::property::CaseFile;
+use super::tools::compile_input_schema;
+use crate::checks::rules::{self, Breach, FailureKind};
+use crate::checks::CheckId;
 use crate::protocol::{
-    Exchange, FrameProblem, IdMatch, Line, Session, SessionConfig, Silence, Transcript,
+    Exchange, Line, Reply, Revision, SchemaSet, Session, SessionConfig, Silence, Transcript,
 };
 use crate::transport::ServerCommand;
 
@@ -22,6 +25,8 @@ pub struct ReplayOutcome {
     pub reproduced: bool,
     /// What was observed, in one sentence.
     pub observed: String,
+    /// The rule of the rule book the replay found broken, when one judges the case's kind.
+    pub rule: Option<CheckId>,
 }
 
 /// Sends the case's messages to a fresh `command` process and judges the outcome.
@@ -81,8 +86,35 @@ pub async fn replay(
         .or(exited_after.filter(|s| matches!(s, Silence::Exited(_))));
     let stalled = silences.iter().any(|s| matches!(s, Silence::Timeout(_)));
     let code = case_exchange.and_then(Exchange::error_code);
+    let error = case_exchange.and_then(Exchange::error);
     let result = case_exchange.and_then(Exchange::result);
-    let is_error = result.is_some_and(|r| r.get("isError") == Some(&Value::Bool(true)));
+    let revision = Revision::find(&case.revision);
+    let answered = case_exchange.is_some_and(|x| x.response().is_some());
+    // The rule book's verdict on the case's answer, for the kinds it judges.
+    let breach = match case.kind {
+        FailureKind::ProtocolErrorOnValid => rules::valid_call(error),
+        FailureKind::InvalidAccepted | FailureKind::WrongErrorClass => {
+            revision.and_then(|r| rules::invalid_arguments(r, error, result))
+        }
+        FailureKind::UnknownMethodAnswered => rules::unknown_method(code, answered),
+        FailureKind::CursorAnswered => rules::cursor(code, result, true),
+        FailureKind::IdNotEchoed => case_exchange.and_then(|x| match &x.reply {
+            Reply::Response {
+                message, id_match, ..
+            } => rules::id_echo(&x.request["id"], message, *id_match),
+            _ => None,
+        }),
+        FailureKind::InvalidResult => invalid_result(case, &transcript, &exchanges)?,
+        FailureKind::InvalidMessage => {
+            revision.and_then(|r| invalid_message(r, &transcript, &exchanges))
+        }
+        _ => None,
+    }
+    .filter(|b| b.kind == case.kind);
+    let described = |b: &Option<Breach>, holds: &str| match b {
+        Some(b) => (true, b.message.clone()),
+        None => (false, holds.to_string()),
+    };
     let (reproduced, observed) = match case.kind {
         FailureKind::Crash => match crashed {
             Some(s) => (true, s.describe()),
@@ -96,48 +128,26 @@ pub async fn replay(
                 "every request was answered".into()
             },
         ),
-        FailureKind::ProtocolErrorOnValid => (code.is_some(), format!("error code {code:?}")),
-        FailureKind::InvalidAccepted => {
-            (result.is_some() && !is_error, format!("result {result:?}"))
+        FailureKind::ProtocolErrorOnValid => described(&breach, "the call got a result"),
+        FailureKind::InvalidAccepted | FailureKind::WrongErrorClass => {
+            described(&breach, "the call was rejected as the revision expects")
         }
-        FailureKind::WrongErrorClass => {
-            // 2025-11-25 expects an isError result; earlier revisions also accept -32602.
-            let either = crate::protocol::Revision::find(&case.revision)
-                .is_none_or(|r| r.invalid_arguments == crate::protocol::ErrorClass::Either);
-            let wrong = code.is_some_and(|c| !(either && c == -32602));
-            (wrong, format!("error code {code:?}"))
-        }
-        FailureKind::UnknownMethodAnswered => {
-            (code != Some(-32601), format!("error code {code:?}"))
-        }
-        FailureKind::CursorAnswered => (
-            code.is_some_and(|c| c != -32602),
-            format!("error code {code:?}"),
-        ),
+        FailureKind::UnknownMethodAnswered => described(&breach, "the method got -32601"),
+        FailureKind::CursorAnswered => described(&breach, "the cursor got -32602 or a page"),
         FailureKind::IdNotEchoed => {
-            let loose = matches!(
-                case_exchange.map(|x| &x.reply),
-                Some(crate::protocol::Reply::Response {
-                    id_match: IdMatch::Loose,
-                    ..
-                })
-            );
             let lost = case_exchange.is_some_and(|x| x.silence().is_some());
-            (
-                loose || lost,
-                if loose {
-                    "the id came back changed".into()
-                } else if lost {
-                    "no response carried the id".into()
-                } else {
-                    "the id came back intact".into()
-                },
-            )
+            match (&breach, lost) {
+                (Some(b), _) => (true, b.message.clone()),
+                (None, true) => (true, "no response carried the id".into()),
+                (None, false) => (false, "the id came back intact".into()),
+            }
         }
-        FailureKind::InvalidResult => match invalid_result(case, &transcript, &exchanges)? {
-            Some(what) => (true, what),
+        FailureKind::InvalidResult => match &breach {
+            Some(b) => (true, b.message.clone()),
             // A property case's outputSchema finding: the file does not hold the schema.
-            None if case.output_schema.is_none() && case.check == "prop-valid-call-result" => (
+            None if case.output_schema.is_none()
+                && CheckId::parse(&case.check) == Some(CheckId::PropValidCallResult) =>
+            (
                 result.is_some(),
                 "see the transcript: the result is judged against the tool's outputSchema by a full run"
                     .into(),
@@ -148,13 +158,10 @@ pub async fn replay(
                     .into(),
             ),
         },
-        FailureKind::InvalidMessage => match invalid_message(&transcript, &exchanges) {
-            Some(what) => (true, what),
-            None => (
-                false,
-                "every line was a JSON-RPC message and every response answered a request".into(),
-            ),
-        },
+        FailureKind::InvalidMessage => described(
+            &breach,
+            "every line was a JSON-RPC message and every response answered a request",
+        ),
         FailureKind::PipelineBroken | FailureKind::CancelMishandled => {
             let stray = transcript.received().any(|e| e.unsolicited);
             let bad = crashed.is_some() || stalled || stray;
@@ -173,12 +180,17 @@ pub async fn replay(
         transcript,
         reproduced,
         observed,
+        rule: breach.map(|b| b.check),
     })
 }
 
 /// The first line that is not a valid JSON-RPC message, or response nobody asked for
 /// (an error with a null id counts as the answer to a malformed frame).
-fn invalid_message(transcript: &Transcript, exchanges: &[Exchange]) -> Option<String> {
+fn invalid_message(
+    revision: &Revision,
+    transcript: &Transcript,
+    exchanges: &[Exchange],
+) -> Option<Breach> {
     // Ids a malformed frame shows: a lenient server may answer them.
     let shown: Vec<Value> = transcript
         .entries()
@@ -188,88 +200,58 @@ fn invalid_message(transcript: &Transcript, exchanges: &[Exchange]) -> Option<St
         .filter_map(|v| v.get("id").cloned())
         .collect();
     for entry in transcript.received() {
-        if let Some(problem) = &entry.problem {
-            if !matches!(problem, FrameProblem::Overlong { .. }) {
-                return Some(format!(
-                    "a line that is not a JSON-RPC message ({problem:?})"
-                ));
-            }
+        if let Some(b) = rules::frame(entry.problem.as_ref(), entry.json.as_ref(), revision) {
+            return Some(b);
         }
-        let null_error = entry
-            .json
-            .as_ref()
-            .is_some_and(|m| m.get("id").is_none_or(Value::is_null) && m.get("error").is_some());
-        let id = entry.json.as_ref().and_then(|m| m.get("id"));
+        let Some(m) = entry.json.as_ref() else {
+            continue;
+        };
+        let null_error = m.get("id").is_none_or(Value::is_null) && m.get("error").is_some();
+        let id = m.get("id");
         if entry.unsolicited && !null_error && !id.is_some_and(|i| shown.contains(i)) {
-            return Some("a response that answers no request".into());
+            return rules::unsolicited(m, &[]);
         }
     }
-    exchanges.iter().find_map(|x| {
-        let m = x.response()?;
-        if m.get("jsonrpc") != Some(&Value::String("2.0".into())) {
-            return Some("a response whose jsonrpc is not \"2.0\"".into());
-        }
-        if m.get("result").is_some() == m.get("error").is_some() {
-            return Some("a response with neither or both of result and error".into());
-        }
-        let error = m.get("error")?;
-        let shaped = error.get("code").is_some_and(Value::is_i64)
-            && error.get("message").is_some_and(Value::is_string);
-        (!shaped).then(|| format!("an error object without an integer code and a message: {error}"))
+    exchanges.iter().find_map(|x| match &x.reply {
+        Reply::Response {
+            message, id_match, ..
+        } => rules::envelope(&x.request["id"], message, *id_match)
+            .filter(|b| b.kind == FailureKind::InvalidMessage),
+        _ => None,
     })
 }
 
 /// The first result or server notification that breaks the revision's schema, or a tool
-/// result that breaks the case's `outputSchema`, described.
+/// result that breaks the case's `outputSchema`.
 fn invalid_result(
     case: &CaseFile,
     transcript: &Transcript,
     exchanges: &[Exchange],
-) -> crate::Result<Option<String>> {
-    let Some(revision) = crate::protocol::Revision::find(&case.revision) else {
+) -> crate::Result<Option<Breach>> {
+    let Some(revision) = Revision::find(&case.revision) else {
         return Ok(None);
     };
-    let schemas = crate::protocol::SchemaSet::new(revision)?;
+    let schemas = SchemaSet::new(revision)?;
+    let output = case
+        .output_schema
+        .as_ref()
+        .and_then(|s| compile_input_schema(s, revision).ok());
     for x in exchanges {
         let Some(result) = x.result() else { continue };
-        let definition = crate::checks::result_definition(&x.method);
-        if let Some(v) = schemas.validate(definition, result)?.first() {
-            return Ok(Some(format!(
-                "{} result breaks {definition} at {:?}: {}",
-                x.method, v.instance_path, v.message
-            )));
+        if let Some(b) = rules::result_schema(&schemas, &x.method, result) {
+            return Ok(Some(Breach {
+                message: format!("{} {}", x.method, b.message),
+                ..b
+            }));
         }
-        let failed = result.get("isError") == Some(&Value::Bool(true));
-        if let (Some(schema), "tools/call", false) =
-            (&case.output_schema, x.method.as_str(), failed)
-        {
-            let Some(sc) = result.get("structuredContent") else {
-                return Ok(Some("a tool result without structuredContent".into()));
-            };
-            if let Ok(v) = schemas.validate_with(schema, sc) {
-                if let Some(first) = v.first() {
-                    return Ok(Some(format!(
-                        "structuredContent breaks the outputSchema at {:?}: {}",
-                        first.instance_path, first.message
-                    )));
-                }
+        if let (Some(validator), "tools/call") = (&output, x.method.as_str()) {
+            if let Some(b) = rules::structured_output(validator, result) {
+                return Ok(Some(b));
             }
         }
     }
-    let notifications = schemas.union_methods("ServerNotification");
-    for entry in transcript.received() {
-        let Some(m) = &entry.json else { continue };
-        let method = m.get("method").and_then(Value::as_str);
-        let known = method.is_some_and(|n| notifications.iter().any(|k| k == n));
-        if known && m.get("id").is_none() {
-            if let Some(v) = schemas.validate("ServerNotification", m)?.first() {
-                return Ok(Some(format!(
-                    "a {} notification breaks ServerNotification: {}",
-                    method.unwrap_or_default(),
-                    v.message
-                )));
-            }
-        }
-    }
-    Ok(None)
+    Ok(transcript
+        .received()
+        .filter_map(|e| e.json.as_ref())
+        .find_map(|m| rules::notification_schema(&schemas, m)))
 }

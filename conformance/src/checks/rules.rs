@@ -1,0 +1,409 @@
+//! The rule book: each requirement that can be judged on one message or one exchange,
+//! judged here and nowhere else.
+//!
+//! The scripted checks (the catalog's judges), the property phase, the live fuzz target
+//! and replay all ask these functions, so "-32601 for an unknown method" or "structured
+//! content conforms to the outputSchema" is written once. A rule is a pure function of
+//! what was exchanged (and the revision's facts); it returns `None` when the rule holds,
+//! or a [`Breach`] tagged with the catalog check it belongs to and the [`FailureKind`] the
+//! generated phases shrink by. Wording that a phase adds (counts, "minimal case") stays in
+//! the phase; the decision never does.
+
+use jsonschema::Validator;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::catalog::CheckId;
+use crate::protocol::{
+    classify, result_definition, ErrorClass, FrameProblem, IdMatch, MessageKind, Revision,
+    SchemaSet,
+};
+
+/// How a case of the generated phases went wrong. The kind decides the check that reports
+/// it (the catalog row's `kinds`) and which shrunk inputs still count as "failing the same
+/// way".
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FailureKind {
+    /// The server process exited.
+    Crash,
+    /// Neither the request nor a ping after it was answered.
+    Stall,
+    /// A call with valid arguments got a JSON-RPC error.
+    ProtocolErrorOnValid,
+    /// A result broke the revision's schema or the tool's outputSchema.
+    InvalidResult,
+    /// Arguments that break the inputSchema were accepted with a success result.
+    InvalidAccepted,
+    /// Invalid arguments got an error class other than the revision expects.
+    WrongErrorClass,
+    /// A request id did not come back with the same type and value.
+    IdNotEchoed,
+    /// An unknown method got something other than -32601.
+    UnknownMethodAnswered,
+    /// A random cursor got something other than -32602 or a page.
+    CursorAnswered,
+    /// Pipelined requests were not each answered exactly once.
+    PipelineBroken,
+    /// A cancellation was not handled gracefully.
+    CancelMishandled,
+    /// The server wrote something that is not a valid JSON-RPC message, or a response no
+    /// request asked for (found by the live fuzz target).
+    InvalidMessage,
+}
+
+impl FailureKind {
+    /// Every kind.
+    pub const ALL: &'static [FailureKind] = &[
+        FailureKind::Crash,
+        FailureKind::Stall,
+        FailureKind::ProtocolErrorOnValid,
+        FailureKind::InvalidResult,
+        FailureKind::InvalidAccepted,
+        FailureKind::WrongErrorClass,
+        FailureKind::IdNotEchoed,
+        FailureKind::UnknownMethodAnswered,
+        FailureKind::CursorAnswered,
+        FailureKind::PipelineBroken,
+        FailureKind::CancelMishandled,
+        FailureKind::InvalidMessage,
+    ];
+
+    /// Whether a breach of this kind is a warning whatever the check's level (a policy of
+    /// REQUIREMENTS.md section 10: A6 for the error class of invalid arguments).
+    pub fn is_policy_warning(self) -> bool {
+        self == FailureKind::WrongErrorClass
+    }
+
+    /// The catalog check that reports this kind in the generated phases.
+    pub fn reported_by(self) -> CheckId {
+        super::catalog::reported_by(&self).expect("every kind has a row (catalog test)")
+    }
+}
+
+/// A broken rule: which check it belongs to, how the generated phases classify it, and
+/// what was seen.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Breach {
+    /// The catalog check whose rule is broken.
+    pub check: CheckId,
+    /// The failure kind, for shrinking and for the generated phases' report.
+    pub kind: FailureKind,
+    /// What was seen, in words.
+    pub message: String,
+}
+
+fn breach(check: CheckId, kind: FailureKind, message: impl Into<String>) -> Option<Breach> {
+    Some(Breach {
+        check,
+        kind,
+        message: message.into(),
+    })
+}
+
+fn at(path: &str) -> &str {
+    if path.is_empty() {
+        "the top level"
+    } else {
+        path
+    }
+}
+
+// -- Framing (transports.mdx, stdio) --------------------------------------------------------
+
+/// `RPC-STDIO-FRAMING`: a line on stdout is one JSON-RPC message. In 2025-03-26 a
+/// JSON-RPC batch (an array) is a message too: that revision lets implementations send
+/// batches (index.mdx, Batching; transports.mdx, stdio).
+pub fn frame(
+    problem: Option<&FrameProblem>,
+    json: Option<&Value>,
+    revision: &Revision,
+) -> Option<Breach> {
+    let problem = problem?;
+    if *problem == FrameProblem::NotAMessage
+        && revision.batching
+        && json.is_some_and(Value::is_array)
+    {
+        return None;
+    }
+    breach(
+        CheckId::RpcStdioFraming,
+        FailureKind::InvalidMessage,
+        format!(
+            "a line that is not a JSON-RPC message ({})",
+            problem.describe()
+        ),
+    )
+}
+
+// -- The envelope (index.mdx, Messages and Responses; JSON-RPC 2.0) --------------------------
+
+/// `RPC-JSONRPC-2.0`: every message object carries `"jsonrpc": "2.0"`.
+pub fn jsonrpc_version(message: &Value) -> Option<Breach> {
+    if !message.is_object() || message.get("jsonrpc") == Some(&Value::String("2.0".into())) {
+        return None;
+    }
+    breach(
+        CheckId::RpcJsonrpcVersion,
+        FailureKind::InvalidMessage,
+        "the message's jsonrpc is not \"2.0\"",
+    )
+}
+
+/// `RPC-RESP-EXCLUSIVE`: a response holds exactly one of `result` and `error`.
+pub fn response_exclusive(response: &Value) -> Option<Breach> {
+    if response.get("result").is_some() != response.get("error").is_some() {
+        return None;
+    }
+    breach(
+        CheckId::RpcRespExclusive,
+        FailureKind::InvalidMessage,
+        "the response has neither or both of result and error",
+    )
+}
+
+/// `RPC-ID-ECHO`: a response carries its request's id with the same type and value.
+pub fn id_echo(sent: &Value, response: &Value, id_match: IdMatch) -> Option<Breach> {
+    if id_match == IdMatch::Exact {
+        return None;
+    }
+    breach(
+        CheckId::RpcIdEcho,
+        FailureKind::IdNotEchoed,
+        format!(
+            "sent id {sent}, the response carries id {}",
+            response.get("id").unwrap_or(&Value::Null)
+        ),
+    )
+}
+
+/// `RPC-ID-ECHO` (and `RPC-NOTIF-NO-REPLY` when notifications were sent): a response
+/// that answers no request. `notified` says whether the exchange held notifications, and
+/// whether `notifications/initialized` was one of them.
+pub fn unsolicited(response: &Value, notified: &[&str]) -> Option<Breach> {
+    let id = response.get("id").unwrap_or(&Value::Null);
+    let check = if notified.contains(&"notifications/initialized") {
+        CheckId::LcInitializedNoReply
+    } else {
+        CheckId::RpcIdEcho
+    };
+    breach(
+        check,
+        FailureKind::InvalidMessage,
+        format!(
+            "a response with id {id} answers no request of the case{}",
+            if notified.is_empty() {
+                ""
+            } else {
+                " (was a notification answered?)"
+            }
+        ),
+    )
+}
+
+/// `RPC-ERROR-SHAPE`: an error object has an integer `code` and a string `message`.
+pub fn error_shape(error: &Value) -> Option<Breach> {
+    let code_ok = error
+        .get("code")
+        .and_then(Value::as_number)
+        .is_some_and(|c| c.is_i64() || c.is_u64());
+    let message_ok = error.get("message").is_some_and(Value::is_string);
+    if code_ok && message_ok {
+        return None;
+    }
+    breach(
+        CheckId::RpcErrorShape,
+        FailureKind::InvalidMessage,
+        format!("an error object without an integer code and a string message: {error}"),
+    )
+}
+
+/// The envelope of one response to `sent`: id, version, result xor error, error shape, in
+/// that order (the first broken rule explains the rest).
+pub fn envelope(sent: &Value, response: &Value, id_match: IdMatch) -> Option<Breach> {
+    id_echo(sent, response, id_match)
+        .or_else(|| jsonrpc_version(response))
+        .or_else(|| response_exclusive(response))
+        .or_else(|| response.get("error").and_then(error_shape))
+}
+
+// -- Payloads against the revision's schema.json ---------------------------------------------
+
+/// `schema.json`: a result validates against the definition its request method calls for.
+pub fn result_schema(schemas: &SchemaSet, method: &str, result: &Value) -> Option<Breach> {
+    let definition = result_definition(method);
+    let first = schemas
+        .validate(definition, result)
+        .ok()?
+        .into_iter()
+        .next()?;
+    breach(
+        CheckId::SchemaServerMessages,
+        FailureKind::InvalidResult,
+        format!(
+            "the result breaks {definition} at {}: {}",
+            at(&first.instance_path),
+            first.message
+        ),
+    )
+}
+
+/// `schema.json`: a server notification the revision defines validates against it.
+pub fn notification_schema(schemas: &SchemaSet, message: &Value) -> Option<Breach> {
+    if classify(message) != MessageKind::Notification {
+        return None;
+    }
+    let method = message.get("method").and_then(Value::as_str)?;
+    if !schemas
+        .union_methods("ServerNotification")
+        .iter()
+        .any(|n| n == method)
+    {
+        return None;
+    }
+    let first = schemas
+        .validate("ServerNotification", message)
+        .ok()?
+        .into_iter()
+        .next()?;
+    breach(
+        CheckId::SchemaServerMessages,
+        FailureKind::InvalidResult,
+        format!(
+            "a {method} notification breaks ServerNotification at {}: {}",
+            at(&first.instance_path),
+            first.message
+        ),
+    )
+}
+
+// -- Tool results (tools.mdx, Output Schema) -------------------------------------------------
+
+/// `TC-OUTPUTSCHEMA-PRESENCE` and `TC-OUTPUTSCHEMA-CONFORM`: the result of a tool with an
+/// outputSchema carries structuredContent that conforms to it. Error results are exempt
+/// (REQUIREMENTS.md 10 A7).
+pub fn structured_output(output_schema: &Validator, result: &Value) -> Option<Breach> {
+    if result.get("isError") == Some(&Value::Bool(true)) {
+        return None;
+    }
+    let Some(content) = result.get("structuredContent") else {
+        return breach(
+            CheckId::TcOutputschemaPresence,
+            FailureKind::InvalidResult,
+            "the tool has an outputSchema but the result has no structuredContent",
+        );
+    };
+    let errors: Vec<String> = output_schema
+        .iter_errors(content)
+        .take(3)
+        .map(|e| format!("{e} at {}", e.instance_path()))
+        .collect();
+    if errors.is_empty() {
+        return None;
+    }
+    breach(
+        CheckId::TcOutputschemaConform,
+        FailureKind::InvalidResult,
+        format!(
+            "structuredContent does not conform to the outputSchema: {}",
+            errors.join("; ")
+        ),
+    )
+}
+
+// -- Answers to the suite's probes -----------------------------------------------------------
+
+/// `RPC-ERR-METHOD-NOT-FOUND`: an unknown method gets -32601.
+pub fn unknown_method(error_code: Option<i64>, answered: bool) -> Option<Breach> {
+    let message = match error_code {
+        Some(-32601) => return None,
+        Some(code) => format!("error {code}, not -32601"),
+        None if answered => "a success result, not -32601".into(),
+        None => return None,
+    };
+    breach(
+        CheckId::RpcErrMethodNotFound,
+        FailureKind::UnknownMethodAnswered,
+        message,
+    )
+}
+
+/// `TC-ERR-INPUT-VALIDATION`: arguments that break the inputSchema are rejected, in the
+/// class the revision expects (REQUIREMENTS.md 10 A6): an `isError` result always; -32602
+/// too before 2025-11-25. A success is a violation; another class a policy warning.
+pub fn invalid_arguments(
+    revision: &Revision,
+    error: Option<&Value>,
+    result: Option<&Value>,
+) -> Option<Breach> {
+    let code = error.and_then(|e| e.get("code")).and_then(Value::as_i64);
+    let is_error_result = result.is_some_and(|r| r.get("isError") == Some(&Value::Bool(true)));
+    let wrong = |message: String| {
+        breach(
+            CheckId::TcErrInputValidation,
+            FailureKind::WrongErrorClass,
+            message,
+        )
+    };
+    match (code, error, result) {
+        (None, None, Some(_)) if !is_error_result => breach(
+            CheckId::TcErrInputValidation,
+            FailureKind::InvalidAccepted,
+            "the call succeeded",
+        ),
+        (Some(-32602), _, _) if revision.invalid_arguments == ErrorClass::Either => None,
+        (Some(code), _, _) => wrong(format!(
+            "JSON-RPC error {code} where {} expects {}",
+            revision.id,
+            match revision.invalid_arguments {
+                ErrorClass::Either => "-32602 or an isError result",
+                ErrorClass::ToolError => "an isError result",
+            }
+        )),
+        // An error whose code is not an integer still rejects the call; the code is
+        // rpc-error-shape's finding.
+        (None, Some(_), _) => wrong("a JSON-RPC error without an integer code".into()),
+        _ => None,
+    }
+}
+
+/// `TC-ERR-EXECUTION`: a call with arguments valid for the inputSchema gets a result;
+/// failures of the tool come back as `isError` results, not JSON-RPC errors.
+pub fn valid_call(error: Option<&Value>) -> Option<Breach> {
+    let error = error?;
+    let code = error
+        .get("code")
+        .map(Value::to_string)
+        .unwrap_or_else(|| "without a code".into());
+    breach(
+        CheckId::TcErrExecution,
+        FailureKind::ProtocolErrorOnValid,
+        format!("JSON-RPC error {code}: {error}"),
+    )
+}
+
+/// `PAG-INVALID-CURSOR`: a cursor the server never issued gets -32602. `page_allowed`: a
+/// generated cursor may happen to be one the server accepts, so a page is no breach there.
+pub fn cursor(
+    error_code: Option<i64>,
+    result: Option<&Value>,
+    page_allowed: bool,
+) -> Option<Breach> {
+    let is_page = result.is_some_and(|r| r.get("tools").is_some_and(Value::is_array));
+    let message = match (error_code, result) {
+        (Some(-32602), _) => return None,
+        (None, Some(_)) if is_page && page_allowed => return None,
+        (Some(code), _) => format!("error {code}, not -32602"),
+        (None, Some(_)) if is_page => "a page, not -32602".into(),
+        (None, Some(_)) => "a result that is not a page of tools".into(),
+        (None, None) => return None,
+    };
+    breach(
+        CheckId::PagInvalidCursor,
+        FailureKind::CursorAnswered,
+        message,
+    )
+}
+
+#[cfg(test)]
+mod tests;
