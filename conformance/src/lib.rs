@@ -1,31 +1,55 @@
 //! mcp-conformance: a conformance suite for Model Context Protocol servers.
 //!
-//! The data flows one way and the modules show it:
-//! [`transport`] (bytes to and from a server) -> [`protocol`] (JSON-RPC, revisions,
-//! schemas, the client session) -> [`scenarios`] (scripted conversations) ->
-//! [`checks`] (the catalog, judging the recorded exchanges) -> [`report`] (one run
-//! model, several renderers). [`runner`] ties them together.
+//! Point it at a server command, run it, and gate on the report:
 //!
 //! ```no_run
 //! # async fn example() -> mcp_conformance::Result<()> {
-//! use mcp_conformance::{runner, transport::ServerCommand};
-//! let config = runner::RunConfig::new(ServerCommand::new("my-mcp-server", []));
-//! let report = runner::run(&config, |_| {}).await?;
-//! assert!(!report.has_failures(), "{}", mcp_conformance::report::render_text(&report));
+//! use mcp_conformance::{render_text, run, RunConfig, ServerCommand};
+//! let config = RunConfig::new(ServerCommand::new("my-mcp-server", []));
+//! let report = run(&config, |_| {}).await?;
+//! assert!(!report.has_failures(), "{}", render_text(&report));
 //! # Ok(()) }
 //! ```
+//!
+//! From `cargo test`, [`Suite`] turns the same run into one test per (revision, check).
+//! Reports render as text, JSON, JUnit, Markdown or SARIF ([`Format`]); a [`Baseline`]
+//! lists expected failures and [`GateOptions`] decide what fails the gate.
+//!
+//! The items above are the public API. The modules below are public only because the
+//! `mcp-conformance` binary, the fuzz crate (`fuzz/`) and the suite's own tests need
+//! them; they are hidden from the docs and may change in any release. The data flows one
+//! way and they show it: `transport` (bytes to and from a server) -> `protocol`
+//! (JSON-RPC, revisions, schemas, the client session) -> `scenarios` (scripted and
+//! generated conversations) -> `checks` (the catalog and the rule book) -> `report` (one
+//! run model, several renderers); `runner` ties them together.
 #![deny(missing_docs)]
 
+#[doc(hidden)]
 pub mod checks;
+#[doc(hidden)]
 pub mod config;
 mod errors;
 #[doc(hidden)]
 pub mod fuzzing;
+#[doc(hidden)]
 pub mod harness;
+#[doc(hidden)]
 pub mod protocol;
+#[doc(hidden)]
 pub mod report;
+#[doc(hidden)]
 pub mod runner;
+#[doc(hidden)]
 pub mod scenarios;
+#[doc(hidden)]
 pub mod transport;
 
+pub use checks::{CheckResult, Evidence, Level, Status};
 pub use errors::{Error, Result};
+pub use harness::Suite;
+pub use report::{
+    render_text, to_json, to_junit, to_markdown, to_sarif, Baseline, Format, Gate, GateOptions,
+    RevisionReport, RunReport, Summary,
+};
+pub use runner::{run, RunConfig, RunEvent};
+pub use transport::ServerCommand;

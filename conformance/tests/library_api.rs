@@ -1,10 +1,10 @@
 //! The plain async API inside `#[tokio::test]`, as the README shows it, plus the report
 //! formats parsed back and compared with the run model.
 
-use mcp_conformance::checks::{Status, CATALOG};
-use mcp_conformance::report::{render_text, Format, GateOptions, RunReport};
-use mcp_conformance::runner::{run, RunConfig};
-use mcp_conformance::transport::ServerCommand;
+use mcp_conformance::checks::CATALOG;
+use mcp_conformance::{
+    render_text, run, Format, GateOptions, RunConfig, RunReport, ServerCommand, Status,
+};
 
 fn reference(fault: Option<&str>) -> RunConfig {
     let mut args = vec!["reference-server".to_string()];
@@ -95,7 +95,7 @@ async fn every_format_agrees_with_the_run_model() {
 
 #[tokio::test]
 async fn baselined_failures_stay_visible_in_every_format() {
-    use mcp_conformance::report::Baseline;
+    use mcp_conformance::Baseline;
     let mut report = run(&reference(Some("ping-nonempty")), |_| {})
         .await
         .unwrap();

@@ -4,8 +4,8 @@
 
 use std::process::ExitCode;
 
-use mcp_conformance::harness::Suite;
-use mcp_conformance::transport::ServerCommand;
+use mcp_conformance::ServerCommand;
+use mcp_conformance::Suite;
 
 fn main() -> ExitCode {
     let server = ServerCommand::new(
