@@ -1,0 +1,150 @@
+//! Error classes of `tools/call`: an unknown tool, a malformed call, invalid arguments
+//! (`tools.mdx`, Error Handling; REQUIREMENTS.md 10 A6, A10).
+
+use serde_json::Value;
+
+use super::super::model::{Ctx, Verdict};
+use super::super::rules;
+use super::*;
+use crate::protocol::Exchange;
+
+/// `TC-ERR-UNKNOWN-TOOL` (policy A10): an unknown tool is a JSON-RPC error, -32602.
+pub(in crate::checks) fn unknown_tool(ctx: &Ctx<'_>) -> Verdict {
+    let record = match conversation(ctx) {
+        Ok(r) => r,
+        Err(v) => return v,
+    };
+    let Some(x) = &record.unknown_tool else {
+        return Verdict::Skip("the unknown-tool probe was not sent".into());
+    };
+    let evidence = ctx.exchange_evidence(x);
+    if x.silence().is_some() {
+        return Verdict::Skip("no response (see rpc-response-required)".into());
+    }
+    match (x.error_code(), x.result()) {
+        (Some(-32602), _) => Verdict::Pass("an unknown tool got JSON-RPC error -32602".into()),
+        (Some(code), _) => Verdict::Warn(format!("an unknown tool got JSON-RPC error {code}; the spec's examples use -32602 (policy A10: warning)"), evidence),
+        (None, Some(r)) if r.get("isError") == Some(&Value::Bool(true)) => Verdict::Warn(
+            "an unknown tool got an isError result; unknown tools are protocol errors (-32602). Hint: several widely \
+             deployed SDKs answer this way, so clients cope, but the spec's Error Handling lists unknown tools under \
+             protocol errors"
+                .into(),
+            evidence,
+        ),
+        _ => Verdict::Violation("an unknown tool got a success result; unknown tools are protocol errors (-32602)".into(), evidence),
+    }
+}
+
+/// `TC-ERR-MALFORMED`: tools/call without a string `name` is a protocol error.
+pub(in crate::checks) fn malformed_call(ctx: &Ctx<'_>) -> Verdict {
+    let record = match conversation(ctx) {
+        Ok(r) => r,
+        Err(v) => return v,
+    };
+    if record.malformed.is_empty() {
+        return Verdict::Skip("the malformed-call probes were not sent".into());
+    }
+    let mut fail = Vec::new();
+    let mut warn = Vec::new();
+    let mut answered = 0;
+    for x in &record.malformed {
+        match (x.error_code(), x.result(), x.error()) {
+            (Some(-32602 | -32600), _, _) => answered += 1,
+            // An error without an integer code is a protocol error all the same; the
+            // code's type is rpc-error-shape's finding.
+            (Some(_), _, _) | (None, None, Some(_)) => {
+                answered += 1;
+                warn.push(x);
+            }
+            (None, Some(_), _) => {
+                answered += 1;
+                fail.push(x);
+            }
+            (None, None, None) => {}
+        }
+    }
+    let evidence = |xs: &[&Exchange]| {
+        xs.iter()
+            .flat_map(|x| ctx.exchange_evidence(x))
+            .collect::<Vec<_>>()
+    };
+    if !fail.is_empty() {
+        return Verdict::Violation(
+            format!(
+                "{} tools/call request(s) without a string name got a result; a malformed request is a protocol error (-32602)",
+                fail.len()
+            ),
+            evidence(&fail),
+        );
+    }
+    if !warn.is_empty() {
+        return Verdict::Warn(
+            format!("{} tools/call request(s) without a string name got an error other than -32602 or -32600", warn.len()),
+            evidence(&warn),
+        );
+    }
+    if answered == 0 {
+        return Verdict::Skip(
+            "no malformed tools/call request was answered (see rpc-response-required)".into(),
+        );
+    }
+    Verdict::Pass(format!(
+        "{answered} malformed tools/call request(s) got -32602 or -32600"
+    ))
+}
+
+/// `TC-ERR-INPUT-VALIDATION` + `TC-VALIDATE-INPUTS`: arguments that break the inputSchema
+/// are rejected, with the error class the revision expects (policy A6).
+pub(in crate::checks) fn input_validation(ctx: &Ctx<'_>) -> Verdict {
+    let record = match calls(ctx) {
+        Ok(r) => r,
+        Err(v) => return v,
+    };
+    let probes: Vec<_> = record
+        .invalid_arguments
+        .iter()
+        .filter_map(|c| c.exchange.as_ref().map(|x| (c, x)))
+        .collect();
+    if probes.is_empty() {
+        return Verdict::Skip("no called tool has a required property to leave out".into());
+    }
+    let rev = revision(ctx);
+    let mut fail = Vec::new();
+    let mut warn = Vec::new();
+    for (call, x) in &probes {
+        let Some(breach) = rules::invalid_arguments(rev, x.error(), x.result()) else {
+            continue;
+        };
+        let line = (*call, *x, format!("{}: {}", call.intent, breach.message));
+        if breach.kind.is_policy_warning() {
+            warn.push(line);
+        } else {
+            fail.push(line);
+        }
+    }
+    if !fail.is_empty() {
+        return Verdict::Violation(
+            format!("{} call(s) with arguments that break the tool's inputSchema succeeded; servers MUST validate all tool inputs", fail.len()),
+            call_failures(ctx, &fail),
+        );
+    }
+    if !warn.is_empty() {
+        return Verdict::Warn(
+            format!("{} invalid-argument call(s) were rejected with another error class than {} expects (policy A6)", warn.len(), rev.id),
+            call_failures(ctx, &warn),
+        );
+    }
+    let answered = probes
+        .iter()
+        .filter(|(_, x)| x.response().is_some())
+        .count();
+    if answered == 0 {
+        return Verdict::Skip(
+            "no invalid-argument call was answered (see rpc-response-required)".into(),
+        );
+    }
+    Verdict::Pass(format!(
+        "{answered} call(s) with invalid arguments were rejected as {} expects",
+        rev.id
+    ))
+}
