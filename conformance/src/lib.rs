@@ -21,6 +21,8 @@ pub mod config;
 mod errors;
 #[doc(hidden)]
 pub mod fuzzing;
+#[doc(hidden)]
+pub mod generate;
 pub mod harness;
 pub mod protocol;
 pub mod report;
