@@ -1,8 +1,9 @@
-//! The fuzzer's compiled shape (`shape.rs`).
+//! The fuzzer's compiled shape (`shape.rs`) and the byte-driven values built from it
+//! (`bytes.rs`).
 
 use serde_json::json;
 
-use crate::generate::{Compiled, Shape};
+use crate::generate::{Choices, Compiled, Shape};
 
 #[test]
 fn recursive_refs_stay_finite() {
@@ -36,5 +37,31 @@ fn hostile_schemas_compile() {
         json!({"anyOf": []}),
     ] {
         let _ = Compiled::new(&schema);
+    }
+}
+
+#[test]
+fn the_same_bytes_give_the_same_value() {
+    let c = Compiled::new(&json!({
+        "type": "object",
+        "properties": {
+            "text": {"type": "string", "maxLength": 40},
+            "n": {"type": "number", "minimum": -5, "maximum": 5},
+            "tags": {"type": "array", "items": {"enum": ["a", "b"]}, "maxItems": 4}
+        },
+        "required": ["text"]
+    }));
+    let mut state = 7u64;
+    for len in 0..300 {
+        let data: Vec<u8> = (0..len)
+            .map(|_| {
+                state = state
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                (state >> 56) as u8
+            })
+            .collect();
+        let value = |data: &[u8]| Choices::new(data).value(&c.root, &c.defs, 0);
+        assert_eq!(value(&data), value(&data), "{data:?}");
     }
 }
