@@ -32,6 +32,8 @@ mod errors;
 #[doc(hidden)]
 pub mod fuzzing;
 #[doc(hidden)]
+pub mod generate;
+#[doc(hidden)]
 pub mod harness;
 #[doc(hidden)]
 pub mod protocol;

@@ -8,11 +8,10 @@
 //! malformed frames. A case is one to four lines written in one go; the live target
 //! appends a ping behind them.
 
-use arbitrary::Unstructured;
 use serde_json::{json, Map, Value};
 
 use super::live::PING_ID;
-use super::shape::{Compiled, Format, Shape};
+use crate::generate::{Choices, Compiled};
 use crate::protocol::Line;
 
 /// A tool the server listed.
@@ -39,9 +38,6 @@ impl Tool {
         }
     }
 }
-
-/// Most values generated per case (nested `minItems` could otherwise ask for millions).
-const NODE_BUDGET: u32 = 4096;
 
 /// One line of a case, as the generator makes it.
 #[derive(Debug, Clone, PartialEq)]
@@ -137,11 +133,6 @@ pub fn ping() -> Value {
     message(Some(Value::String(PING_ID.into())), "ping", None)
 }
 
-/// Longest string generated, in characters (past 1000: some servers cap inputs there).
-const LONG_STRING: usize = 1200;
-/// How deep generated values nest.
-const MAX_DEPTH: u32 = 6;
-
 /// Methods other than the tools ones: MCP methods of capabilities a server may or may not
 /// declare, and names no server implements.
 const OTHER_METHODS: &[&str] = &[
@@ -169,30 +160,9 @@ const NOTIFICATIONS: &[&str] = &[
     "notifications/conformance/unknown",
 ];
 
-/// Text that tends to break string handling.
-const TOKENS: &[&str] = &[
-    "../../etc/passwd",
-    "%s%n%x",
-    "' OR 1=1 --",
-    "${jndi:x}",
-    "\u{202e}",
-    "\u{feff}",
-    "\u{2028}",
-    "\\u0000",
-    "{{7*7}}",
-    "<script>",
-    "NaN",
-    "-0",
-    "1e309",
-    "null",
-];
-
 /// Decodes `data` into a case for a server with these tools.
 pub fn decode(data: &[u8], tools: &[Tool]) -> Case {
-    let mut g = Gen {
-        u: Unstructured::new(data),
-        nodes: 0,
-    };
+    let mut g = Choices::new(data);
     let count = if g.chance(48) { 2 + g.below(3) } else { 1 };
     let mut case = Case {
         lines: Vec::with_capacity(count + 1),
@@ -239,42 +209,15 @@ pub fn decode(data: &[u8], tools: &[Tool]) -> Case {
     case
 }
 
-/// The fuzzer's bytes, read as choices.
-struct Gen<'a> {
-    u: Unstructured<'a>,
-    /// Values generated so far (bounded by `NODE_BUDGET`).
-    nodes: u32,
+/// The lines of a case, read from the same choices as the values in them.
+trait Steps {
+    /// Line `k` of a case (`used`: the ids of the requests before it).
+    fn step(&mut self, tools: &[Tool], k: usize, used: &[Value]) -> Step;
+    /// A frame that is not a valid request.
+    fn malformed(&mut self, tools: &[Tool], k: usize) -> Step;
 }
 
-impl Gen<'_> {
-    fn byte(&mut self) -> u8 {
-        self.u.arbitrary::<u8>().unwrap_or(0)
-    }
-
-    /// True with probability `per256 / 256` (false once the bytes run out).
-    fn chance(&mut self, per256: u8) -> bool {
-        !self.u.is_empty() && self.byte() < per256
-    }
-
-    /// A number in `0..n` (0 once the bytes run out).
-    fn below(&mut self, n: usize) -> usize {
-        if n <= 1 {
-            return 0;
-        }
-        self.u.int_in_range(0..=n - 1).unwrap_or(0)
-    }
-
-    fn pick<'v, T>(&mut self, items: &'v [T]) -> &'v T {
-        &items[self.below(items.len())]
-    }
-
-    fn int_in(&mut self, lo: i64, hi: i64) -> i64 {
-        if lo >= hi {
-            return lo;
-        }
-        self.u.int_in_range(lo..=hi).unwrap_or(lo)
-    }
-
+impl Steps for Choices<'_> {
     fn step(&mut self, tools: &[Tool], k: usize, used: &[Value]) -> Step {
         let id = json!(k + 1);
         let request = |id: Value, method: &str, params: Value| {
@@ -467,228 +410,6 @@ impl Gen<'_> {
                 raw(value.to_string().into_bytes(), vec![])
             }
         }
-    }
-
-    /// A value for `shape` (its `$ref`s in `defs`), mostly valid, now and then mutated.
-    fn value(&mut self, shape: &Shape, defs: &[Shape], depth: u32) -> Value {
-        self.nodes += 1;
-        if depth > MAX_DEPTH || self.nodes > NODE_BUDGET {
-            return Value::Null;
-        }
-        if self.chance(10) {
-            return self.mutant(shape, depth);
-        }
-        match shape {
-            Shape::Any => self.any(depth),
-            Shape::Const(c) => c.clone(),
-            Shape::Enum(options) => self.pick(options).clone(),
-            Shape::OneOf(shapes) => {
-                let i = self.below(shapes.len());
-                self.value(&shapes[i], defs, depth + 1)
-            }
-            Shape::Ref(i) => match defs.get(*i) {
-                Some(target) => self.value(target, defs, depth + 1),
-                None => self.any(depth),
-            },
-            Shape::Object { properties } => {
-                let mut out = Map::with_capacity(properties.len() + 1);
-                for (name, shape, needed) in properties {
-                    // A required property is now and then dropped; an optional one is
-                    // there half the time.
-                    let include = if *needed {
-                        !self.chance(6)
-                    } else {
-                        self.byte() & 1 == 1
-                    };
-                    if include {
-                        let v = self.value(shape, defs, depth + 1);
-                        out.insert(name.clone(), v);
-                    }
-                }
-                if self.chance(8) {
-                    let key = self.string(1, 12);
-                    let v = self.any(depth + 1);
-                    out.insert(key, v);
-                }
-                Value::Object(out)
-            }
-            Shape::Array { items, min, max } => {
-                let n = min + self.below(max.saturating_sub(*min) + 1);
-                Value::Array((0..n).map(|_| self.value(items, defs, depth + 1)).collect())
-            }
-            Shape::String { min, max, format } => {
-                Value::String(self.string_for(*min, *max, *format))
-            }
-            Shape::Integer { lo, hi } => json!(self.integer(*lo, *hi)),
-            Shape::Number { lo, hi } => {
-                if self.chance(64) {
-                    let whole = self.integer(*lo, *hi) as f64;
-                    json!(whole + f64::from(self.byte()) / 256.0)
-                } else {
-                    json!(self.integer(*lo, *hi))
-                }
-            }
-            Shape::Boolean => Value::Bool(self.byte() & 1 == 1),
-            Shape::Null => Value::Null,
-        }
-    }
-
-    /// A value that breaks `shape` in one way, or at random.
-    fn mutant(&mut self, shape: &Shape, depth: u32) -> Value {
-        match self.below(6) {
-            0 => Value::Null,
-            1 => {
-                // The wrong type.
-                match shape {
-                    Shape::String { .. } => json!(self.int_in(-3, 3)),
-                    Shape::Object { .. } | Shape::Array { .. } => Value::String(self.string(0, 8)),
-                    _ => json!({}),
-                }
-            }
-            2 => {
-                // Past the range.
-                let edge = [
-                    i64::MIN,
-                    i64::MAX,
-                    -1,
-                    0,
-                    (1 << 53) + 1,
-                    -(1 << 31) - 1,
-                    (1 << 32) + 7,
-                ];
-                json!(*self.pick(&edge))
-            }
-            3 => json!([1e300, -0.0, 0.1]),
-            4 => Value::String(self.string(LONG_STRING - 200, LONG_STRING)),
-            _ => self.any(depth),
-        }
-    }
-
-    /// Any JSON value, small.
-    fn any(&mut self, depth: u32) -> Value {
-        let leaf = depth >= 3;
-        match self.below(if leaf { 5 } else { 7 }) {
-            0 => Value::Null,
-            1 => json!(self.byte() & 1 == 1),
-            2 => json!(self.int_in(-1_000_000, 1_000_000)),
-            3 => json!(f64::from(self.byte()) / 7.0),
-            4 => Value::String(self.string(0, 16)),
-            5 => Value::Array((0..self.below(4)).map(|_| self.any(depth + 1)).collect()),
-            _ => {
-                let mut map = Map::new();
-                for _ in 0..self.below(4) {
-                    let key = self.string(0, 8);
-                    map.insert(key, self.any(depth + 1));
-                }
-                Value::Object(map)
-            }
-        }
-    }
-
-    fn integer(&mut self, lo: i64, hi: i64) -> i64 {
-        if self.chance(32) {
-            // The edges.
-            if self.byte() & 1 == 0 {
-                lo
-            } else {
-                hi
-            }
-        } else {
-            self.int_in(lo, hi)
-        }
-    }
-
-    fn string_for(&mut self, min: usize, max: usize, format: Format) -> String {
-        match format {
-            Format::Date => {
-                return format!(
-                    "{:04}-{:02}-{:02}",
-                    self.int_in(1970, 2100),
-                    self.int_in(1, 12),
-                    self.int_in(1, 28)
-                )
-            }
-            Format::DateTime => {
-                return format!(
-                    "2025-{:02}-{:02}T{:02}:{:02}:00Z",
-                    self.int_in(1, 12),
-                    self.int_in(1, 28),
-                    self.int_in(0, 23),
-                    self.int_in(0, 59)
-                )
-            }
-            Format::Uri => return format!("https://example.com/{}", self.word()),
-            Format::Email => return format!("{}@example.com", self.word()),
-            Format::None => {}
-        }
-        let hi = max.min(min + 24);
-        let s = self.string(min, hi.max(min));
-        if s.chars().count() > max {
-            s.chars().take(max).collect()
-        } else {
-            s
-        }
-    }
-
-    fn word(&mut self) -> String {
-        let n = 1 + self.below(8);
-        (0..n)
-            .map(|_| char::from(b'a' + self.byte() % 26))
-            .collect()
-    }
-
-    /// A string of `min..=max` characters (now and then longer than 1000 characters,
-    /// when `max` allows), mixing ASCII, the rest of the BMP, characters above U+FFFF,
-    /// escapes and troublesome tokens.
-    fn string(&mut self, min: usize, max: usize) -> String {
-        let long = max > 1000 || (max == usize::MAX && self.chance(3));
-        let len = if long {
-            1000 + self.below(LONG_STRING - 999)
-        } else {
-            min + self.below(max.saturating_sub(min).min(255) + 1)
-        };
-        let mut out = String::with_capacity(len.max(min));
-        let mut chars = 0;
-        // Long strings repeat a short generated stem, so they cost few input bytes.
-        let stem_len = if long { 1 + self.below(8) } else { len };
-        while chars < stem_len {
-            chars += self.piece(&mut out);
-        }
-        if long && !out.is_empty() {
-            let stem = out.clone();
-            let stem_chars = stem.chars().count();
-            while chars < len {
-                out.push_str(&stem);
-                chars += stem_chars;
-            }
-        }
-        if chars > len.max(min) {
-            out = out.chars().take(len.max(min)).collect();
-        }
-        out
-    }
-
-    /// Appends a character or a token to `out`; returns how many characters.
-    fn piece(&mut self, out: &mut String) -> usize {
-        let c = match self.byte() {
-            0..=159 => char::from(0x20 + self.byte() % 95),
-            160..=199 => {
-                let c = 0xA0 + u32::from(self.byte()) * 251 + u32::from(self.byte());
-                char::from_u32(c % 0xD7FF).unwrap_or('\u{e9}')
-            }
-            200..=219 => {
-                let c = 0x10000 + (u32::from(self.byte()) << 8 | u32::from(self.byte())) * 16;
-                char::from_u32(c).unwrap_or('\u{1F600}')
-            }
-            220..=239 => ['\0', '\n', '\t', '"', '\\', '\u{7f}', '\r', '\u{1b}'][self.below(8)],
-            _ => {
-                let token = *self.pick(TOKENS);
-                out.push_str(token);
-                return token.chars().count();
-            }
-        };
-        out.push(c);
-        1
     }
 }
 

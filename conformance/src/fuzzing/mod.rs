@@ -7,7 +7,6 @@
 
 pub mod cases;
 pub mod live;
-pub mod shape;
 
 pub use live::{Finding, LiveConfig, LiveTarget};
 

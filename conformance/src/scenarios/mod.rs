@@ -5,17 +5,14 @@
 //! a fresh server process (`revision.rs`); version negotiation needs a few extra short
 //! sessions (`negotiation.rs`).
 
-mod arguments;
 mod fuzz;
 mod negotiation;
 mod policy;
 mod property;
 mod replay;
 mod revision;
-pub mod strategy;
 mod tools;
 
-pub use arguments::minimal_instance;
 pub use fuzz::{fuzz, FuzzOutcome};
 pub use negotiation::{negotiate, NegotiationRecord, VersionProbe, UNSUPPORTED_VERSION};
 pub use policy::{CallMode, CallPolicy};

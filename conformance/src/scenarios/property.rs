@@ -19,11 +19,11 @@ use serde_json::{json, Value};
 
 use super::initialize_params;
 use super::policy::CallPolicy;
-use super::strategy;
 use super::tools::{compile_input_schema, listed_tools};
 use crate::checks::rules;
 pub use crate::checks::rules::FailureKind;
 use crate::checks::CheckId;
+use crate::generate as strategy;
 use crate::protocol::{
     Exchange, IdMatch, Revision, SchemaSet, Session, SessionConfig, Silence, Transcript,
 };

@@ -7,8 +7,8 @@
 
 use serde_json::{json, Value};
 
-use super::arguments::minimal_instance;
 use super::policy::CallPolicy;
+use crate::generate::minimal_instance;
 use crate::protocol::{Exchange, Revision, Session};
 
 /// Most tools probed with invalid arguments (each probe is a real call).

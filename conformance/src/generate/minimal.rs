@@ -1,13 +1,16 @@
-//! Arguments for `tools/call`: a minimal instance that satisfies a tool's inputSchema.
+//! One minimal instance of a schema: the first thing that satisfies it, with no search.
 //!
-//! The generator covers what real tool schemas use (types and unions, properties and
-//! `required`, `enum`/`const`/`default`, string and number bounds, arrays, local `$ref`,
-//! `anyOf`/`oneOf`/`allOf`). Whatever it produces is validated against the schema before
-//! it is sent: we never call a tool with "valid" arguments that are not. When it cannot
-//! build a valid instance, the call is skipped with the reason. Richer, property-based
-//! generation belongs to the proptest strategies.
+//! The scripted tools scenario calls every tool once with these arguments. The generator
+//! covers what real tool schemas use (types and unions, properties and `required`,
+//! `enum`/`const`/`default`, string and number bounds, arrays, local `$ref`,
+//! `anyOf`/`oneOf`/`allOf`). The caller validates whatever it produces against the schema
+//! before it is sent: we never call a tool with "valid" arguments that are not. When it
+//! cannot build an instance, the reason says why. Richer, property-based generation is
+//! [`valid`](super::valid).
 
 use serde_json::{json, Map, Value};
+
+use super::pointer::{resolve, RefSyntax};
 
 /// Deepest nesting followed (a recursive `$ref` must not recurse forever).
 const MAX_DEPTH: usize = 16;
@@ -28,7 +31,8 @@ fn generate(schema: &Value, root: &Value, depth: usize) -> Result<Value, String>
         _ => return Err("a schema is neither an object nor a boolean".into()),
     };
     if let Some(r) = obj.get("$ref").and_then(Value::as_str) {
-        let target = resolve(r, root).ok_or_else(|| format!("cannot resolve $ref {r:?}"))?;
+        let target = resolve(r, root, RefSyntax::Pointer)
+            .ok_or_else(|| format!("cannot resolve $ref {r:?}"))?;
         return generate(target, root, depth + 1);
     }
     if let Some(c) = obj.get("const") {
@@ -94,11 +98,6 @@ fn generate(schema: &Value, root: &Value, depth: usize) -> Result<Value, String>
         "null" => Ok(Value::Null),
         other => Err(format!("unknown type {other:?}")),
     }
-}
-
-fn resolve<'a>(reference: &str, root: &'a Value) -> Option<&'a Value> {
-    let pointer = reference.strip_prefix('#')?;
-    root.pointer(pointer)
 }
 
 fn merge(into: &mut Map<String, Value>, from: &Map<String, Value>) {
@@ -238,52 +237,5 @@ fn number(obj: &Map<String, Value>, integer: bool) -> Result<Value, String> {
         Ok(json!(v as i64))
     } else {
         Ok(json!(v))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn gen(schema: Value) -> Value {
-        minimal_instance(&schema, &schema).unwrap()
-    }
-
-    #[test]
-    fn required_properties_are_filled_by_type() {
-        let schema = json!({"type": "object", "properties": {
-            "s": {"type": "string", "minLength": 12}, "n": {"type": "integer", "minimum": 3},
-            "e": {"enum": ["a", "b"]}, "o": {"type": "number"}},
-            "required": ["s", "n", "e"]});
-        assert_eq!(gen(schema), json!({"s": "conformancex", "n": 3, "e": "a"}));
-    }
-
-    #[test]
-    fn refs_unions_and_arrays() {
-        let schema = json!({"type": "object", "$defs": {"p": {"type": "array", "minItems": 2,
-            "items": {"type": "integer"}, "uniqueItems": true}},
-            "properties": {"x": {"$ref": "#/$defs/p"}, "y": {"anyOf": [{"type": "null"}, {"type": "string"}]},
-                           "z": {"type": ["null", "boolean"]}},
-            "required": ["x", "y", "z"]});
-        assert_eq!(gen(schema), json!({"x": [1, 2], "y": null, "z": false}));
-    }
-
-    #[test]
-    fn exclusive_bounds_and_multiples() {
-        assert_eq!(
-            gen(json!({"type": "integer", "exclusiveMinimum": 5, "multipleOf": 4})),
-            json!(8)
-        );
-        assert_eq!(gen(json!({"type": "number", "maximum": -2})), json!(-2));
-    }
-
-    #[test]
-    fn what_cannot_be_generated_says_why() {
-        let schema = json!({"type": "string", "pattern": "^[a-z]+$"});
-        assert!(minimal_instance(&schema, &schema)
-            .unwrap_err()
-            .contains("pattern"));
-        let schema = json!({"$ref": "#/nowhere"});
-        assert!(minimal_instance(&schema, &schema).is_err());
     }
 }

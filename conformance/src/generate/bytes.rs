@@ -1,0 +1,313 @@
+//! The fuzzer's byte-driven value builder: bytes in, a JSON value for a compiled
+//! [`Shape`] out.
+//!
+//! Decoding goes through [`arbitrary::Unstructured`], so every byte string is some value and
+//! a small change to the bytes is a small change to the value: libFuzzer's mutations stay
+//! meaningful. Values mostly follow the shape, with the odd node mutated (wrong type, out of
+//! range, a property dropped or added); strings mix ASCII, the rest of the BMP, characters
+//! above U+FFFF, escapes and troublesome tokens, now and then past 1000 characters. The
+//! same [`Choices`] also serves the fuzzer's case builder (`fuzzing/cases.rs`), so the
+//! bytes are read as one stream.
+
+use arbitrary::Unstructured;
+use serde_json::{json, Map, Value};
+
+use super::shape::{Format, Shape};
+
+/// Most values generated per case (nested `minItems` could otherwise ask for millions).
+const NODE_BUDGET: u32 = 4096;
+
+/// Longest string generated, in characters (past 1000: some servers cap inputs there).
+const LONG_STRING: usize = 1200;
+/// How deep generated values nest.
+const MAX_DEPTH: u32 = 6;
+
+/// Text that tends to break string handling.
+const TOKENS: &[&str] = &[
+    "../../etc/passwd",
+    "%s%n%x",
+    "' OR 1=1 --",
+    "${jndi:x}",
+    "\u{202e}",
+    "\u{feff}",
+    "\u{2028}",
+    "\\u0000",
+    "{{7*7}}",
+    "<script>",
+    "NaN",
+    "-0",
+    "1e309",
+    "null",
+];
+
+/// The fuzzer's bytes, read as choices.
+pub(crate) struct Choices<'a> {
+    u: Unstructured<'a>,
+    /// Values generated so far (bounded by `NODE_BUDGET`).
+    nodes: u32,
+}
+
+impl<'a> Choices<'a> {
+    /// Choices read from `data`; once it runs out, every choice is the first one.
+    pub(crate) fn new(data: &'a [u8]) -> Self {
+        Choices {
+            u: Unstructured::new(data),
+            nodes: 0,
+        }
+    }
+}
+
+impl Choices<'_> {
+    /// One byte (0 once the bytes run out).
+    pub(crate) fn byte(&mut self) -> u8 {
+        self.u.arbitrary::<u8>().unwrap_or(0)
+    }
+
+    /// True with probability `per256 / 256` (false once the bytes run out).
+    pub(crate) fn chance(&mut self, per256: u8) -> bool {
+        !self.u.is_empty() && self.byte() < per256
+    }
+
+    /// A number in `0..n` (0 once the bytes run out).
+    pub(crate) fn below(&mut self, n: usize) -> usize {
+        if n <= 1 {
+            return 0;
+        }
+        self.u.int_in_range(0..=n - 1).unwrap_or(0)
+    }
+
+    /// One of `items` (the first once the bytes run out).
+    pub(crate) fn pick<'v, T>(&mut self, items: &'v [T]) -> &'v T {
+        &items[self.below(items.len())]
+    }
+
+    /// An integer in `lo..=hi` (`lo` once the bytes run out).
+    pub(crate) fn int_in(&mut self, lo: i64, hi: i64) -> i64 {
+        if lo >= hi {
+            return lo;
+        }
+        self.u.int_in_range(lo..=hi).unwrap_or(lo)
+    }
+
+    /// A value for `shape` (its `$ref`s in `defs`), mostly valid, now and then mutated.
+    pub(crate) fn value(&mut self, shape: &Shape, defs: &[Shape], depth: u32) -> Value {
+        self.nodes += 1;
+        if depth > MAX_DEPTH || self.nodes > NODE_BUDGET {
+            return Value::Null;
+        }
+        if self.chance(10) {
+            return self.mutant(shape, depth);
+        }
+        match shape {
+            Shape::Any => self.any(depth),
+            Shape::Const(c) => c.clone(),
+            Shape::Enum(options) => self.pick(options).clone(),
+            Shape::OneOf(shapes) => {
+                let i = self.below(shapes.len());
+                self.value(&shapes[i], defs, depth + 1)
+            }
+            Shape::Ref(i) => match defs.get(*i) {
+                Some(target) => self.value(target, defs, depth + 1),
+                None => self.any(depth),
+            },
+            Shape::Object { properties } => {
+                let mut out = Map::with_capacity(properties.len() + 1);
+                for (name, shape, needed) in properties {
+                    // A required property is now and then dropped; an optional one is
+                    // there half the time.
+                    let include = if *needed {
+                        !self.chance(6)
+                    } else {
+                        self.byte() & 1 == 1
+                    };
+                    if include {
+                        let v = self.value(shape, defs, depth + 1);
+                        out.insert(name.clone(), v);
+                    }
+                }
+                if self.chance(8) {
+                    let key = self.string(1, 12);
+                    let v = self.any(depth + 1);
+                    out.insert(key, v);
+                }
+                Value::Object(out)
+            }
+            Shape::Array { items, min, max } => {
+                let n = min + self.below(max.saturating_sub(*min) + 1);
+                Value::Array((0..n).map(|_| self.value(items, defs, depth + 1)).collect())
+            }
+            Shape::String { min, max, format } => {
+                Value::String(self.string_for(*min, *max, *format))
+            }
+            Shape::Integer { lo, hi } => json!(self.integer(*lo, *hi)),
+            Shape::Number { lo, hi } => {
+                if self.chance(64) {
+                    let whole = self.integer(*lo, *hi) as f64;
+                    json!(whole + f64::from(self.byte()) / 256.0)
+                } else {
+                    json!(self.integer(*lo, *hi))
+                }
+            }
+            Shape::Boolean => Value::Bool(self.byte() & 1 == 1),
+            Shape::Null => Value::Null,
+        }
+    }
+
+    /// A value that breaks `shape` in one way, or at random.
+    fn mutant(&mut self, shape: &Shape, depth: u32) -> Value {
+        match self.below(6) {
+            0 => Value::Null,
+            1 => {
+                // The wrong type.
+                match shape {
+                    Shape::String { .. } => json!(self.int_in(-3, 3)),
+                    Shape::Object { .. } | Shape::Array { .. } => Value::String(self.string(0, 8)),
+                    _ => json!({}),
+                }
+            }
+            2 => {
+                // Past the range.
+                let edge = [
+                    i64::MIN,
+                    i64::MAX,
+                    -1,
+                    0,
+                    (1 << 53) + 1,
+                    -(1 << 31) - 1,
+                    (1 << 32) + 7,
+                ];
+                json!(*self.pick(&edge))
+            }
+            3 => json!([1e300, -0.0, 0.1]),
+            4 => Value::String(self.string(LONG_STRING - 200, LONG_STRING)),
+            _ => self.any(depth),
+        }
+    }
+
+    /// Any JSON value, small.
+    pub(crate) fn any(&mut self, depth: u32) -> Value {
+        let leaf = depth >= 3;
+        match self.below(if leaf { 5 } else { 7 }) {
+            0 => Value::Null,
+            1 => json!(self.byte() & 1 == 1),
+            2 => json!(self.int_in(-1_000_000, 1_000_000)),
+            3 => json!(f64::from(self.byte()) / 7.0),
+            4 => Value::String(self.string(0, 16)),
+            5 => Value::Array((0..self.below(4)).map(|_| self.any(depth + 1)).collect()),
+            _ => {
+                let mut map = Map::new();
+                for _ in 0..self.below(4) {
+                    let key = self.string(0, 8);
+                    map.insert(key, self.any(depth + 1));
+                }
+                Value::Object(map)
+            }
+        }
+    }
+
+    fn integer(&mut self, lo: i64, hi: i64) -> i64 {
+        if self.chance(32) {
+            // The edges.
+            if self.byte() & 1 == 0 {
+                lo
+            } else {
+                hi
+            }
+        } else {
+            self.int_in(lo, hi)
+        }
+    }
+
+    fn string_for(&mut self, min: usize, max: usize, format: Format) -> String {
+        match format {
+            Format::Date => {
+                return format!(
+                    "{:04}-{:02}-{:02}",
+                    self.int_in(1970, 2100),
+                    self.int_in(1, 12),
+                    self.int_in(1, 28)
+                )
+            }
+            Format::DateTime => {
+                return format!(
+                    "2025-{:02}-{:02}T{:02}:{:02}:00Z",
+                    self.int_in(1, 12),
+                    self.int_in(1, 28),
+                    self.int_in(0, 23),
+                    self.int_in(0, 59)
+                )
+            }
+            Format::Uri => return format!("https://example.com/{}", self.word()),
+            Format::Email => return format!("{}@example.com", self.word()),
+            Format::None => {}
+        }
+        let hi = max.min(min + 24);
+        let s = self.string(min, hi.max(min));
+        if s.chars().count() > max {
+            s.chars().take(max).collect()
+        } else {
+            s
+        }
+    }
+
+    fn word(&mut self) -> String {
+        let n = 1 + self.below(8);
+        (0..n)
+            .map(|_| char::from(b'a' + self.byte() % 26))
+            .collect()
+    }
+
+    /// A string of `min..=max` characters (now and then longer than 1000 characters,
+    /// when `max` allows), mixing ASCII, the rest of the BMP, characters above U+FFFF,
+    /// escapes and troublesome tokens.
+    pub(crate) fn string(&mut self, min: usize, max: usize) -> String {
+        let long = max > 1000 || (max == usize::MAX && self.chance(3));
+        let len = if long {
+            1000 + self.below(LONG_STRING - 999)
+        } else {
+            min + self.below(max.saturating_sub(min).min(255) + 1)
+        };
+        let mut out = String::with_capacity(len.max(min));
+        let mut chars = 0;
+        // Long strings repeat a short generated stem, so they cost few input bytes.
+        let stem_len = if long { 1 + self.below(8) } else { len };
+        while chars < stem_len {
+            chars += self.piece(&mut out);
+        }
+        if long && !out.is_empty() {
+            let stem = out.clone();
+            let stem_chars = stem.chars().count();
+            while chars < len {
+                out.push_str(&stem);
+                chars += stem_chars;
+            }
+        }
+        if chars > len.max(min) {
+            out = out.chars().take(len.max(min)).collect();
+        }
+        out
+    }
+
+    /// Appends a character or a token to `out`; returns how many characters.
+    fn piece(&mut self, out: &mut String) -> usize {
+        let c = match self.byte() {
+            0..=159 => char::from(0x20 + self.byte() % 95),
+            160..=199 => {
+                let c = 0xA0 + u32::from(self.byte()) * 251 + u32::from(self.byte());
+                char::from_u32(c % 0xD7FF).unwrap_or('\u{e9}')
+            }
+            200..=219 => {
+                let c = 0x10000 + (u32::from(self.byte()) << 8 | u32::from(self.byte())) * 16;
+                char::from_u32(c).unwrap_or('\u{1F600}')
+            }
+            220..=239 => ['\0', '\n', '\t', '"', '\\', '\u{7f}', '\r', '\u{1b}'][self.below(8)],
+            _ => {
+                let token = *self.pick(TOKENS);
+                out.push_str(token);
+                return token.chars().count();
+            }
+        };
+        out.push(c);
+        1
+    }
+}

@@ -1,0 +1,456 @@
+//! Invalid instances: one variant per rule broken, each instance breaking exactly that rule
+//! and otherwise satisfying the schema.
+//!
+//! A rule is broken by building valid instances of the schema with the rule replaced by its
+//! opposite (`minimum` becomes `exclusiveMaximum`, `pattern` is dropped, `enum` becomes "of a
+//! listed type"), or by editing a valid instance (a required property left out, an unknown
+//! one added), and keeping what the judge finds surely invalid for the original and surely
+//! valid for the patched schema. Nested rules are broken inside a property or the first
+//! array item of an otherwise valid parent.
+
+use std::sync::Arc;
+
+use proptest::prelude::*;
+use serde_json::{json, Map, Value};
+
+use super::filter::{guard, guard_map};
+use super::pointer::{escape_pointer, show};
+use super::types::{is_integer, Dialect, InvalidVariant, Types, Unsupported};
+use super::valid::Cx;
+
+/// Invalid instances of `schema`, one variant per rule broken (missing required property,
+/// wrong type, out of range, unknown property where `additionalProperties` is false, value
+/// outside `enum`), at the top level and inside nested objects and arrays. The top level keeps
+/// its type, as tool `arguments` is an object by the protocol. `Err` when not even valid
+/// instances can be generated; a rule that cannot be broken alone is left out.
+pub fn invalid(schema: &Value, root: &Value) -> Result<Vec<InvalidVariant>, Unsupported> {
+    invalid_in(schema, root, Dialect::of(root))
+}
+
+/// [`invalid`] in a known dialect.
+pub fn invalid_in(
+    schema: &Value,
+    root: &Value,
+    dialect: Dialect,
+) -> Result<Vec<InvalidVariant>, Unsupported> {
+    let cx = Cx::new(root, dialect);
+    // Nothing can be broken alone where nothing valid can be built.
+    let _valid = cx.build(&[schema], 0)?;
+    let mut out = Vec::new();
+    for raw in cx.variants(&[schema], "", 0) {
+        let judge = cx.judge.clone();
+        let whole = schema.clone();
+        let broken = move |v: &Value| judge.check(v, &whole) == Some(false);
+        if let Ok(strategy) = guard(raw.strategy, "the instance is not invalid", broken) {
+            out.push(InvalidVariant {
+                rule: raw.rule,
+                pointer: raw.pointer,
+                strategy,
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// Deepest field an invalid variant is placed in.
+const INVALID_DEPTH: usize = 4;
+
+impl<'a> Cx<'a> {
+    fn variants(&self, members: &[&'a Value], pointer: &str, depth: usize) -> Vec<Raw> {
+        let mut out = Vec::new();
+        if depth > INVALID_DEPTH {
+            return out;
+        }
+        let Ok(flat) = self.flatten(members) else {
+            return out;
+        };
+        if !flat.alternatives.is_empty() || !flat.nots.is_empty() {
+            return out;
+        }
+        let Ok(valid_node) = self.build(members, depth) else {
+            return out;
+        };
+        let node: Arc<Vec<Value>> = Arc::new(members.iter().map(|m| (*m).clone()).collect());
+        let rule = |what: &str| format!("{}: {what}", show(pointer));
+        let mut add = |rule: String, strategy: Result<BoxedStrategy<Value>, Unsupported>| {
+            if let Ok(strategy) = strategy {
+                out.push(Raw {
+                    rule,
+                    pointer: pointer.to_owned(),
+                    strategy,
+                });
+            }
+        };
+
+        // Wrong type (not at the top: `arguments` is an object by the protocol).
+        let mut types: Option<Types> = None;
+        for t in flat.words("type") {
+            if let Ok(t) = Types::parse(t) {
+                types = Some(Types(types.map_or(t.0, |u| u.0 & t.0)));
+            }
+        }
+        if let (Some(t), false) = (types, pointer.is_empty()) {
+            let wrong = [
+                (
+                    json!({"conformance": "a value of the wrong type"}),
+                    "object",
+                ),
+                (json!("conformance"), "string"),
+                (json!(["conformance"]), "array"),
+                (json!(true), "boolean"),
+                (json!(7), "integer"),
+                (Value::Null, "null"),
+            ];
+            if let Some((value, name)) = wrong
+                .into_iter()
+                .find(|(v, _)| !t.has(Types::of(v)) && self.judge.all(v, &node) == Some(false))
+            {
+                add(
+                    rule(&format!("wrong type ({name} for {})", t.describe())),
+                    Ok(Just(value).boxed()),
+                );
+            }
+            if t.0 == Types::INTEGER {
+                let patched = patch(&flat.parts, &["type"], Some(json!({"type": "number"})));
+                add(
+                    rule("not an integer"),
+                    self.breaking(&patched, depth, &node, |v| !is_integer(v)),
+                );
+            }
+        }
+
+        // Out of range: each bound replaced by its opposite.
+        let bounds: [BoundRule; 9] = [
+            (
+                "minimum",
+                most,
+                "below minimum",
+                |b| json!({"exclusiveMaximum": b}),
+            ),
+            (
+                "exclusiveMinimum",
+                most,
+                "not above exclusiveMinimum",
+                |b| json!({"maximum": b}),
+            ),
+            (
+                "maximum",
+                least,
+                "above maximum",
+                |b| json!({"exclusiveMinimum": b}),
+            ),
+            (
+                "exclusiveMaximum",
+                least,
+                "not below exclusiveMaximum",
+                |b| json!({"minimum": b}),
+            ),
+            ("multipleOf", least, "not a multiple of", |_| json!({})),
+            (
+                "minLength",
+                most_positive,
+                "shorter than minLength",
+                |b| json!({"maxLength": b as u64 - 1}),
+            ),
+            (
+                "maxLength",
+                least,
+                "longer than maxLength",
+                |b| json!({"minLength": b as u64 + 1}),
+            ),
+            (
+                "minItems",
+                most_positive,
+                "fewer items than minItems",
+                |b| json!({"maxItems": b as u64 - 1}),
+            ),
+            (
+                "maxItems",
+                least,
+                "more items than maxItems",
+                |b| json!({"minItems": b as u64 + 1}),
+            ),
+        ];
+        for (word, pick, what, opposite) in bounds {
+            let Some(bound) = flat.numbers(word).ok().and_then(pick) else {
+                continue;
+            };
+            let patched = patch(&flat.parts, &[word], Some(opposite(bound)));
+            add(
+                rule(&format!("{what} {}", number_text(bound))),
+                self.breaking(&patched, depth, &node, |_| true),
+            );
+        }
+        if let Some(p) = flat.words("pattern").find_map(Value::as_str) {
+            let patched = patch(&flat.parts, &["pattern"], None);
+            add(
+                rule(&format!("does not match pattern {p:?}")),
+                self.breaking(&patched, depth, &node, |_| true),
+            );
+        }
+        if flat.has_any(&["enum", "const"]) {
+            // Outside the list but of a listed type, where `type` does not already say.
+            let listed: Vec<&Value> = flat
+                .words("enum")
+                .filter_map(Value::as_array)
+                .flatten()
+                .chain(flat.words("const"))
+                .collect();
+            let same_type = (types.is_none() && !listed.is_empty()).then(|| {
+                let bits = listed.iter().fold(0, |b, v| b | Types::of(v));
+                let bits = if bits & Types::FRACTION != 0 {
+                    bits | Types::INTEGER
+                } else {
+                    bits
+                };
+                json!({"type": Types(bits).names()})
+            });
+            let patched = patch(&flat.parts, &["enum", "const"], same_type);
+            let what = if flat.has_any(&["enum"]) {
+                "value outside enum"
+            } else {
+                "value other than const"
+            };
+            add(rule(what), self.breaking(&patched, depth, &node, |_| true));
+        }
+
+        // Objects: a required property left out, an unknown property added.
+        let mut required: Vec<String> = Vec::new();
+        for r in flat.words("required").filter_map(Value::as_array) {
+            for name in r.iter().filter_map(Value::as_str) {
+                if !required.iter().any(|q| q == name) {
+                    required.push(name.to_owned());
+                }
+            }
+        }
+        for name in &required {
+            let patched = patch_each(&flat.parts, |m| {
+                if let Some(Value::Array(r)) = m.get_mut("required") {
+                    r.retain(|n| n != name.as_str());
+                }
+            });
+            let gone = name.clone();
+            let base = valid_node
+                .clone()
+                .prop_map(move |mut v| {
+                    if let Some(o) = v.as_object_mut() {
+                        o.shift_remove(&gone);
+                    }
+                    v
+                })
+                .boxed();
+            add(
+                rule(&format!("missing required property {name:?}")),
+                self.only_breaking(base, &node, patched),
+            );
+        }
+        if flat
+            .words("additionalProperties")
+            .any(|a| a == &Value::Bool(false))
+        {
+            let mut unknown = "conformance_unknown_property".to_owned();
+            while flat.words("properties").any(|p| p.get(&unknown).is_some()) {
+                unknown.push('_');
+            }
+            let patched = patch(&flat.parts, &["additionalProperties"], None);
+            let added = unknown.clone();
+            let base = valid_node
+                .clone()
+                .prop_map(move |mut v| {
+                    if let Some(o) = v.as_object_mut() {
+                        o.insert(added.clone(), json!("conformance"));
+                    }
+                    v
+                })
+                .boxed();
+            add(
+                rule(&format!(
+                    "unknown property {unknown:?} (additionalProperties is false)"
+                )),
+                self.only_breaking(base, &node, patched),
+            );
+        }
+
+        // Nested: a rule broken inside a property, or inside the first array item.
+        let mut nested: Vec<(Slot, Vec<&'a Value>)> = Vec::new();
+        for props in flat.words("properties").filter_map(Value::as_object) {
+            for (name, schema) in props {
+                match nested
+                    .iter_mut()
+                    .find(|(slot, _)| matches!(slot, Slot::Property(n) if n == name))
+                {
+                    Some((_, schemas)) => schemas.push(schema),
+                    None => nested.push((Slot::Property(name.clone()), vec![schema])),
+                }
+            }
+        }
+        let items: Vec<&'a Value> = flat.words("items").filter(|i| !i.is_array()).collect();
+        if !items.is_empty() && !flat.has_any(&["prefixItems"]) {
+            nested.push((Slot::FirstItem, items));
+        }
+        for (slot, schemas) in nested {
+            let child_pointer = match &slot {
+                Slot::Property(name) => format!("{pointer}/{}", escape_pointer(name)),
+                Slot::FirstItem => format!("{pointer}/0"),
+            };
+            let child_variants = self.variants(&schemas, &child_pointer, depth + 1);
+            if child_variants.is_empty() {
+                continue;
+            }
+            let Ok(child_valid) = self.build(&schemas, depth + 1) else {
+                continue;
+            };
+            for child in child_variants {
+                let judge = self.judge.clone();
+                let node = node.clone();
+                let slot = slot.clone();
+                let base = (valid_node.clone(), child_valid.clone(), child.strategy).boxed();
+                let strategy = guard_map(
+                    base,
+                    "the parent cannot hold the broken value",
+                    move |(parent, good, bad)| {
+                        let with_good = slot.put(parent.clone(), good)?;
+                        (judge.all(&with_good, &node) == Some(true)).then_some(())?;
+                        slot.put(parent, bad)
+                    },
+                );
+                if let Ok(strategy) = strategy {
+                    out.push(Raw {
+                        rule: child.rule,
+                        pointer: child.pointer,
+                        strategy,
+                    });
+                }
+            }
+        }
+        out
+    }
+
+    /// `base` kept where it breaks the node but satisfies `patched` (the node without the
+    /// rule being broken).
+    fn only_breaking(
+        &self,
+        base: BoxedStrategy<Value>,
+        node: &Arc<Vec<Value>>,
+        patched: Value,
+    ) -> Result<BoxedStrategy<Value>, Unsupported> {
+        let judge = self.judge.clone();
+        let node = node.clone();
+        guard(base, "the rule cannot be broken alone", move |v| {
+            judge.all(v, &node) == Some(false) && judge.check(v, &patched) == Some(true)
+        })
+    }
+
+    /// Values valid for `patched` (the node with one rule replaced by its opposite) and
+    /// invalid for the node itself.
+    fn breaking(
+        &self,
+        patched: &Value,
+        depth: usize,
+        node: &Arc<Vec<Value>>,
+        extra: fn(&Value) -> bool,
+    ) -> Result<BoxedStrategy<Value>, Unsupported> {
+        let cx = self.patched();
+        let base = cx.build(&[patched], depth)?;
+        let judge = self.judge.clone();
+        let node = node.clone();
+        let patched = patched.clone();
+        guard(base, "the rule cannot be broken alone", move |v| {
+            extra(v) && judge.all(v, &node) == Some(false) && judge.check(v, &patched) == Some(true)
+        })
+    }
+}
+
+/// Where a nested invalid value goes in its parent.
+#[derive(Clone, Debug)]
+enum Slot {
+    Property(String),
+    FirstItem,
+}
+
+impl Slot {
+    fn put(&self, mut parent: Value, child: Value) -> Option<Value> {
+        match (self, &mut parent) {
+            (Slot::Property(name), Value::Object(o)) => {
+                o.insert(name.clone(), child);
+            }
+            (Slot::FirstItem, Value::Array(a)) => {
+                if a.is_empty() {
+                    a.push(child);
+                } else {
+                    a[0] = child;
+                }
+            }
+            _ => return None,
+        }
+        Some(parent)
+    }
+}
+
+/// An invalid variant before the whole-instance check.
+struct Raw {
+    rule: String,
+    pointer: String,
+    strategy: BoxedStrategy<Value>,
+}
+
+/// Keywords already expanded into a `Flat`'s parts.
+const STRUCTURAL: &[&str] = &["$ref", "allOf", "anyOf", "oneOf", "not", "$id", "$schema"];
+
+/// The conjunction of `parts` with `drop` removed and `add` added, as one schema.
+fn patch(parts: &[&Map<String, Value>], drop: &[&str], add: Option<Value>) -> Value {
+    let mut all: Vec<Value> = parts
+        .iter()
+        .map(|p| {
+            let mut m = (*p).clone();
+            for word in STRUCTURAL.iter().chain(drop) {
+                m.shift_remove(*word);
+            }
+            Value::Object(m)
+        })
+        .collect();
+    all.extend(add);
+    json!({ "allOf": all })
+}
+
+fn patch_each(
+    parts: &[&Map<String, Value>],
+    mut edit: impl FnMut(&mut Map<String, Value>),
+) -> Value {
+    let mut all = Vec::new();
+    for p in parts {
+        let mut m = (*p).clone();
+        for word in STRUCTURAL {
+            m.shift_remove(*word);
+        }
+        edit(&mut m);
+        all.push(Value::Object(m));
+    }
+    json!({ "allOf": all })
+}
+
+/// Which bound of several applies.
+type BoundPick = fn(Vec<f64>) -> Option<f64>;
+/// A bound keyword, how to pick the one that applies, what breaking it is called, and the
+/// keyword that asks for its opposite.
+type BoundRule = (&'static str, BoundPick, &'static str, fn(f64) -> Value);
+
+fn most(v: Vec<f64>) -> Option<f64> {
+    v.into_iter().reduce(f64::max)
+}
+
+fn least(v: Vec<f64>) -> Option<f64> {
+    v.into_iter().reduce(f64::min)
+}
+
+fn most_positive(v: Vec<f64>) -> Option<f64> {
+    most(v).filter(|b| *b > 0.0)
+}
+
+fn number_text(x: f64) -> String {
+    if x.fract() == 0.0 && x.abs() < 1e15 {
+        format!("{}", x as i64)
+    } else {
+        format!("{x}")
+    }
+}
