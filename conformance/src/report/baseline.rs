@@ -5,6 +5,10 @@
 //! stay visible in every report. An entry that no longer matches a finding is *stale*
 //! and is reported too, so the baseline shrinks as the server improves.
 //!
+//! This module reads and matches baselines and decides the gate; what it finds is plain
+//! data of the run model ([`BaselineOutcome`], in `model.rs`), so the dependency goes one
+//! way: baseline -> model.
+//!
 //! ```toml
 //! [[expected]]
 //! check = "rpc-batch"
@@ -16,28 +20,9 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::model::RunReport;
+use super::model::{BaselineEntry, BaselineOutcome, Baselined, RunReport};
 use crate::checks::Status;
 use crate::errors::{Error, Result};
-
-/// One accepted finding.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct BaselineEntry {
-    /// Check id.
-    pub check: String,
-    /// Revision, or every revision when absent.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub revision: Option<String>,
-    /// Why it is accepted for now.
-    pub reason: String,
-}
-
-impl BaselineEntry {
-    fn matches(&self, revision: &str, check: &str) -> bool {
-        self.check == check && self.revision.as_deref().is_none_or(|r| r == revision)
-    }
-}
 
 /// A baseline file.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -79,28 +64,6 @@ impl Baseline {
     }
 }
 
-/// A finding the baseline accepts.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Baselined {
-    /// Revision of the finding.
-    pub revision: String,
-    /// Check id.
-    pub check: String,
-    /// Its status (fail or warn).
-    pub status: Status,
-    /// The baseline's reason.
-    pub reason: String,
-}
-
-/// How a baseline met a run.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
-pub struct BaselineOutcome {
-    /// Findings the baseline accepts: they do not fail the gate.
-    pub baselined: Vec<Baselined>,
-    /// Entries that matched no finding: the server improved, or the entry is wrong.
-    pub stale: Vec<BaselineEntry>,
-}
-
 impl RunReport {
     /// Matches a baseline against the results: accepted findings and stale entries are
     /// recorded in `self.baseline`; statuses are left as they are (still visible).
@@ -116,7 +79,7 @@ impl RunReport {
                 if let Some(i) = baseline
                     .expected
                     .iter()
-                    .position(|e| e.matches(rev.revision, result.check))
+                    .position(|e| covers(e, rev.revision, result.check))
                 {
                     used[i] = true;
                     outcome.baselined.push(Baselined {
@@ -142,16 +105,6 @@ impl RunReport {
             .map(|(e, _)| e.clone())
             .collect();
         self.baseline = Some(outcome);
-    }
-
-    /// The baseline's reason for a finding, if it accepts it.
-    pub fn baselined(&self, revision: &str, check: &str) -> Option<&str> {
-        self.baseline
-            .as_ref()?
-            .baselined
-            .iter()
-            .find(|b| b.revision == revision && b.check == check)
-            .map(|b| b.reason.as_str())
     }
 
     /// Decides the run: what, if anything, fails the gate.
@@ -185,6 +138,11 @@ impl RunReport {
             reasons,
         }
     }
+}
+
+/// Whether a baseline entry accepts the finding of `check` in `revision`.
+fn covers(entry: &BaselineEntry, revision: &str, check: &str) -> bool {
+    entry.check == check && entry.revision.as_deref().is_none_or(|r| r == revision)
 }
 
 /// What fails the gate besides unexpected failures.

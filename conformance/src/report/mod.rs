@@ -13,12 +13,15 @@ mod model;
 mod sarif;
 mod text;
 
-pub use baseline::{Baseline, BaselineEntry, BaselineOutcome, Baselined, Gate, GateOptions};
+pub use baseline::{Baseline, Gate, GateOptions};
 pub use escape::escape_for_terminal;
 pub use format::Format;
 pub use json::to_json;
 pub use junit::to_junit;
 pub use markdown::to_markdown;
-pub use model::{RevisionReport, RunReport, Summary, TargetInfo, ToolInfo};
+pub use model::{
+    BaselineEntry, BaselineOutcome, Baselined, RevisionReport, RunReport, Summary, TargetInfo,
+    ToolInfo,
+};
 pub use sarif::to_sarif;
 pub use text::{render_finding, render_text, render_text_styled, render_transcript};

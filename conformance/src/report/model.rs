@@ -1,7 +1,10 @@
 //! The run model every renderer reads. Its JSON form is a stable interface
 //! (`schema_version` 1): fields may be added, never renamed.
+//!
+//! The model is plain data and depends on no other part of `report`: how a baseline met
+//! the run is held here as data ([`BaselineOutcome`]), and `baseline.rs` fills it in.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::checks::{CheckResult, Status};
 
@@ -107,7 +110,7 @@ pub struct RunReport {
     pub summary: Summary,
     /// How the baseline met the run, when one was given.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub baseline: Option<super::baseline::BaselineOutcome>,
+    pub baseline: Option<BaselineOutcome>,
 }
 
 impl RunReport {
@@ -139,4 +142,49 @@ impl RunReport {
             .iter()
             .find(|r| r.check == check)
     }
+
+    /// The baseline's reason for a finding, if it accepts it.
+    pub fn baselined(&self, revision: &str, check: &str) -> Option<&str> {
+        self.baseline
+            .as_ref()?
+            .baselined
+            .iter()
+            .find(|b| b.revision == revision && b.check == check)
+            .map(|b| b.reason.as_str())
+    }
+}
+
+/// One accepted finding: a row of a baseline file, and in a report, an entry found stale.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BaselineEntry {
+    /// Check id.
+    pub check: String,
+    /// Revision, or every revision when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub revision: Option<String>,
+    /// Why it is accepted for now.
+    pub reason: String,
+}
+
+/// A finding the baseline accepts.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Baselined {
+    /// Revision of the finding.
+    pub revision: String,
+    /// Check id.
+    pub check: String,
+    /// Its status (fail or warn).
+    pub status: Status,
+    /// The baseline's reason.
+    pub reason: String,
+}
+
+/// How a baseline met a run.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct BaselineOutcome {
+    /// Findings the baseline accepts: they do not fail the gate.
+    pub baselined: Vec<Baselined>,
+    /// Entries that matched no finding: the server improved, or the entry is wrong.
+    pub stale: Vec<BaselineEntry>,
 }
