@@ -27,6 +27,10 @@
 //! cases = 32                  # generated cases per property; 0 skips them
 //! cases_dir = "target/mcp-conformance/cases"
 //! ```
+//!
+//! [`FileConfig::merge`] is the one place a flag, the file and the default meet: a flag
+//! given beats the file, the file beats the default, and each default is a constant here
+//! (the CLI's help text prints the same constants).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -34,9 +38,24 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use crate::errors::{Error, Result};
+use crate::protocol::{Revision, REVISIONS};
+use crate::report::Format;
+use crate::scenarios::CallMode;
+use crate::transport::ServerCommand;
 
 /// The default config file name, looked up in the working directory.
 pub const CONFIG_FILE: &str = "mcp-conformance.toml";
+
+/// Seconds to wait for each response when neither `--timeout` nor the file says.
+pub const DEFAULT_TIMEOUT_SECS: f64 = 10.0;
+/// Longest stdout line accepted, in bytes, when neither `--max-line` nor the file says.
+pub const DEFAULT_MAX_LINE: usize = 16 * 1024 * 1024;
+/// Seed of the generated scenarios when neither `--seed` nor the file says.
+pub const DEFAULT_SEED: u64 = 0;
+/// Generated cases per property when neither `--cases` nor the file says.
+pub const DEFAULT_CASES: u32 = 32;
+/// Where failing generated cases go when neither `--cases-dir` nor the file says.
+pub const DEFAULT_CASES_DIR: &str = "mcp-conformance-cases";
 
 /// The server to test.
 #[derive(Debug, Clone, Default, Deserialize, PartialEq)]
@@ -139,37 +158,216 @@ impl FileConfig {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
+/// What the command line says about a run. A flag not given is `None`, empty or `false`,
+/// so that only a flag actually given overrides the file.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Flags {
+    /// The server command after `--` (empty: none given).
+    pub command: Vec<String>,
+    /// `--env KEY=VALUE`, as written, added to the server's environment.
+    pub env: Vec<String>,
+    /// `--cwd`: the server's working directory.
+    pub cwd: Option<PathBuf>,
+    /// `--revision` names.
+    pub revisions: Vec<String>,
+    /// `--timeout` in seconds.
+    pub timeout: Option<f64>,
+    /// `--max-line` in bytes.
+    pub max_line: Option<usize>,
+    /// `--seed`.
+    pub seed: Option<u64>,
+    /// `--call`.
+    pub call: Option<CallMode>,
+    /// `--allow-tool` globs.
+    pub allow_tool: Vec<String>,
+    /// `--deny-tool` globs.
+    pub deny_tool: Vec<String>,
+    /// `--format`s.
+    pub formats: Vec<Format>,
+    /// `--output` (command line only).
+    pub output: Option<PathBuf>,
+    /// `--output-dir`.
+    pub output_dir: Option<PathBuf>,
+    /// `--baseline`.
+    pub baseline: Option<PathBuf>,
+    /// `--strict`.
+    pub strict: bool,
+    /// `--strict-baseline`.
+    pub strict_baseline: bool,
+    /// `--cases`.
+    pub cases: Option<u32>,
+    /// `--time-budget` in seconds.
+    pub time_budget: Option<f64>,
+    /// `--cases-dir`.
+    pub cases_dir: Option<PathBuf>,
+}
 
-    #[test]
-    fn relative_paths_follow_the_config_file() {
-        let text = r#"
-            [server]
-            command = "python"
-            args = ["server.py"]
-            env = { A = "1" }
-            cwd = "srv"
-            [run]
-            revisions = ["2025-06-18"]
-            call = "read-only"
-            baseline = "base.toml"
-            formats = ["junit"]
-            output_dir = "/abs/out"
-        "#;
-        let config = FileConfig::parse(text, Path::new("proj/mcp-conformance.toml")).unwrap();
-        let server = config.server.unwrap();
-        assert_eq!(server.cwd, Some(PathBuf::from("proj/srv")));
-        assert_eq!(server.env.get("A").map(String::as_str), Some("1"));
-        assert_eq!(config.run.baseline, Some(PathBuf::from("proj/base.toml")));
-        assert_eq!(config.run.output_dir, Some(PathBuf::from("/abs/out")));
-        assert_eq!(config.run.call.as_deref(), Some("read-only"));
-    }
+/// The effective settings of a run: flags over the file over the defaults, every value
+/// checked.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    /// The server: the command line's, else the file's `[server]`, else the caller's
+    /// default; with `--cwd` and `--env` applied.
+    pub server: ServerCommand,
+    /// Whether `server` is the caller's default (neither the command line nor the file
+    /// named one).
+    pub default_server: bool,
+    /// Revisions to run, in order (all of them when none is named).
+    pub revisions: Vec<&'static Revision>,
+    /// Seconds to wait for each response (finite and positive).
+    pub timeout: f64,
+    /// Longest stdout line accepted.
+    pub max_line: usize,
+    /// Seed of the generated scenarios.
+    pub seed: u64,
+    /// Which tools to call.
+    pub call: CallMode,
+    /// Globs: only tools matching one of these are called (none: no restriction).
+    pub allow_tool: Vec<String>,
+    /// Globs: tools matching one of these are never called.
+    pub deny_tool: Vec<String>,
+    /// Report formats (none: the text report, or every format under `output_dir`).
+    pub formats: Vec<Format>,
+    /// The one file the report goes to.
+    pub output: Option<PathBuf>,
+    /// The folder every format goes to.
+    pub output_dir: Option<PathBuf>,
+    /// Expected failures.
+    pub baseline: Option<PathBuf>,
+    /// Warnings fail the gate.
+    pub strict: bool,
+    /// Stale baseline entries fail the gate.
+    pub strict_baseline: bool,
+    /// Generated cases per property (0 skips the property phase).
+    pub cases: u32,
+    /// Seconds the property phase may take per revision (as given: unchecked).
+    pub time_budget: Option<f64>,
+    /// Where failing generated cases are saved.
+    pub cases_dir: PathBuf,
+}
 
-    #[test]
-    fn typos_are_errors_not_silently_ignored() {
-        let err = FileConfig::parse("[run]\ntimout = 3\n", Path::new("c.toml")).unwrap_err();
-        assert!(err.to_string().contains("timout"), "{err}");
+impl FileConfig {
+    /// Merges the command line over this file over the defaults. `default_server` is
+    /// asked only when neither names a server. Errors name the "command line" as their
+    /// origin, as the values checked here may come from either.
+    pub fn merge(
+        self,
+        flags: Flags,
+        default_server: impl FnOnce() -> Result<ServerCommand>,
+    ) -> Result<Settings> {
+        let run = self.run;
+        let usage = |message: String| Error::Config {
+            path: PathBuf::from("command line"),
+            message,
+        };
+
+        let (mut server, is_default) = match (flags.command.split_first(), self.server) {
+            (Some((program, rest)), _) => {
+                (ServerCommand::new(program.clone(), rest.to_vec()), false)
+            }
+            (None, Some(server)) => {
+                let mut command = ServerCommand::new(server.command, server.args);
+                command.env = server.env.into_iter().collect();
+                command.cwd = server.cwd;
+                (command, false)
+            }
+            (None, None) => (default_server()?, true),
+        };
+        if let Some(cwd) = flags.cwd {
+            server.cwd = Some(cwd);
+        }
+        for pair in &flags.env {
+            let (k, v) = pair
+                .split_once('=')
+                .ok_or_else(|| usage(format!("--env {pair:?} is not KEY=VALUE")))?;
+            server.env.push((k.to_string(), v.to_string()));
+        }
+
+        let names = or_file(flags.revisions, run.revisions);
+        let revisions = if names.is_empty() {
+            REVISIONS.iter().collect()
+        } else {
+            names
+                .iter()
+                .map(|n| Revision::find(n).ok_or_else(|| Error::UnknownRevision(n.clone())))
+                .collect::<Result<Vec<_>>>()?
+        };
+
+        let timeout = flags
+            .timeout
+            .or(run.timeout)
+            .unwrap_or(DEFAULT_TIMEOUT_SECS);
+        if !timeout.is_finite() || timeout <= 0.0 {
+            return Err(usage(
+                "the timeout must be a positive number of seconds".into(),
+            ));
+        }
+        // A value in the file is parsed only when no flag overrides it.
+        let call = match (flags.call, run.call.as_deref()) {
+            (Some(mode), _) => mode,
+            (None, None) => CallMode::default(),
+            (None, Some("all")) => CallMode::All,
+            (None, Some("read-only")) => CallMode::ReadOnly,
+            (None, Some("none")) => CallMode::None,
+            (None, Some(other)) => {
+                return Err(usage(format!(
+                    "call = {other:?}: use all, read-only or none"
+                )))
+            }
+        };
+
+        let formats = if !flags.formats.is_empty() {
+            flags.formats
+        } else {
+            run.formats
+                .unwrap_or_default()
+                .iter()
+                .map(|name| {
+                    Format::parse(name)
+                        .ok_or_else(|| usage(format!("unknown report format {name:?}")))
+                })
+                .collect::<Result<Vec<_>>>()?
+        };
+        if flags.output.is_some() && formats.len() > 1 {
+            return Err(usage(
+                "--output takes one --format; use --output-dir for several".into(),
+            ));
+        }
+
+        Ok(Settings {
+            server,
+            default_server: is_default,
+            revisions,
+            timeout,
+            max_line: flags.max_line.or(run.max_line).unwrap_or(DEFAULT_MAX_LINE),
+            seed: flags.seed.or(run.seed).unwrap_or(DEFAULT_SEED),
+            call,
+            allow_tool: or_file(flags.allow_tool, run.allow_tool),
+            deny_tool: or_file(flags.deny_tool, run.deny_tool),
+            formats,
+            output: flags.output,
+            output_dir: flags.output_dir.or(run.output_dir),
+            baseline: flags.baseline.or(run.baseline),
+            strict: flags.strict || run.strict.unwrap_or(false),
+            strict_baseline: flags.strict_baseline || run.strict_baseline.unwrap_or(false),
+            cases: flags.cases.or(run.cases).unwrap_or(DEFAULT_CASES),
+            time_budget: flags.time_budget.or(run.time_budget),
+            cases_dir: flags
+                .cases_dir
+                .or(run.cases_dir)
+                .unwrap_or_else(|| PathBuf::from(DEFAULT_CASES_DIR)),
+        })
     }
 }
+
+/// A repeatable flag given at least once replaces the file's list (it does not add to it).
+fn or_file(flag: Vec<String>, file: Option<Vec<String>>) -> Vec<String> {
+    if flag.is_empty() {
+        file.unwrap_or_default()
+    } else {
+        flag
+    }
+}
+
+#[cfg(test)]
+mod tests;

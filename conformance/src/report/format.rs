@@ -4,7 +4,8 @@
 use super::model::RunReport;
 
 /// A report format.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Deserialize, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 pub enum Format {
     /// The human report (also printed on stdout).

@@ -1,0 +1,211 @@
+//! The command line as clap types, and nothing else: what each subcommand accepts, its
+//! help text, and its defaults. Every default of `run` is a constant of
+//! [`mcp_conformance::config`] (the help text prints the same constants), because a `run`
+//! flag left out must fall back to the config file before the default (see `plan`).
+
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use mcp_conformance::config::{
+    DEFAULT_CASES, DEFAULT_CASES_DIR, DEFAULT_MAX_LINE, DEFAULT_SEED, DEFAULT_TIMEOUT_SECS,
+};
+use mcp_conformance::report::Format;
+use mcp_conformance::scenarios::CallMode;
+
+/// `mcp-conformance` and its subcommands.
+#[derive(Parser)]
+#[command(
+    name = "mcp-conformance",
+    version,
+    about = "Conformance suite for MCP servers"
+)]
+pub(crate) struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands, in the order `--help` lists them.
+#[derive(Subcommand)]
+pub(crate) enum Command {
+    /// Run the suite against a server command (the bundled reference server if none).
+    Run(Box<RunArgs>),
+    /// List every check: id, level, revisions, requirement, title.
+    List,
+    /// Replay a saved failing case (from --cases-dir) against a fresh server process.
+    Replay(ReplayArgs),
+    /// Fuzz a server without cargo-fuzz: the property generators with fresh seeds until
+    /// the time is spent (no coverage guidance). Exit 1 when anything failed.
+    Fuzz(FuzzArgs),
+    /// Explain a check: what it requires, why it matters, how to fix a failing server.
+    Explain {
+        /// Check id, as printed in reports and by `list`.
+        id: String,
+    },
+    /// Serve the bundled reference server on stdio (used when `run` gets no command).
+    #[command(hide = true)]
+    ReferenceServer(ReferenceArgs),
+}
+
+/// `--call`: which tools a run may call.
+#[derive(Clone, Copy, ValueEnum)]
+pub(crate) enum Call {
+    /// Call every listed tool (the default: tools may have side effects!).
+    All,
+    /// Call only tools annotated readOnlyHint: true.
+    ReadOnly,
+    /// Call no tool.
+    None,
+}
+
+impl From<Call> for CallMode {
+    fn from(call: Call) -> Self {
+        match call {
+            Call::All => CallMode::All,
+            Call::ReadOnly => CallMode::ReadOnly,
+            Call::None => CallMode::None,
+        }
+    }
+}
+
+/// `run`. Every option is optional here so that a value from the config file is
+/// overridden only by a flag actually given; the defaults are applied by
+/// `FileConfig::merge`.
+#[derive(clap::Args)]
+pub(crate) struct RunArgs {
+    /// Config file (default: ./mcp-conformance.toml when it exists).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Protocol revision to run (repeatable; default: all four).
+    #[arg(long = "revision", value_name = "REV")]
+    pub revisions: Vec<String>,
+    // Seconds to wait for each response.
+    #[arg(long, value_name = "SECS", help = format!(
+        "Seconds to wait for each response [default: {DEFAULT_TIMEOUT_SECS}]"
+    ))]
+    pub timeout: Option<f64>,
+    // Longest stdout line accepted from the server, in bytes.
+    #[arg(long, value_name = "BYTES", help = format!(
+        "Longest stdout line accepted from the server, in bytes [default: {} MiB]",
+        DEFAULT_MAX_LINE >> 20
+    ))]
+    pub max_line: Option<usize>,
+    // Seed for generated scenarios (printed in every report).
+    #[arg(long, help = format!(
+        "Seed for generated scenarios (printed in every report) [default: {DEFAULT_SEED}]"
+    ))]
+    pub seed: Option<u64>,
+    /// Report format (repeatable): written to --output-dir, or to --output, or stdout.
+    #[arg(long = "format", value_enum, value_name = "FORMAT")]
+    pub formats: Vec<Format>,
+    /// Write the report (one format) to this file; the text report still goes to stdout.
+    #[arg(long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Write every --format to this folder (mcp-conformance.{txt,json,junit.xml,md,sarif}).
+    #[arg(long, value_name = "DIR")]
+    pub output_dir: Option<PathBuf>,
+    /// Expected failures (TOML); listed findings do not fail the run but stay visible.
+    #[arg(long, value_name = "FILE")]
+    pub baseline: Option<PathBuf>,
+    /// Warnings fail the run too.
+    #[arg(long)]
+    pub strict: bool,
+    /// Baseline entries that no longer match a finding fail the run.
+    #[arg(long)]
+    pub strict_baseline: bool,
+    // Generated cases per property (per tool for arguments); 0 skips them.
+    #[arg(long, value_name = "N", help = format!(
+        "Generated cases per property (per tool for arguments); 0 skips them [default: {DEFAULT_CASES}]"
+    ))]
+    pub cases: Option<u32>,
+    /// Seconds the property phase may take per revision (a cut run is not reproducible).
+    #[arg(long, value_name = "SECS")]
+    pub time_budget: Option<f64>,
+    // Save failing generated cases here, for `mcp-conformance replay`.
+    #[arg(long, value_name = "DIR", help = format!(
+        "Save failing generated cases here, for `mcp-conformance replay` [default: {DEFAULT_CASES_DIR}]"
+    ))]
+    pub cases_dir: Option<PathBuf>,
+    /// Which tools to call. Tools have side effects: the default calls every tool.
+    #[arg(long, value_enum)]
+    pub call: Option<Call>,
+    /// Call only tools whose name matches this glob (repeatable).
+    #[arg(long = "allow-tool", value_name = "GLOB")]
+    pub allow_tool: Vec<String>,
+    /// Never call tools whose name matches this glob (repeatable; wins over --allow-tool).
+    #[arg(long = "deny-tool", value_name = "GLOB")]
+    pub deny_tool: Vec<String>,
+    /// Environment variable for the server, KEY=VALUE (repeatable).
+    #[arg(long = "env", value_name = "KEY=VALUE")]
+    pub env: Vec<String>,
+    /// Working directory for the server.
+    #[arg(long, value_name = "DIR")]
+    pub cwd: Option<PathBuf>,
+    /// The server command and its arguments, after `--`.
+    #[arg(last = true, value_name = "COMMAND")]
+    pub command: Vec<String>,
+}
+
+/// `replay`.
+#[derive(clap::Args)]
+pub(crate) struct ReplayArgs {
+    /// The case file.
+    pub file: PathBuf,
+    // Seconds to wait for each response; else the case's own, else the default.
+    #[arg(long, value_name = "SECS", help = format!(
+        "Seconds to wait for each response [default: {DEFAULT_TIMEOUT_SECS}]"
+    ))]
+    pub timeout: Option<f64>,
+    /// Another server command than the one recorded in the case, after `--`.
+    #[arg(last = true, value_name = "COMMAND")]
+    pub command: Vec<String>,
+}
+
+/// `fuzz`, in both modes (the property generators, or `--live` / `--input`).
+#[derive(clap::Args)]
+pub(crate) struct FuzzArgs {
+    /// First seed; round N uses seed + N.
+    #[arg(long, default_value_t = DEFAULT_SEED)]
+    pub seed: u64,
+    /// Seconds to fuzz.
+    #[arg(long, default_value_t = 60.0, value_name = "SECS")]
+    pub time: f64,
+    /// Revision to negotiate.
+    #[arg(long, default_value = "2025-11-25", value_name = "REV")]
+    pub revision: String,
+    /// Seconds to wait for each response.
+    #[arg(long, default_value_t = DEFAULT_TIMEOUT_SECS, value_name = "SECS")]
+    pub timeout: f64,
+    /// Save each failing case here, for `mcp-conformance replay`.
+    #[arg(long, value_name = "DIR")]
+    pub cases_dir: Option<PathBuf>,
+    /// Which tools to call (tools have side effects).
+    #[arg(long, value_enum, default_value = "all")]
+    pub call: Call,
+    /// Never call tools whose name matches this glob (repeatable).
+    #[arg(long, value_name = "GLOB")]
+    pub deny_tool: Vec<String>,
+    /// Use the live target of `cargo fuzz run live_server` (one server process, byte
+    /// inputs from the seed turned into JSON-RPC lines, its oracle), without coverage
+    /// guidance.
+    #[arg(long)]
+    pub live: bool,
+    /// Run saved live-target inputs (files, or folders of them, such as libFuzzer's
+    /// crash files) instead of fuzzing; each failing one is written as a case file
+    /// for `replay`. Implies --live.
+    #[arg(long, value_name = "PATH")]
+    pub input: Vec<PathBuf>,
+    /// The server command and its arguments, after `--`.
+    #[arg(last = true, value_name = "COMMAND", required = true)]
+    pub command: Vec<String>,
+}
+
+/// `reference-server` (hidden).
+#[derive(clap::Args)]
+pub(crate) struct ReferenceArgs {
+    /// Break one rule on purpose (see `--list-faults`).
+    #[arg(long)]
+    pub fault: Option<String>,
+    /// Print the fault names and exit.
+    #[arg(long)]
+    pub list_faults: bool,
+}

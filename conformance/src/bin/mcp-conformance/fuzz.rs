@@ -1,0 +1,253 @@
+//! `fuzz`, both modes without cargo-fuzz: the property generators with fresh seeds round
+//! after round, or (`--live`, `--input`) the live target of `cargo fuzz run live_server`
+//! fed from the seed or from saved inputs. Either way `Fail` when anything failed.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use mcp_conformance::fuzzing::{LiveConfig, LiveTarget};
+use mcp_conformance::protocol::{Revision, SessionConfig};
+use mcp_conformance::report::escape_for_terminal;
+use mcp_conformance::scenarios::{CallPolicy, FailureKind};
+use mcp_conformance::transport::ServerCommand;
+use mcp_conformance::{Error, Result};
+
+use crate::args::FuzzArgs;
+use crate::exit::Exit;
+use crate::plan::globs;
+
+/// What both modes share: the revision, the server and the call policy.
+struct Setup {
+    revision: &'static Revision,
+    server: ServerCommand,
+    policy: CallPolicy,
+}
+
+/// Dispatches to the mode asked for.
+pub(crate) fn fuzz(args: FuzzArgs) -> Result<Exit> {
+    let deny = globs(&args.deny_tool)?;
+    let setup = setup(&args, deny)?;
+    if args.live || !args.input.is_empty() {
+        live(args, setup)
+    } else {
+        generators(args, setup)
+    }
+}
+
+/// The revision, the server and the call policy of either fuzz mode, the numbers checked.
+fn setup(args: &FuzzArgs, deny: Vec<glob::Pattern>) -> Result<Setup> {
+    let revision = Revision::find(&args.revision)
+        .ok_or_else(|| Error::UnknownRevision(args.revision.clone()))?;
+    let (program, rest) = args.command.split_first().ok_or(Error::NoCommand)?;
+    let positive = |x: f64| x.is_finite() && x > 0.0 && x < 1e9;
+    if !positive(args.time) || !positive(args.timeout) {
+        return Err(Error::Config {
+            path: "command line".into(),
+            message: "--time and --timeout must be positive".into(),
+        });
+    }
+    let policy = CallPolicy {
+        mode: args.call.into(),
+        deny,
+        ..CallPolicy::default()
+    };
+    Ok(Setup {
+        revision,
+        server: ServerCommand::new(program.clone(), rest.to_vec()),
+        policy,
+    })
+}
+
+/// The property generators, seed after seed, until the time is spent.
+fn generators(args: FuzzArgs, setup: Setup) -> Result<Exit> {
+    let Setup {
+        revision,
+        server,
+        policy,
+    } = setup;
+    let FuzzArgs {
+        seed,
+        time,
+        timeout,
+        cases_dir,
+        ..
+    } = args;
+    let session = SessionConfig {
+        timeout: Duration::from_secs_f64(timeout),
+        ..SessionConfig::default()
+    };
+    eprintln!(
+        "mcp-conformance: fuzzing {} for {time} s from seed {seed}",
+        revision.id
+    );
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(Error::Runtime)?;
+    let mut saved = 0;
+    let mut write_error = None;
+    let found = runtime.block_on(async {
+        tokio::select! {
+            outcome = mcp_conformance::scenarios::fuzz(&server, revision, &session, &policy, seed, Duration::from_secs_f64(time), |f| {
+                println!("FAIL {} ({}), seed {}: {}", f.check, revision.id, f.case.seed, escape_for_terminal(&f.outcome));
+                println!("     {}", escape_for_terminal(&f.description));
+                println!("     minimal input: {}", escape_for_terminal(&f.input.to_string()));
+                if let Some(dir) = &cases_dir {
+                    saved += 1;
+                    let path = dir.join(format!("fuzz-{}-{}-{saved}.json", f.case.revision, f.check));
+                    let text = serde_json::to_string_pretty(&f.case).unwrap_or_default();
+                    match std::fs::create_dir_all(dir).and_then(|()| std::fs::write(&path, text)) {
+                        Ok(()) => println!("     replay: mcp-conformance replay {}", path.display()),
+                        Err(e) => write_error = Some(Error::WriteReport { path, source: e }),
+                    }
+                }
+            }) => Some(outcome),
+            _ = tokio::signal::ctrl_c() => None,
+        }
+    });
+    if let Some(e) = write_error {
+        return Err(e);
+    }
+    let Some(outcome) = found else {
+        return Ok(Exit::Interrupted);
+    };
+    let outcome = outcome?;
+    println!(
+        "fuzzed {} round(s), {} case(s): {} distinct failure(s)",
+        outcome.rounds,
+        outcome.cases,
+        outcome.failures.len()
+    );
+    Ok(Exit::failed_if(!outcome.failures.is_empty()))
+}
+
+/// The live target without libFuzzer: saved inputs, or inputs from the seed until the
+/// time is spent.
+fn live(args: FuzzArgs, setup: Setup) -> Result<Exit> {
+    let Setup {
+        revision,
+        server,
+        policy,
+    } = setup;
+    let inputs = input_files(&args.input)?;
+    let interrupted = Arc::new(AtomicBool::new(false));
+    let config = LiveConfig {
+        command: server,
+        revision,
+        timeout: Duration::from_secs_f64(args.timeout),
+        policy,
+        cases_dir: Some(
+            args.cases_dir
+                .unwrap_or_else(|| PathBuf::from(mcp_conformance::config::DEFAULT_CASES_DIR)),
+        ),
+        interrupt: Some(Arc::clone(&interrupted)),
+    };
+    catch_interrupt(Arc::clone(&interrupted))?;
+    let mut target = match LiveTarget::start(config) {
+        Ok(t) => t,
+        Err(_) if interrupted.load(Ordering::SeqCst) => return Ok(Exit::Interrupted),
+        Err(e) => return Err(e),
+    };
+    let mut findings: Vec<(mcp_conformance::checks::CheckId, FailureKind)> = Vec::new();
+    let report = |finding: mcp_conformance::fuzzing::Finding, found: &mut Vec<_>| {
+        println!("{}", finding.report());
+        let key = (finding.check, finding.kind);
+        if !found.contains(&key) {
+            found.push(key);
+        }
+    };
+    if inputs.is_empty() {
+        eprintln!(
+            "mcp-conformance: live fuzzing {} for {} s from seed {}",
+            revision.id, args.time, args.seed
+        );
+        let started = std::time::Instant::now();
+        let budget = Duration::from_secs_f64(args.time);
+        let mut state = args.seed;
+        while started.elapsed() < budget && !interrupted.load(Ordering::SeqCst) {
+            let data = mcp_conformance::fuzzing::seeded_input(&mut state);
+            if let Some(finding) = target.run(&data) {
+                let known = findings.contains(&(finding.check, finding.kind));
+                if !known {
+                    report(finding, &mut findings);
+                }
+            }
+        }
+    } else {
+        for path in &inputs {
+            if interrupted.load(Ordering::SeqCst) {
+                break;
+            }
+            let data = std::fs::read(path).map_err(|e| Error::Config {
+                path: path.clone(),
+                message: e.to_string(),
+            })?;
+            match target.run(&data) {
+                Some(finding) => {
+                    println!("input {}:", path.display());
+                    report(finding, &mut findings);
+                }
+                None => println!("input {}: no finding", path.display()),
+            }
+        }
+    }
+    if interrupted.load(Ordering::SeqCst) {
+        return Ok(Exit::Interrupted);
+    }
+    for note in target.notes() {
+        println!("note: {}", escape_for_terminal(note));
+    }
+    println!(
+        "ran {} case(s), restarted the server {} time(s): {} distinct failure(s)",
+        target.execs,
+        target.restarts(),
+        findings.len()
+    );
+    Ok(Exit::failed_if(!findings.is_empty()))
+}
+
+/// `--input` paths: files as given, folders replaced by their files in name order.
+fn input_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
+    let mut inputs = Vec::new();
+    for path in paths {
+        let unreadable = |e: std::io::Error| Error::Config {
+            path: path.clone(),
+            message: e.to_string(),
+        };
+        if path.is_dir() {
+            let mut files: Vec<PathBuf> = std::fs::read_dir(path)
+                .map_err(unreadable)?
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.is_file())
+                .collect();
+            files.sort();
+            inputs.extend(files);
+        } else {
+            inputs.push(path.clone());
+        }
+    }
+    Ok(inputs)
+}
+
+/// Sets `flag` on SIGINT, from a thread of its own: the live target runs synchronously,
+/// checking the flag between cases and while it waits for the server.
+fn catch_interrupt(flag: Arc<AtomicBool>) -> Result<()> {
+    let signals = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(Error::Runtime)?;
+    // Registered here, before any server starts, so an early Ctrl-C is caught too.
+    let mut sigint = signals
+        .block_on(async {
+            tokio::signal::unix::signal(tokio::signal::unix::SignalKind::interrupt())
+        })
+        .map_err(Error::Runtime)?;
+    std::thread::spawn(move || {
+        if signals.block_on(sigint.recv()).is_some() {
+            flag.store(true, Ordering::SeqCst);
+        }
+    });
+    Ok(())
+}

@@ -1,0 +1,47 @@
+//! The `mcp-conformance` command line (the `cli` feature): parse, dispatch to the
+//! subcommand's module, end with its [`exit::Exit`], the one place outcomes become exit
+//! codes (README, "Exit codes").
+
+// The harness builds many small JSON values per request; mimalloc keeps them cheap (the
+// live fuzz target's throughput in fuzz/README.md is measured with it).
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+mod args;
+mod catalog;
+mod exit;
+mod fuzz;
+mod plan;
+mod reference;
+mod replay;
+mod run;
+
+use clap::Parser;
+
+use args::{Cli, Command};
+use exit::Exit;
+
+fn main() -> Exit {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => {
+            // What `Cli::parse` would do, through `Exit`: usage errors to stderr (2),
+            // `--help` and `--version` to stdout (0).
+            let _ = err.print();
+            return if err.use_stderr() {
+                Exit::Usage
+            } else {
+                Exit::Pass
+            };
+        }
+    };
+    let outcome = match cli.command {
+        Command::Run(args) => run::run_command(*args),
+        Command::List => Ok(catalog::list()),
+        Command::Explain { id } => Ok(catalog::explain(&id)),
+        Command::Replay(args) => replay::replay(args),
+        Command::Fuzz(args) => fuzz::fuzz(args),
+        Command::ReferenceServer(args) => Ok(reference::reference_server(args)),
+    };
+    outcome.unwrap_or_else(Exit::from)
+}

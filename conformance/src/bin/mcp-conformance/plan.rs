@@ -1,0 +1,121 @@
+//! From `run`'s arguments and the config file to a [`Plan`]: the library's
+//! [`FileConfig::merge`] decides every value (flag over file over default); this module
+//! only hands it the flags, supplies the bundled reference server as the default target,
+//! and shapes the result into a [`RunConfig`] and what `run` does with the report.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use mcp_conformance::config::{FileConfig, Flags};
+use mcp_conformance::protocol::SessionConfig;
+use mcp_conformance::report::{Format, GateOptions};
+use mcp_conformance::runner::RunConfig;
+use mcp_conformance::scenarios::{CallPolicy, PropertyConfig};
+use mcp_conformance::transport::ServerCommand;
+use mcp_conformance::{Error, Result};
+
+use crate::args::RunArgs;
+
+/// A run resolved from flags over the config file over defaults.
+pub(crate) struct Plan {
+    /// What the library runs.
+    pub config: RunConfig,
+    /// Report formats (none: the text report, or every format under `output_dir`).
+    pub formats: Vec<Format>,
+    /// `--output`.
+    pub output: Option<PathBuf>,
+    /// `--output-dir` or the file's `output_dir`.
+    pub output_dir: Option<PathBuf>,
+    /// Expected failures.
+    pub baseline: Option<PathBuf>,
+    /// What fails the gate besides unexpected failures.
+    pub gate: GateOptions,
+}
+
+/// Reads the config file (`--config`, else `./mcp-conformance.toml` when present) and
+/// merges the flags over it.
+pub(crate) fn plan(args: RunArgs) -> Result<Plan> {
+    let file = FileConfig::discover(args.config.as_deref())?.unwrap_or_default();
+    let settings = file.merge(flags(args), reference_server)?;
+
+    // Built in the order the CLI always built them, so that of two bad values the same
+    // one is reported.
+    let properties = (settings.cases > 0).then(|| PropertyConfig {
+        cases: settings.cases,
+        time_budget: settings.time_budget.map(Duration::from_secs_f64),
+        ..Default::default()
+    });
+    let session = SessionConfig {
+        timeout: Duration::from_secs_f64(settings.timeout),
+        max_line: settings.max_line,
+        ..SessionConfig::default()
+    };
+    Ok(Plan {
+        config: RunConfig {
+            command: settings.server,
+            reference: settings.default_server,
+            revisions: settings.revisions,
+            session,
+            seed: settings.seed,
+            call_policy: CallPolicy {
+                mode: settings.call,
+                allow: globs(&settings.allow_tool)?,
+                deny: globs(&settings.deny_tool)?,
+            },
+            properties,
+            // Failing generated cases are always saved (only when there are some).
+            cases_dir: Some(settings.cases_dir),
+        },
+        formats: settings.formats,
+        output: settings.output,
+        output_dir: settings.output_dir,
+        baseline: settings.baseline,
+        gate: GateOptions {
+            strict: settings.strict,
+            strict_baseline: settings.strict_baseline,
+        },
+    })
+}
+
+/// The flags of `run` as the library's merge takes them (the config path aside).
+fn flags(args: RunArgs) -> Flags {
+    Flags {
+        command: args.command,
+        env: args.env,
+        cwd: args.cwd,
+        revisions: args.revisions,
+        timeout: args.timeout,
+        max_line: args.max_line,
+        seed: args.seed,
+        call: args.call.map(Into::into),
+        allow_tool: args.allow_tool,
+        deny_tool: args.deny_tool,
+        formats: args.formats,
+        output: args.output,
+        output_dir: args.output_dir,
+        baseline: args.baseline,
+        strict: args.strict,
+        strict_baseline: args.strict_baseline,
+        cases: args.cases,
+        time_budget: args.time_budget,
+        cases_dir: args.cases_dir,
+    }
+}
+
+/// The default target: this very binary's `reference-server` subcommand.
+fn reference_server() -> Result<ServerCommand> {
+    let exe = std::env::current_exe().map_err(Error::Runtime)?;
+    let program = exe.to_string_lossy().into_owned();
+    Ok(ServerCommand::new(
+        program,
+        ["reference-server".to_string()],
+    ))
+}
+
+/// Parses `--allow-tool` / `--deny-tool` globs.
+pub(crate) fn globs(patterns: &[String]) -> Result<Vec<glob::Pattern>> {
+    patterns
+        .iter()
+        .map(|p| glob::Pattern::new(p).map_err(|e| Error::BadGlob(p.clone(), e.to_string())))
+        .collect()
+}

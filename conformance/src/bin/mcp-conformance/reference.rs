@@ -1,0 +1,27 @@
+//! `reference-server` (hidden): the bundled conformant server on stdio, the default target
+//! of `run`, with `--fault NAME` to break one rule on purpose. It lives in this binary so
+//! that an installed `mcp-conformance` can always test itself.
+
+use reference_server::Fault;
+
+use crate::args::ReferenceArgs;
+use crate::exit::Exit;
+
+/// Serves until stdin closes; the exit status is the server's own.
+pub(crate) fn reference_server(args: ReferenceArgs) -> Exit {
+    if args.list_faults {
+        for f in Fault::ALL {
+            println!("{}\t{}", f.name(), f.description());
+        }
+        return Exit::Pass;
+    }
+    let fault = match args.fault.as_deref().map(str::parse::<Fault>) {
+        None => None,
+        Some(Ok(f)) => Some(f),
+        Some(Err(_)) => {
+            eprintln!("unknown fault; see --list-faults");
+            return Exit::Usage;
+        }
+    };
+    Exit::Served(reference_server::run_stdio(fault))
+}

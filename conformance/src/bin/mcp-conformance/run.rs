@@ -1,0 +1,102 @@
+//! `run`: the suite against one server, the reports written where the plan says, and the
+//! gate's verdict.
+
+use std::io::IsTerminal;
+use std::path::Path;
+
+use mcp_conformance::report::{render_text_styled, Baseline, Format, RunReport};
+use mcp_conformance::runner::{run, RunEvent};
+use mcp_conformance::{Error, Result};
+
+use crate::args::RunArgs;
+use crate::exit::Exit;
+use crate::plan::{plan, Plan};
+
+/// Runs the suite; `Fail` when the gate fails (its reasons on stderr).
+pub(crate) fn run_command(args: RunArgs) -> Result<Exit> {
+    let plan = plan(args)?;
+    let baseline = plan.baseline.as_deref().map(Baseline::load).transpose()?;
+    eprintln!("mcp-conformance: seed {}", plan.config.seed);
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(Error::Runtime)?;
+    let outcome = runtime.block_on(async {
+        tokio::select! {
+            report = run(&plan.config, progress) => Some(report),
+            // Dropping the run future kills every server process group it owns.
+            _ = tokio::signal::ctrl_c() => None,
+        }
+    });
+    let Some(report) = outcome else {
+        eprintln!("mcp-conformance: interrupted");
+        return Ok(Exit::Interrupted);
+    };
+    let mut report = report?;
+    if let Some(baseline) = &baseline {
+        report.apply_baseline(baseline);
+    }
+    emit(&report, &plan)?;
+    let gate = report.gate(plan.gate);
+    if !gate.passed {
+        eprintln!("mcp-conformance: {}", gate.reasons.join("; "));
+    }
+    Ok(Exit::failed_if(!gate.passed))
+}
+
+fn progress(event: RunEvent) {
+    match event {
+        RunEvent::RevisionStarted(rev) => eprintln!("mcp-conformance: running {rev}"),
+        RunEvent::NegotiationStarted => eprintln!("mcp-conformance: probing version negotiation"),
+        RunEvent::RevisionJudged(..) => {}
+    }
+}
+
+fn write(path: &Path, text: &str) -> Result<()> {
+    std::fs::write(path, text).map_err(|source| Error::WriteReport {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+/// The text report always goes to stdout (coloured on a terminal); other formats go to
+/// `--output`, `--output-dir`, or, when neither is given, to stdout instead of the text.
+fn emit(report: &RunReport, plan: &Plan) -> Result<()> {
+    let stdout_text = || render_text_styled(report, std::io::stdout().is_terminal());
+    if let Some(dir) = &plan.output_dir {
+        std::fs::create_dir_all(dir).map_err(|source| Error::WriteReport {
+            path: dir.clone(),
+            source,
+        })?;
+        let formats = if plan.formats.is_empty() {
+            Format::ALL
+        } else {
+            &plan.formats[..]
+        };
+        for format in formats {
+            write(&dir.join(format.file_name()), &format.render(report)?)?;
+        }
+        print!("{}", stdout_text());
+        return Ok(());
+    }
+    match (&plan.output, plan.formats.as_slice()) {
+        (Some(path), formats) => {
+            write(
+                path,
+                &formats
+                    .first()
+                    .copied()
+                    .unwrap_or(Format::Text)
+                    .render(report)?,
+            )?;
+            print!("{}", stdout_text());
+        }
+        (None, [] | [Format::Text]) => print!("{}", stdout_text()),
+        (None, formats) => {
+            for format in formats {
+                print!("{}", format.render(report)?);
+            }
+        }
+    }
+    Ok(())
+}

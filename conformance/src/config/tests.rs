@@ -1,0 +1,301 @@
+//! The config file's parsing and the merge of flags over it over the defaults.
+
+use super::*;
+
+#[test]
+fn relative_paths_follow_the_config_file() {
+    let text = r#"
+        [server]
+        command = "python"
+        args = ["server.py"]
+        env = { A = "1" }
+        cwd = "srv"
+        [run]
+        revisions = ["2025-06-18"]
+        call = "read-only"
+        baseline = "base.toml"
+        formats = ["junit"]
+        output_dir = "/abs/out"
+    "#;
+    let config = FileConfig::parse(text, Path::new("proj/mcp-conformance.toml")).unwrap();
+    let server = config.server.unwrap();
+    assert_eq!(server.cwd, Some(PathBuf::from("proj/srv")));
+    assert_eq!(server.env.get("A").map(String::as_str), Some("1"));
+    assert_eq!(config.run.baseline, Some(PathBuf::from("proj/base.toml")));
+    assert_eq!(config.run.output_dir, Some(PathBuf::from("/abs/out")));
+    assert_eq!(config.run.call.as_deref(), Some("read-only"));
+}
+
+#[test]
+fn typos_are_errors_not_silently_ignored() {
+    let err = FileConfig::parse("[run]\ntimout = 3\n", Path::new("c.toml")).unwrap_err();
+    assert!(err.to_string().contains("timout"), "{err}");
+}
+
+/// One row per setting and source: (setting, flag, file value as TOML, effective value).
+#[rustfmt::skip]
+const PRECEDENCE: &[(&str, Option<&str>, Option<&str>, &str)] = &[
+    ("server",          Some("flag-server"), Some(r#""file-server""#),       "flag-server"),
+    ("server",          None,                Some(r#""file-server""#),       "file-server"),
+    ("server",          None,                None,                           "default-server"),
+    ("revisions",       Some("2024-11-05"),  Some(r#"["2025-06-18"]"#),      "2024-11-05"),
+    ("revisions",       None,                Some(r#"["2025-06-18"]"#),      "2025-06-18"),
+    ("revisions",       None,                None,                           "2024-11-05,2025-03-26,2025-06-18,2025-11-25"),
+    ("timeout",         Some("3"),           Some("5.0"),                    "3"),
+    ("timeout",         None,                Some("5.0"),                    "5"),
+    ("timeout",         None,                None,                           "10"),
+    ("max_line",        Some("100"),         Some("200"),                    "100"),
+    ("max_line",        None,                Some("200"),                    "200"),
+    ("max_line",        None,                None,                           "16777216"),
+    ("seed",            Some("7"),           Some("9"),                      "7"),
+    ("seed",            None,                Some("9"),                      "9"),
+    ("seed",            None,                None,                           "0"),
+    ("call",            Some("none"),        Some(r#""read-only""#),         "None"),
+    // A flag wins even over a value the file gets wrong (it is never parsed).
+    ("call",            Some("none"),        Some(r#""sometimes""#),         "None"),
+    ("call",            None,                Some(r#""read-only""#),         "ReadOnly"),
+    ("call",            None,                None,                           "All"),
+    ("allow_tool",      Some("a*"),          Some(r#"["b*"]"#),              "a*"),
+    ("allow_tool",      None,                Some(r#"["b*"]"#),              "b*"),
+    ("allow_tool",      None,                None,                           ""),
+    ("deny_tool",       Some("a*"),          Some(r#"["b*"]"#),              "a*"),
+    ("deny_tool",       None,                Some(r#"["b*"]"#),              "b*"),
+    ("deny_tool",       None,                None,                           ""),
+    ("formats",         Some("json"),        Some(r#"["junit"]"#),           "json"),
+    ("formats",         Some("json"),        Some(r#"["nonsense"]"#),        "json"),
+    ("formats",         None,                Some(r#"["junit", "sarif"]"#),  "junit,sarif"),
+    ("formats",         None,                None,                           ""),
+    ("output_dir",      Some("flag"),        Some(r#""file""#),              "flag"),
+    ("output_dir",      None,                Some(r#""file""#),              "file"),
+    ("output_dir",      None,                None,                           "-"),
+    ("baseline",        Some("flag.toml"),   Some(r#""file.toml""#),         "flag.toml"),
+    ("baseline",        None,                Some(r#""file.toml""#),         "file.toml"),
+    ("baseline",        None,                None,                           "-"),
+    ("strict",          Some("true"),        Some("false"),                  "true"),
+    ("strict",          None,                Some("true"),                   "true"),
+    ("strict",          None,                None,                           "false"),
+    ("strict_baseline", Some("true"),        Some("false"),                  "true"),
+    ("strict_baseline", None,                Some("true"),                   "true"),
+    ("strict_baseline", None,                None,                           "false"),
+    ("cases",           Some("0"),           Some("4"),                      "0"),
+    ("cases",           None,                Some("4"),                      "4"),
+    ("cases",           None,                None,                           "32"),
+    ("time_budget",     Some("1.5"),         Some("9.0"),                    "1.5"),
+    ("time_budget",     None,                Some("9.0"),                    "9"),
+    ("time_budget",     None,                None,                           "-"),
+    ("cases_dir",       Some("flag"),        Some(r#""file""#),              "flag"),
+    ("cases_dir",       None,                Some(r#""file""#),              "file"),
+    ("cases_dir",       None,                None,                           "mcp-conformance-cases"),
+];
+
+/// A flag given beats the file, the file beats the default.
+#[test]
+fn flag_beats_file_beats_default() {
+    for &(setting, flag, file, want) in PRECEDENCE {
+        let flags = flag.map(|v| flag_set(setting, v)).unwrap_or_default();
+        let text = match (setting, file) {
+            (_, None) => String::new(),
+            ("server", Some(v)) => format!("[server]\ncommand = {v}\n"),
+            (_, Some(v)) => format!("[run]\n{setting} = {v}\n"),
+        };
+        // The file sits in the working directory, so its relative paths stay as written.
+        let config = FileConfig::parse(&text, Path::new("mcp-conformance.toml")).unwrap();
+        let settings = config
+            .merge(flags, || Ok(ServerCommand::new("default-server", [])))
+            .unwrap_or_else(|e| panic!("{setting} {flag:?} {file:?}: {e}"));
+        assert_eq!(
+            effective(&settings, setting),
+            want,
+            "{setting}: flag {flag:?}, file {file:?}"
+        );
+    }
+}
+
+/// `Flags` with one setting given on the command line.
+fn flag_set(setting: &str, v: &str) -> Flags {
+    let mut f = Flags::default();
+    match setting {
+        "server" => f.command = vec![v.to_string()],
+        "revisions" => f.revisions = vec![v.to_string()],
+        "timeout" => f.timeout = Some(v.parse().unwrap()),
+        "max_line" => f.max_line = Some(v.parse().unwrap()),
+        "seed" => f.seed = Some(v.parse().unwrap()),
+        "call" => {
+            f.call = Some(match v {
+                "all" => CallMode::All,
+                "read-only" => CallMode::ReadOnly,
+                _ => CallMode::None,
+            })
+        }
+        "allow_tool" => f.allow_tool = vec![v.to_string()],
+        "deny_tool" => f.deny_tool = vec![v.to_string()],
+        "formats" => f.formats = vec![Format::parse(v).unwrap()],
+        "output_dir" => f.output_dir = Some(v.into()),
+        "baseline" => f.baseline = Some(v.into()),
+        "strict" => f.strict = true,
+        "strict_baseline" => f.strict_baseline = true,
+        "cases" => f.cases = Some(v.parse().unwrap()),
+        "time_budget" => f.time_budget = Some(v.parse().unwrap()),
+        "cases_dir" => f.cases_dir = Some(v.into()),
+        other => panic!("no flag for {other}"),
+    }
+    f
+}
+
+/// One effective setting as text ("-" for none, lists comma-separated).
+fn effective(s: &Settings, setting: &str) -> String {
+    let path = |p: &Option<PathBuf>| p.as_ref().map_or("-".into(), |p| p.display().to_string());
+    match setting {
+        "server" => s.server.program.clone(),
+        "revisions" => s
+            .revisions
+            .iter()
+            .map(|r| r.id)
+            .collect::<Vec<_>>()
+            .join(","),
+        "timeout" => s.timeout.to_string(),
+        "max_line" => s.max_line.to_string(),
+        "seed" => s.seed.to_string(),
+        "call" => format!("{:?}", s.call),
+        "allow_tool" => s.allow_tool.join(","),
+        "deny_tool" => s.deny_tool.join(","),
+        "formats" => s
+            .formats
+            .iter()
+            .map(|f| f.name())
+            .collect::<Vec<_>>()
+            .join(","),
+        "output_dir" => path(&s.output_dir),
+        "baseline" => path(&s.baseline),
+        "strict" => s.strict.to_string(),
+        "strict_baseline" => s.strict_baseline.to_string(),
+        "cases" => s.cases.to_string(),
+        "time_budget" => s.time_budget.map_or("-".into(), |t| t.to_string()),
+        "cases_dir" => s.cases_dir.display().to_string(),
+        other => panic!("no setting {other}"),
+    }
+}
+
+#[test]
+fn the_default_server_is_asked_for_only_when_none_is_named() {
+    let asked = |flags: Flags, file: &str| {
+        let config = FileConfig::parse(file, Path::new("c.toml")).unwrap();
+        let settings = config
+            .merge(flags, || Err(Error::NoCommand))
+            .map(|s| s.default_server);
+        settings.map_err(|e| e.to_string())
+    };
+    let named = Flags {
+        command: vec!["srv".into()],
+        ..Flags::default()
+    };
+    assert_eq!(asked(named, ""), Ok(false));
+    assert_eq!(
+        asked(Flags::default(), "[server]\ncommand = \"srv\""),
+        Ok(false)
+    );
+    assert!(asked(Flags::default(), "").is_err());
+    let config = FileConfig::default();
+    let settings = config
+        .merge(Flags::default(), || Ok(ServerCommand::new("ref", [])))
+        .unwrap();
+    assert!(settings.default_server);
+}
+
+/// `--cwd` and `--env` apply to whichever server runs, after the file's own.
+#[test]
+fn cwd_and_env_flags_add_to_the_server() {
+    let config = FileConfig::parse(
+        "[server]\ncommand = \"srv\"\nenv = { A = \"1\" }\ncwd = \"here\"",
+        Path::new("c.toml"),
+    )
+    .unwrap();
+    let flags = Flags {
+        env: vec!["B=2=3".into()],
+        cwd: Some("there".into()),
+        ..Flags::default()
+    };
+    let settings = config.merge(flags, || Err(Error::NoCommand)).unwrap();
+    assert_eq!(settings.server.cwd, Some(PathBuf::from("there")));
+    assert_eq!(
+        settings.server.env,
+        [("A".into(), "1".into()), ("B".into(), "2=3".into())]
+    );
+}
+
+/// Bad values, wherever they come from, are errors naming what to write instead.
+#[test]
+fn bad_values_are_errors() {
+    let rows: &[(Flags, &str, &str)] = &[
+        (
+            Flags {
+                env: vec!["FOO".into()],
+                ..Flags::default()
+            },
+            "",
+            r#"--env "FOO" is not KEY=VALUE"#,
+        ),
+        (
+            Flags::default(),
+            "[run]\nrevisions = [\"1999\"]",
+            "select revision `1999`",
+        ),
+        (
+            Flags {
+                timeout: Some(0.0),
+                ..Flags::default()
+            },
+            "",
+            "the timeout must be a positive number of seconds",
+        ),
+        (
+            Flags::default(),
+            "[run]\ntimeout = -1.0",
+            "the timeout must be a positive",
+        ),
+        (
+            Flags::default(),
+            "[run]\ncall = \"some\"",
+            r#"call = "some": use all"#,
+        ),
+        (
+            Flags::default(),
+            "[run]\nformats = [\"pdf\"]",
+            r#"unknown report format "pdf""#,
+        ),
+        (
+            Flags {
+                output: Some("r.json".into()),
+                ..Flags::default()
+            },
+            "[run]\nformats = [\"json\", \"junit\"]",
+            "--output takes one --format",
+        ),
+    ];
+    for (flags, file, message) in rows {
+        let config = FileConfig::parse(file, Path::new("c.toml")).unwrap();
+        let err = config
+            .merge(flags.clone(), || Ok(ServerCommand::new("ref", [])))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains(message), "{err:?} lacks {message:?}");
+    }
+}
+
+/// The defaults stated here are the library's own (the session's, the property
+/// phase's), so the CLI and the library API run alike.
+#[test]
+fn defaults_agree_with_the_library() {
+    let session = crate::protocol::SessionConfig::default();
+    assert_eq!(
+        session.timeout,
+        std::time::Duration::from_secs_f64(DEFAULT_TIMEOUT_SECS)
+    );
+    assert_eq!(session.max_line, DEFAULT_MAX_LINE);
+    let properties = crate::scenarios::PropertyConfig::default();
+    assert_eq!(properties.cases, DEFAULT_CASES);
+    assert_eq!(
+        crate::runner::RunConfig::new(ServerCommand::default()).seed,
+        DEFAULT_SEED
+    );
+}
