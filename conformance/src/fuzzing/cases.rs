@@ -6,7 +6,8 @@
 //! tool's `inputSchema`, with the odd node mutated (wrong type, out of range, a property
 //! dropped or added); the rest probe ids, cursors, other methods, notifications and
 //! malformed frames. A case is one to four lines written in one go; the live target
-//! appends a ping behind them.
+//! appends a ping behind them. The arguments are built by the schema-instance generator
+//! ([`crate::generate`], its byte-driven builder), from the same bytes as the case.
 
 use serde_json::{json, Map, Value};
 

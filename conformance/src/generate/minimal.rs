@@ -6,7 +6,7 @@
 //! `anyOf`/`oneOf`/`allOf`). The caller validates whatever it produces against the schema
 //! before it is sent: we never call a tool with "valid" arguments that are not. When it
 //! cannot build an instance, the reason says why. Richer, property-based generation is
-//! [`valid`](super::valid).
+//! [`valid`](fn@super::valid).
 
 use serde_json::{json, Map, Value};
 

@@ -3,7 +3,7 @@
 //!
 //! Tool arguments are the one place the suite must invent data, and it invents it three
 //! ways: the scripted tools scenario sends one [`minimal_instance`]; the property phase
-//! explores with proptest strategies for [`valid`] instances and [`invalid`] variants that
+//! explores with proptest strategies for [`valid()`] instances and [`invalid()`] variants that
 //! break one rule each; the live fuzz target compiles a schema once into a [`Shape`] and
 //! builds values from fuzzer bytes (`bytes.rs`). They share one `$ref` resolver
 //! (`pointer.rs`) and live together so that a keyword is taught to the generators in one
