@@ -1,39 +1,283 @@
-//! The binary's documented exit codes and report files (README, "Exit codes").
+//! The binary's documented exit codes, output and report files (README, "Exit codes"), as
+//! one table: each case runs its steps in a fresh folder of its own (also the working
+//! directory), and each step states its arguments, exit code, and what stdout and stderr
+//! must contain. Ctrl-C (130) needs a signal sent mid-run and has tests of its own below.
 
 mod common;
 
-use std::process::Command;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
 
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_mcp-conformance"))
+const EXE: &str = env!("CARGO_BIN_EXE_mcp-conformance");
+
+/// A crash input of the cargo-fuzz `live_server` target, saved against `crash-on-astral`.
+const CRASH_INPUT: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../fuzz/artifacts/live_server/crash-on-astral"
+);
+
+/// One invocation: arguments, exit code, what stdout must contain, what stderr must
+/// contain. In arguments and files, `{exe}` is this binary (whose `reference-server`
+/// is the conformant server, or a faulty one with `--fault`), `{dir}` the case's folder,
+/// `{case}` the first file under `{dir}/cases`, `{crash}` the saved crash input.
+type Step = (
+    &'static [&'static str],
+    i32,
+    &'static [&'static str],
+    &'static [&'static str],
+);
+
+/// Steps that share a folder, run in order, after `files` are written into it; then
+/// `check`, for what a step must have written.
+struct Case {
+    name: &'static str,
+    files: &'static [(&'static str, &'static str)],
+    steps: &'static [Step],
+    check: Option<fn(&Path, &[Output])>,
 }
 
+const BASELINE: (&str, &str) = (
+    "baseline.toml",
+    "[[expected]]\ncheck = \"lc-ping\"\nreason = \"known, fixed in 2.0\"\n",
+);
+
+const CONFIG: (&str, &str) = (
+    "mcp-conformance.toml",
+    "[server]\ncommand = \"{exe}\"\nargs = [\"reference-server\"]\n\n[run]\nrevisions = [\"2025-11-25\"]\ncases = 4\nformats = [\"junit\", \"sarif\", \"markdown\", \"json\"]\noutput_dir = \"out\"\n",
+);
+
+/// The gate runs of the baseline cases: one revision, few generated cases.
+macro_rules! gate {
+    ($fault:literal $(, $extra:literal)*) => {
+        &["run", "--revision", "2025-06-18", "--cases", "4" $(, $extra)*,
+          "--", "{exe}", "reference-server", "--fault", $fault]
+    };
+}
+
+#[rustfmt::skip]
+const CASES: &[Case] = &[
+    Case {
+        name: "the reference server passes (0) and the JSON report has its stable shape",
+        files: &[],
+        steps: &[(&["run", "--revision", "2025-11-25", "--format", "json", "--output", "{dir}/report.json"],
+                  0, &["== 2025-11-25"], &[])],
+        check: Some(json_report_shape),
+    },
+    Case {
+        name: "a failing server fails the run (1), with the evidence",
+        files: &[],
+        steps: &[(&["run", "--revision", "2024-11-05", "--", "{exe}", "reference-server", "--fault", "ping-nonempty"],
+                  1, &["FAIL lc-ping (2024-11-05) [MUST LC-PING", "<- {\"jsonrpc\":\"2.0\",\"id\":"], &["check(s) failed"])],
+        check: None,
+    },
+    Case {
+        name: "a server that cannot be spawned is a setup error (2)",
+        files: &[],
+        steps: &[(&["run", "--", "/nonexistent/mcp-server"], 2, &[], &["failed to spawn server command"])],
+        check: None,
+    },
+    Case {
+        name: "usage errors (2)",
+        files: &[],
+        steps: &[
+            (&["run", "--revision", "2023-01-01"], 2, &[], &["failed to select revision `2023-01-01`"]),
+            (&["run", "--no-such-flag"], 2, &[], &["unexpected argument '--no-such-flag'"]),
+            (&["explain", "no-such-check"], 2, &[], &["unknown check \"no-such-check\""]),
+        ],
+        check: None,
+    },
+    Case {
+        name: "list prints every check (0)",
+        files: &[],
+        steps: &[(&["list"], 0, &[], &[])],
+        check: Some(lists_every_check),
+    },
+    Case {
+        name: "explain prints the requirement and the fix (0)",
+        files: &[],
+        steps: &[(&["explain", "rpc-id-echo"], 0, &["RPC-ID-ECHO", "What is required", "Why it matters", "How to fix"], &[])],
+        check: None,
+    },
+    // The gate: baselined failures pass, a stale entry fails only with --strict-baseline,
+    // warnings fail only with --strict.
+    Case {
+        name: "an unexpected failure fails the run (1)",
+        files: &[],
+        steps: &[(gate!("ping-nonempty"), 1, &[], &["check(s) failed"])],
+        check: None,
+    },
+    Case {
+        name: "only baselined failures pass (0), --strict-baseline too",
+        files: &[BASELINE],
+        steps: &[
+            (gate!("ping-nonempty", "--baseline", "{dir}/baseline.toml"), 0, &[], &[]),
+            (gate!("ping-nonempty", "--baseline", "{dir}/baseline.toml", "--strict-baseline"), 0, &[], &[]),
+        ],
+        check: None,
+    },
+    Case {
+        // The same baseline against a server that no longer fails lc-ping.
+        name: "a stale baseline entry is reported, not fatal (0), unless --strict-baseline (1)",
+        files: &[BASELINE],
+        steps: &[
+            (gate!("ignore-stdin-eof", "--baseline", "{dir}/baseline.toml"), 0, &[], &[]),
+            (gate!("ignore-stdin-eof", "--baseline", "{dir}/baseline.toml", "--strict-baseline"),
+             1, &[], &["stale baseline entr(y/ies), and --strict-baseline makes them fail"]),
+        ],
+        check: None,
+    },
+    Case {
+        // ignore-stdin-eof only warns: fine unless --strict.
+        name: "warnings fail under --strict (1)",
+        files: &[],
+        steps: &[(gate!("ignore-stdin-eof", "--strict"), 1, &[], &["--strict makes warnings fail"])],
+        check: None,
+    },
+    Case {
+        name: "a config file drives the run (0) and writes every format it names",
+        files: &[CONFIG],
+        steps: &[(&["run"], 0, &[], &[])],
+        check: Some(config_reports_written),
+    },
+    Case {
+        name: "a typo in the config file is a setup error (2), not silently ignored",
+        files: &[("mcp-conformance.toml", "[run]\ntimout = 3\n")],
+        steps: &[(&["run"], 2, &[], &["timout"])],
+        check: None,
+    },
+    Case {
+        name: "a failing generated case is saved (1) and replays: reproduced (1), not against the fixed server (0)",
+        files: &[],
+        steps: &[
+            (&["run", "--revision", "2025-11-25", "--cases-dir", "{dir}/cases", "--", "{exe}", "reference-server", "--fault", "crash-on-astral"],
+             1, &["replay: mcp-conformance replay"], &[]),
+            (&["replay", "{case}"], 1, &["reproduced"], &[]),
+            (&["replay", "{case}", "--", "{exe}", "reference-server"], 0, &["not reproduced"], &[]),
+        ],
+        check: None,
+    },
+    Case {
+        name: "fuzz finds a rare crash (1) with a minimal input, and nothing on the conformant server (0)",
+        files: &[],
+        steps: &[
+            (&["fuzz", "--time", "3", "--timeout", "2", "--", "{exe}", "reference-server", "--fault", "crash-on-astral"],
+             1, &["FAIL prop-server-survives", "minimal input"], &[]),
+            (&["fuzz", "--time", "2", "--", "{exe}", "reference-server"], 0, &["0 distinct failure(s)"], &[]),
+        ],
+        check: None,
+    },
+    Case {
+        name: "fuzz --live finds a rare crash (1), and nothing on the conformant server (0)",
+        files: &[],
+        steps: &[
+            (&["fuzz", "--live", "--time", "3", "--cases-dir", "{dir}/cases", "--", "{exe}", "reference-server", "--fault", "crash-on-astral"],
+             1, &["FAIL prop-server-survives (Crash)"], &[]),
+            (&["fuzz", "--live", "--time", "2", "--", "{exe}", "reference-server"], 0, &["0 distinct failure(s)"], &[]),
+        ],
+        check: None,
+    },
+    Case {
+        name: "a saved crash input becomes a case file (1) that replays the crash (1) and passes the fixed server (0)",
+        files: &[],
+        steps: &[
+            (&["fuzz", "--input", "{crash}", "--cases-dir", "{dir}/cases", "--", "{exe}", "reference-server", "--fault", "crash-on-astral"],
+             1, &["input "], &[]),
+            (&["replay", "{case}", "--", "{exe}", "reference-server", "--fault", "crash-on-astral"], 1, &["reproduced"], &[]),
+            (&["replay", "{case}", "--", "{exe}", "reference-server"], 0, &["not reproduced"], &[]),
+        ],
+        check: None,
+    },
+];
+
+/// Every case, on as many threads as there are cores; then, one at a time, the cases that
+/// fuzz for a fixed `--time` (beside other cases on a loaded machine they find less).
+/// Every mismatch is reported.
 #[test]
-fn reference_server_run_exits_0_and_writes_the_json_report() {
-    let dir = std::env::temp_dir().join(format!("mcp-conformance-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let out = dir.join("report.json");
-    let status = bin()
-        .args([
-            "run",
-            "--revision",
-            "2025-11-25",
-            "--format",
-            "json",
-            "--output",
-        ])
-        .arg(&out)
-        .output()
-        .unwrap();
-    assert_eq!(
-        status.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&status.stderr)
-    );
-    let stdout = String::from_utf8_lossy(&status.stdout);
-    assert!(stdout.contains("== 2025-11-25"), "{stdout}");
-    let json: serde_json::Value = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
+fn exit_codes_and_output() {
+    let timed = |case: &Case| case.steps.iter().any(|(args, ..)| args.contains(&"--time"));
+    let next = AtomicUsize::new(0);
+    let failures = Mutex::new(Vec::new());
+    let record = |index: usize, case: &Case| {
+        if let Err(e) = run_case(index, case) {
+            failures.lock().unwrap().push(format!("{}: {e}", case.name));
+        }
+    };
+    let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| loop {
+                let index = next.fetch_add(1, Ordering::SeqCst);
+                let Some(case) = CASES.get(index) else { break };
+                if !timed(case) {
+                    record(index, case);
+                }
+            });
+        }
+    });
+    for (index, case) in CASES.iter().enumerate().filter(|(_, c)| timed(c)) {
+        record(index, case);
+    }
+    let failures = failures.into_inner().unwrap();
+    assert!(failures.is_empty(), "\n{}", failures.join("\n\n"));
+}
+
+fn run_case(index: usize, case: &Case) -> Result<(), String> {
+    let dir = temp_dir(&format!("cli-{index}"));
+    let fill = |text: &str| {
+        text.replace("{exe}", EXE)
+            .replace("{dir}", &dir.to_string_lossy())
+            .replace("{crash}", CRASH_INPUT)
+    };
+    for (name, text) in case.files {
+        std::fs::write(dir.join(name), fill(text)).unwrap();
+    }
+    let mut outputs = Vec::new();
+    for (args, code, stdout, stderr) in case.steps {
+        let args: Vec<String> = args
+            .iter()
+            .map(|a| match *a {
+                "{case}" => first_file(&dir.join("cases"))
+                    .to_string_lossy()
+                    .into_owned(),
+                a => fill(a),
+            })
+            .collect();
+        let out = Command::new(EXE)
+            .args(&args)
+            .current_dir(&dir)
+            .output()
+            .unwrap();
+        let (out_text, err_text) = (
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr),
+        );
+        let missing: Vec<_> = (stdout.iter().filter(|s| !out_text.contains(*s)))
+            .chain(stderr.iter().filter(|s| !err_text.contains(*s)))
+            .collect();
+        if out.status.code() != Some(*code) || !missing.is_empty() {
+            return Err(format!(
+                "`mcp-conformance {}` exited {:?} (expected {code}), missing {missing:?}\n\
+                 stdout: {}\nstderr: {}",
+                args.join(" "),
+                out.status.code(),
+                tail(&out_text),
+                tail(&err_text)
+            ));
+        }
+        outputs.push(out);
+    }
+    if let Some(check) = case.check {
+        check(&dir, &outputs);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    Ok(())
+}
+
+fn json_report_shape(dir: &Path, _: &[Output]) {
+    let json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("report.json")).unwrap()).unwrap();
     assert_eq!(json["schema_version"], 1);
     assert_eq!(json["tool"]["name"], "mcp-conformance");
     assert_eq!(json["revisions"][0]["revision"], "2025-11-25");
@@ -43,80 +287,53 @@ fn reference_server_run_exits_0_and_writes_the_json_report() {
     for key in ["check", "level", "status", "message", "evidence"] {
         assert!(first.get(key).is_some(), "result lacks {key}: {first}");
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
-#[test]
-fn a_failing_server_exits_1() {
-    let exe = env!("CARGO_BIN_EXE_mcp-conformance");
-    let status = bin()
-        .args([
-            "run",
-            "--revision",
-            "2024-11-05",
-            "--",
-            exe,
-            "reference-server",
-            "--fault",
-            "ping-nonempty",
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(status.status.code(), Some(1));
-    let stdout = String::from_utf8_lossy(&status.stdout);
-    assert!(
-        stdout.contains("FAIL lc-ping (2024-11-05) [MUST LC-PING"),
-        "{stdout}"
-    );
-    assert!(
-        stdout.contains("<- {\"jsonrpc\":\"2.0\",\"id\":"),
-        "evidence shows the response: {stdout}"
-    );
-}
-
-#[test]
-fn a_server_that_cannot_be_spawned_exits_2() {
-    let status = bin()
-        .args(["run", "--", "/nonexistent/mcp-server"])
-        .output()
-        .unwrap();
-    assert_eq!(status.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&status.stderr);
-    assert!(
-        stderr.contains("failed to spawn server command"),
-        "{stderr}"
-    );
-}
-
-#[test]
-fn usage_errors_exit_2() {
-    assert_eq!(
-        bin()
-            .args(["run", "--revision", "2023-01-01"])
-            .output()
-            .unwrap()
-            .status
-            .code(),
-        Some(2)
-    );
-    assert_eq!(
-        bin()
-            .args(["run", "--no-such-flag"])
-            .output()
-            .unwrap()
-            .status
-            .code(),
-        Some(2)
-    );
-}
-
-#[test]
-fn list_prints_every_check() {
-    let out = bin().arg("list").output().unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
+fn lists_every_check(_: &Path, outputs: &[Output]) {
+    let text = String::from_utf8_lossy(&outputs[0].stdout);
     for check in mcp_conformance::checks::CATALOG {
         assert!(text.contains(check.id), "{} missing from list", check.id);
     }
+}
+
+fn config_reports_written(dir: &Path, _: &[Output]) {
+    for file in [
+        "mcp-conformance.junit.xml",
+        "mcp-conformance.sarif",
+        "mcp-conformance.md",
+        "mcp-conformance.json",
+    ] {
+        assert!(dir.join("out").join(file).is_file(), "{file} written");
+    }
+    let json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("out/mcp-conformance.json")).unwrap())
+            .unwrap();
+    assert_eq!(json["revisions"].as_array().unwrap().len(), 1);
+}
+
+fn first_file(dir: &Path) -> PathBuf {
+    std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .next()
+        .expect("a saved case")
+        .unwrap()
+        .path()
+}
+
+/// The last 2000 bytes or so, for a failure message.
+fn tail(text: &str) -> &str {
+    let mut start = text.len().saturating_sub(2000);
+    while !text.is_char_boundary(start) {
+        start += 1;
+    }
+    &text[start..]
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("mcp-conformance-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
 }
 
 /// Ctrl-C ends the run with 130 and kills the server's whole process group first.
@@ -136,11 +353,10 @@ fn interrupted_with_no_server_behind(args: &[&str], label: &str) {
     use nix::unistd::Pid;
     use std::time::{Duration, Instant};
 
-    let dir = std::env::temp_dir().join(format!("mcp-conformance-{label}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = temp_dir(label);
     let pidfile = dir.join("server.pid");
     let script = format!("echo $$ > '{}'; exec sleep 300", pidfile.display());
-    let mut harness = bin()
+    let mut harness = Command::new(EXE)
         .args(args)
         .args(["--", "sh", "-c", &script])
         .stdout(std::process::Stdio::null())
@@ -165,305 +381,5 @@ fn interrupted_with_no_server_behind(args: &[&str], label: &str) {
         std::thread::sleep(Duration::from_millis(20));
     }
     assert!(gone(server), "server {server} survived the interrupt");
-    let _ = std::fs::remove_dir_all(&dir);
-}
-
-fn temp_dir(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("mcp-conformance-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-/// The gate's documented exit codes: baselined failures pass, a stale entry fails only
-/// with --strict-baseline, warnings fail only with --strict.
-#[test]
-fn baseline_and_strict_exit_codes() {
-    let dir = temp_dir("gate");
-    let exe = env!("CARGO_BIN_EXE_mcp-conformance");
-    let run = |fault: &str, extra: &[&str]| {
-        let mut cmd = bin();
-        cmd.args(["run", "--revision", "2025-06-18", "--cases", "4"])
-            .args(extra);
-        cmd.args(["--", exe, "reference-server", "--fault", fault]);
-        cmd.output().unwrap().status.code()
-    };
-    let baseline = dir.join("baseline.toml");
-    std::fs::write(
-        &baseline,
-        "[[expected]]\ncheck = \"lc-ping\"\nreason = \"known, fixed in 2.0\"\n",
-    )
-    .unwrap();
-    let b = baseline.to_str().unwrap();
-    assert_eq!(
-        run("ping-nonempty", &[]),
-        Some(1),
-        "an unexpected failure fails the run"
-    );
-    assert_eq!(
-        run("ping-nonempty", &["--baseline", b]),
-        Some(0),
-        "only baselined failures"
-    );
-    assert_eq!(
-        run("ping-nonempty", &["--baseline", b, "--strict-baseline"]),
-        Some(0)
-    );
-    // The same baseline against a server that no longer fails lc-ping: a stale entry.
-    assert_eq!(
-        run("ignore-stdin-eof", &["--baseline", b]),
-        Some(0),
-        "a stale entry is reported, not fatal"
-    );
-    assert_eq!(
-        run("ignore-stdin-eof", &["--baseline", b, "--strict-baseline"]),
-        Some(1)
-    );
-    // ignore-stdin-eof only warns: fine unless --strict.
-    assert_eq!(
-        run("ignore-stdin-eof", &["--strict"]),
-        Some(1),
-        "strict warnings"
-    );
-    let _ = std::fs::remove_dir_all(&dir);
-}
-
-/// A config file is enough for a CI step: server, revisions and report formats from it.
-#[test]
-fn a_config_file_drives_the_run_and_writes_every_format() {
-    let dir = temp_dir("config");
-    let exe = env!("CARGO_BIN_EXE_mcp-conformance");
-    let config = format!(
-        "[server]\ncommand = {exe:?}\nargs = [\"reference-server\"]\n\n[run]\nrevisions = [\"2025-11-25\"]\ncases = 4\nformats = [\"junit\", \"sarif\", \"markdown\", \"json\"]\noutput_dir = \"out\"\n"
-    );
-    std::fs::write(dir.join("mcp-conformance.toml"), config).unwrap();
-    let out = bin().arg("run").current_dir(&dir).output().unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    for file in [
-        "mcp-conformance.junit.xml",
-        "mcp-conformance.sarif",
-        "mcp-conformance.md",
-        "mcp-conformance.json",
-    ] {
-        assert!(dir.join("out").join(file).is_file(), "{file} written");
-    }
-    let json: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(dir.join("out/mcp-conformance.json")).unwrap())
-            .unwrap();
-    assert_eq!(json["revisions"].as_array().unwrap().len(), 1);
-    // A typo in the config file is a setup error, not silently ignored.
-    std::fs::write(dir.join("mcp-conformance.toml"), "[run]\ntimout = 3\n").unwrap();
-    assert_eq!(
-        bin()
-            .arg("run")
-            .current_dir(&dir)
-            .output()
-            .unwrap()
-            .status
-            .code(),
-        Some(2)
-    );
-    let _ = std::fs::remove_dir_all(&dir);
-}
-
-/// A failing generated case is saved, and `replay` repeats it: it reproduces against the
-/// faulty server (exit 1) and not against the conformant one (exit 0).
-#[test]
-fn a_saved_case_replays() {
-    let dir = temp_dir("replay");
-    let exe = env!("CARGO_BIN_EXE_mcp-conformance");
-    let cases = dir.join("cases");
-    let out = bin()
-        .args([
-            "run",
-            "--revision",
-            "2025-11-25",
-            "--cases-dir",
-            cases.to_str().unwrap(),
-        ])
-        .args(["--", exe, "reference-server", "--fault", "crash-on-astral"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        stdout.contains("replay: mcp-conformance replay"),
-        "{stdout}"
-    );
-    let file = std::fs::read_dir(&cases)
-        .unwrap()
-        .next()
-        .expect("a saved case")
-        .unwrap()
-        .path();
-    let replay = bin().arg("replay").arg(&file).output().unwrap();
-    let text = String::from_utf8_lossy(&replay.stdout);
-    assert_eq!(replay.status.code(), Some(1), "{text}");
-    assert!(text.contains("reproduced"), "{text}");
-    let fixed = bin()
-        .arg("replay")
-        .arg(&file)
-        .args(["--", exe, "reference-server"])
-        .output()
-        .unwrap();
-    assert_eq!(
-        fixed.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&fixed.stdout)
-    );
-    let _ = std::fs::remove_dir_all(&dir);
-}
-
-#[test]
-fn explain_prints_the_requirement_and_the_fix() {
-    let out = bin().args(["explain", "rpc-id-echo"]).output().unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(0));
-    for part in [
-        "RPC-ID-ECHO",
-        "What is required",
-        "Why it matters",
-        "How to fix",
-    ] {
-        assert!(text.contains(part), "{part} in {text}");
-    }
-    assert_eq!(
-        bin()
-            .args(["explain", "no-such-check"])
-            .output()
-            .unwrap()
-            .status
-            .code(),
-        Some(2)
-    );
-}
-
-/// The built-in fuzz mode finds an input-dependent crash within its budget (exit 1, with a
-/// minimal input) and finds nothing on the conformant server (exit 0).
-#[test]
-fn fuzz_mode_finds_a_rare_crash_and_nothing_else() {
-    let exe = env!("CARGO_BIN_EXE_mcp-conformance");
-    let out = bin()
-        .args([
-            "fuzz",
-            "--time",
-            "3",
-            "--timeout",
-            "2",
-            "--",
-            exe,
-            "reference-server",
-            "--fault",
-            "crash-on-astral",
-        ])
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(1), "{text}");
-    assert!(
-        text.contains("FAIL prop-server-survives") && text.contains("minimal input"),
-        "{text}"
-    );
-    let clean = bin()
-        .args(["fuzz", "--time", "2", "--", exe, "reference-server"])
-        .output()
-        .unwrap();
-    assert_eq!(
-        clean.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&clean.stdout)
-    );
-}
-
-#[test]
-fn live_fuzz_mode_finds_a_rare_crash_and_a_crash_input_becomes_a_case_file() {
-    let exe = env!("CARGO_BIN_EXE_mcp-conformance");
-    let dir = std::env::temp_dir().join(format!("mcp-conformance-cli-live-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let faulty = [exe, "reference-server", "--fault", "crash-on-astral"];
-    let dir_arg = dir.to_string_lossy().into_owned();
-    let live = bin()
-        .args([
-            "fuzz",
-            "--live",
-            "--time",
-            "3",
-            "--cases-dir",
-            &dir_arg,
-            "--",
-        ])
-        .args(faulty)
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&live.stdout);
-    assert_eq!(live.status.code(), Some(1), "{text}");
-    assert!(text.contains("FAIL prop-server-survives (Crash)"), "{text}");
-    let clean = bin()
-        .args([
-            "fuzz",
-            "--live",
-            "--time",
-            "2",
-            "--",
-            exe,
-            "reference-server",
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(
-        clean.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&clean.stdout)
-    );
-    // A saved crash input of the cargo-fuzz target, turned back into a case file.
-    let _ = std::fs::remove_dir_all(&dir);
-    let input = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../fuzz/artifacts/live_server/crash-on-astral"
-    );
-    let converted = bin()
-        .args(["fuzz", "--input", input, "--cases-dir", &dir_arg, "--"])
-        .args(faulty)
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&converted.stdout);
-    assert_eq!(converted.status.code(), Some(1), "{text}");
-    let case = std::fs::read_dir(&dir)
-        .unwrap()
-        .next()
-        .expect("a case file")
-        .unwrap()
-        .path();
-    let replayed = bin()
-        .arg("replay")
-        .arg(&case)
-        .arg("--")
-        .args(faulty)
-        .output()
-        .unwrap();
-    assert_eq!(
-        replayed.status.code(),
-        Some(1),
-        "the case file replays the crash"
-    );
-    let fixed = bin()
-        .arg("replay")
-        .arg(&case)
-        .args(["--", exe, "reference-server"])
-        .output()
-        .unwrap();
-    assert_eq!(
-        fixed.status.code(),
-        Some(0),
-        "the conformant server passes it"
-    );
     let _ = std::fs::remove_dir_all(&dir);
 }
