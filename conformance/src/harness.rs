@@ -15,6 +15,10 @@
 //!     Suite::new(server).run_tests()
 //! }
 //! ```
+//!
+//! Behind the default feature `harness`: libtest-mimic, which this module drives, brings
+//! clap with it, and a library user with `default-features = false` gets neither.
+#![cfg(feature = "harness")]
 
 use std::path::Path;
 use std::process::ExitCode;
