@@ -191,23 +191,34 @@ const CASES: &[Case] = &[
     },
 ];
 
-/// Every case, on as many threads as there are cores; every mismatch is reported.
+/// Every case, on as many threads as there are cores; then, one at a time, the cases that
+/// fuzz for a fixed `--time` (beside other cases on a loaded machine they find less).
+/// Every mismatch is reported.
 #[test]
 fn exit_codes_and_output() {
+    let timed = |case: &Case| case.steps.iter().any(|(args, ..)| args.contains(&"--time"));
     let next = AtomicUsize::new(0);
     let failures = Mutex::new(Vec::new());
+    let record = |index: usize, case: &Case| {
+        if let Err(e) = run_case(index, case) {
+            failures.lock().unwrap().push(format!("{}: {e}", case.name));
+        }
+    };
     let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
     std::thread::scope(|scope| {
         for _ in 0..workers {
             scope.spawn(|| loop {
                 let index = next.fetch_add(1, Ordering::SeqCst);
                 let Some(case) = CASES.get(index) else { break };
-                if let Err(e) = run_case(index, case) {
-                    failures.lock().unwrap().push(format!("{}: {e}", case.name));
+                if !timed(case) {
+                    record(index, case);
                 }
             });
         }
     });
+    for (index, case) in CASES.iter().enumerate().filter(|(_, c)| timed(c)) {
+        record(index, case);
+    }
     let failures = failures.into_inner().unwrap();
     assert!(failures.is_empty(), "\n{}", failures.join("\n\n"));
 }
@@ -281,11 +292,7 @@ fn json_report_shape(dir: &Path, _: &[Output]) {
 fn lists_every_check(_: &Path, outputs: &[Output]) {
     let text = String::from_utf8_lossy(&outputs[0].stdout);
     for check in mcp_conformance::checks::CATALOG {
-        assert!(
-            text.contains(check.id.as_str()),
-            "{} missing from list",
-            check.id
-        );
+        assert!(text.contains(check.id.as_str()), "{} missing from list", check.id);
     }
 }
 
