@@ -26,3 +26,6 @@ pub use model::{
     judge_all, Applies, Check, CheckResult, Ctx, Evidence, Grade, Level, Status, Verdict,
 };
 pub use rules::{Breach, FailureKind};
+
+#[cfg(test)]
+mod tests;

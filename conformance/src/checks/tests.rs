@@ -1,0 +1,477 @@
+//! The catalog's judges on recorded conversations, without a server: one conformant
+//! conversation built by hand, and a table of single changes to it with the statuses the
+//! checks must then give. Milliseconds to run; the fault table (`tests/faults.rs`) proves
+//! the same checks against a real process.
+
+use std::time::Duration;
+
+use serde_json::{json, Value};
+
+use super::{judge_all, CheckId, Ctx, Status, CATALOG};
+use crate::protocol::{
+    id_match, Direction, Exchange, FrameProblem, IdMatch, Reply, Rev, SchemaSet, Silence,
+    Transcript,
+};
+use crate::scenarios::{NegotiationRecord, RevisionRecord, ToolCall, ToolsRecord};
+
+/// Records a conversation the way the client session would.
+struct Recorder {
+    transcript: Transcript,
+    next_id: i64,
+}
+
+impl Recorder {
+    fn new() -> Self {
+        Self {
+            transcript: Transcript::default(),
+            next_id: 1,
+        }
+    }
+
+    /// A request and its answer: `answer` is a whole response message (its `id` is filled
+    /// in when left out), or `None` for silence.
+    fn exchange(&mut self, method: &str, params: Value, answer: Option<Value>) -> Exchange {
+        let id = json!(self.next_id);
+        self.next_id += 1;
+        let request = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+        let request_seq =
+            self.transcript
+                .push(Direction::Sent, &request.to_string(), Some(request.clone()));
+        let reply = match answer {
+            None => Reply::Silent(Silence::Timeout(Duration::from_secs(1))),
+            Some(mut message) => {
+                if message.get("id").is_none() {
+                    message["id"] = id.clone();
+                }
+                let seq = self.transcript.push(
+                    Direction::Received,
+                    &message.to_string(),
+                    Some(message.clone()),
+                );
+                let matched = id_match(&id, &message["id"]).unwrap_or(IdMatch::Loose);
+                let entry = self.transcript.get_mut(seq).unwrap();
+                entry.answers = Some(request_seq);
+                entry.id_match = Some(matched);
+                Reply::Response {
+                    seq,
+                    message,
+                    id_match: matched,
+                }
+            }
+        };
+        Exchange {
+            method: method.to_string(),
+            request_seq,
+            request,
+            reply,
+        }
+    }
+
+    /// A line the server wrote on its own.
+    fn received(&mut self, line: &str, problem: Option<FrameProblem>) {
+        let json = serde_json::from_str(line).ok();
+        let seq = self.transcript.push(Direction::Received, line, json);
+        self.transcript.get_mut(seq).unwrap().problem = problem;
+    }
+}
+
+fn result(body: Value) -> Option<Value> {
+    Some(json!({"jsonrpc": "2.0", "result": body}))
+}
+
+fn error(code: i64) -> Option<Value> {
+    Some(json!({"jsonrpc": "2.0", "error": {"code": code, "message": "nope"}}))
+}
+
+const ECHO: &str = "echo";
+
+/// The parts of a conversation a row may change before it is recorded.
+#[derive(Clone)]
+struct Script {
+    rev: Rev,
+    init: Option<Value>,
+    ping: Option<Value>,
+    tools: Value,
+    call: Option<Value>,
+    unknown_method: Option<Value>,
+    invalid_cursor: Option<Value>,
+    invalid_arguments: Option<Value>,
+    stray_line: Option<(&'static str, FrameProblem)>,
+}
+
+impl Script {
+    fn conformant(rev: Rev) -> Self {
+        Script {
+            rev,
+            init: result(json!({
+                "protocolVersion": rev.id(),
+                "capabilities": {"tools": {}},
+                "serverInfo": {"name": "fixture", "version": "1.0.0"}
+            })),
+            ping: result(json!({})),
+            tools: json!([{
+                "name": ECHO,
+                "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]},
+                "outputSchema": {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]}
+            }]),
+            call: result(json!({
+                "content": [{"type": "text", "text": "{\"text\":\"hi\"}"}],
+                "structuredContent": {"text": "hi"}
+            })),
+            unknown_method: error(-32601),
+            invalid_cursor: error(-32602),
+            invalid_arguments: result(
+                json!({"content": [{"type": "text", "text": "text is required"}], "isError": true}),
+            ),
+            stray_line: None,
+        }
+    }
+
+    fn record(&self) -> RevisionRecord {
+        let mut r = Recorder::new();
+        let revision = self.rev.revision();
+        let initialize = r.exchange("initialize", json!({}), self.init.clone());
+        let pings = vec![r.exchange("ping", json!({}), self.ping.clone())];
+        let page = result(json!({"tools": self.tools}));
+        let tools_pages = vec![r.exchange("tools/list", json!({}), page.clone())];
+        let second_walk = vec![r.exchange("tools/list", json!({}), page)];
+        let invalid_cursor = Some(r.exchange(
+            "tools/list",
+            json!({"cursor": "x"}),
+            self.invalid_cursor.clone(),
+        ));
+        let tool = self.tools[0].clone();
+        let call =
+            |r: &mut Recorder, arguments: Value, answer: Option<Value>, intent: &str| ToolCall {
+                name: ECHO.into(),
+                tool: tool.clone(),
+                intent: intent.into(),
+                exchange: Some(r.exchange(
+                    "tools/call",
+                    json!({"name": ECHO, "arguments": arguments}),
+                    answer,
+                )),
+                skipped: None,
+            };
+        let calls = vec![call(
+            &mut r,
+            json!({"text": "hi"}),
+            self.call.clone(),
+            "minimal valid arguments",
+        )];
+        let invalid_arguments = vec![call(
+            &mut r,
+            json!({}),
+            self.invalid_arguments.clone(),
+            "required property \"text\" left out",
+        )];
+        let unknown_method = Some(r.exchange(
+            "conformance/unknown",
+            json!({}),
+            self.unknown_method.clone(),
+        ));
+        if let Some((line, problem)) = &self.stray_line {
+            r.received(line, Some(problem.clone()));
+        }
+        RevisionRecord {
+            requested: revision,
+            negotiated: Some(revision.id.to_string()),
+            initialize,
+            stopped: None,
+            initialized_seq: None,
+            pings,
+            batch: None,
+            tools_pages,
+            tools_walk_stopped: None,
+            tools: Some(ToolsRecord {
+                second_walk,
+                invalid_cursor,
+                calls,
+                unknown_tool: None,
+                malformed: Vec::new(),
+                invalid_arguments,
+            }),
+            unknown_method,
+            invalid_request: None,
+            parse_error: None,
+            ping_after_malformed: None,
+            shutdown: None,
+            properties: None,
+            transcript: r.transcript,
+        }
+    }
+}
+
+/// Judges a script and returns each check's status.
+fn statuses(script: &Script) -> Vec<(&'static str, Status, String)> {
+    let record = script.record();
+    let revision = script.rev.revision();
+    let schemas = SchemaSet::new(revision).unwrap();
+    let negotiation = NegotiationRecord::default();
+    let ctx = Ctx {
+        record: &record,
+        revision: Some(revision),
+        schemas: Some(&schemas),
+        negotiation: &negotiation,
+    };
+    judge_all(CATALOG, &ctx)
+        .into_iter()
+        .map(|r| (r.check, r.status, r.message))
+        .collect()
+}
+
+/// A change to the conformant conversation and the statuses it must give; every other
+/// check must pass or skip.
+type Row = (
+    &'static str,
+    Rev,
+    fn(&mut Script),
+    &'static [(CheckId, Status)],
+);
+
+const ROWS: &[Row] = &[
+    ("conformant", Rev::R2025_11_25, |_| {}, &[]),
+    (
+        "conformant, oldest revision",
+        Rev::R2024_11_05,
+        |s| {
+            // No outputSchema or structuredContent before 2025-06-18.
+            s.tools[0].as_object_mut().unwrap().remove("outputSchema");
+            s.call = result(json!({"content": [{"type": "text", "text": "hi"}]}));
+        },
+        &[],
+    ),
+    (
+        "ping answered with jsonrpc 1.0",
+        Rev::R2025_11_25,
+        |s| {
+            s.ping = Some(json!({"jsonrpc": "1.0", "result": {}}));
+        },
+        &[(CheckId::RpcJsonrpcVersion, Status::Fail)],
+    ),
+    (
+        "ping answered with result and error",
+        Rev::R2025_11_25,
+        |s| {
+            s.ping =
+                Some(json!({"jsonrpc": "2.0", "result": {}, "error": {"code": 1, "message": "x"}}));
+        },
+        &[(CheckId::RpcRespExclusive, Status::Fail)],
+    ),
+    (
+        "ping answered with a stringified id",
+        Rev::R2025_11_25,
+        |s| {
+            s.ping = Some(json!({"jsonrpc": "2.0", "id": "2", "result": {}}));
+        },
+        &[(CheckId::RpcIdEcho, Status::Fail)],
+    ),
+    (
+        "an unknown method answered with -32600",
+        Rev::R2025_11_25,
+        |s| {
+            s.unknown_method = error(-32600);
+        },
+        &[(CheckId::RpcErrMethodNotFound, Status::Fail)],
+    ),
+    (
+        "an error code that is a string",
+        Rev::R2025_11_25,
+        |s| {
+            s.unknown_method =
+                Some(json!({"jsonrpc": "2.0", "error": {"code": "-32601", "message": "x"}}));
+        },
+        &[
+            (CheckId::RpcErrorShape, Status::Fail),
+            (CheckId::RpcErrMethodNotFound, Status::Fail),
+            (CheckId::SchemaServerMessages, Status::Fail),
+        ],
+    ),
+    (
+        "a log line on stdout",
+        Rev::R2025_11_25,
+        |s| {
+            s.stray_line = Some(("starting up...", FrameProblem::NotJson));
+        },
+        &[(CheckId::RpcStdioFraming, Status::Fail)],
+    ),
+    (
+        "a server-sent batch in 2025-03-26",
+        Rev::R2025_03_26,
+        |s| {
+            s.tools[0].as_object_mut().unwrap().remove("outputSchema");
+            s.call = result(json!({"content": [{"type": "text", "text": "hi"}]}));
+            s.stray_line = Some((
+                r#"[{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"x"}}]"#,
+                FrameProblem::NotAMessage,
+            ));
+        },
+        &[],
+    ),
+    (
+        "structuredContent missing",
+        Rev::R2025_11_25,
+        |s| {
+            s.call = result(json!({"content": [{"type": "text", "text": "hi"}]}));
+        },
+        &[(CheckId::TcOutputschemaPresence, Status::Fail)],
+    ),
+    (
+        "structuredContent of the wrong type",
+        Rev::R2025_11_25,
+        |s| {
+            s.call = result(
+                json!({"content": [{"type": "text", "text": "{\"text\":1}"}], "structuredContent": {"text": 1}}),
+            );
+        },
+        &[(CheckId::TcOutputschemaConform, Status::Fail)],
+    ),
+    (
+        "a valid call answered with a protocol error",
+        Rev::R2025_11_25,
+        |s| {
+            s.call = error(-32603);
+        },
+        &[(CheckId::TcErrExecution, Status::Warn)],
+    ),
+    (
+        "invalid arguments accepted",
+        Rev::R2025_11_25,
+        |s| {
+            s.invalid_arguments = result(json!({"content": [{"type": "text", "text": "ok"}]}));
+        },
+        &[(CheckId::TcErrInputValidation, Status::Fail)],
+    ),
+    (
+        "invalid arguments: -32602 in 2025-11-25 (A6)",
+        Rev::R2025_11_25,
+        |s| {
+            s.invalid_arguments = error(-32602);
+        },
+        &[(CheckId::TcErrInputValidation, Status::Warn)],
+    ),
+    (
+        "invalid arguments: -32602 in 2025-06-18",
+        Rev::R2025_06_18,
+        |s| {
+            s.invalid_arguments = error(-32602);
+        },
+        &[],
+    ),
+    (
+        "an invalid cursor answered with a page",
+        Rev::R2025_11_25,
+        |s| {
+            s.invalid_cursor = result(json!({"tools": []}));
+        },
+        &[(CheckId::PagInvalidCursor, Status::Warn)],
+    ),
+    (
+        "an image without base64",
+        Rev::R2024_11_05,
+        |s| {
+            s.tools[0].as_object_mut().unwrap().remove("outputSchema");
+            s.call = result(
+                json!({"content": [{"type": "image", "data": "not base64!", "mimeType": "image/png"}]}),
+            );
+        },
+        &[(CheckId::TcContentBase64, Status::Fail)],
+    ),
+    (
+        "audio content in 2024-11-05",
+        Rev::R2024_11_05,
+        |s| {
+            s.tools[0].as_object_mut().unwrap().remove("outputSchema");
+            s.call = result(
+                json!({"content": [{"type": "audio", "data": "AAAA", "mimeType": "audio/wav"}]}),
+            );
+        },
+        &[
+            (CheckId::TcContentTypes, Status::Fail),
+            (CheckId::SchemaServerMessages, Status::Fail),
+        ],
+    ),
+    (
+        "a tool name with a space (2025-11-25)",
+        Rev::R2025_11_25,
+        |s| {
+            s.tools[0]["name"] = json!("my tool");
+        },
+        &[(CheckId::ToolNameCharset, Status::Warn)],
+    ),
+    (
+        "initialize without serverInfo",
+        Rev::R2025_11_25,
+        |s| {
+            s.init.as_mut().unwrap()["result"]
+                .as_object_mut()
+                .unwrap()
+                .remove("serverInfo");
+        },
+        &[
+            (CheckId::LcInitServerinfo, Status::Fail),
+            (CheckId::SchemaServerMessages, Status::Fail),
+        ],
+    ),
+    (
+        "ping answered with an error",
+        Rev::R2025_11_25,
+        |s| {
+            s.ping = error(-32603);
+        },
+        &[(CheckId::LcPing, Status::Fail)],
+    ),
+];
+
+#[test]
+fn each_change_to_a_conformant_conversation_gives_exactly_its_statuses() {
+    let mut problems = Vec::new();
+    for (name, rev, change, expected) in ROWS {
+        let mut script = Script::conformant(*rev);
+        change(&mut script);
+        for (check, status, message) in statuses(&script) {
+            let want = expected
+                .iter()
+                .find(|(c, _)| c.as_str() == check)
+                .map(|(_, s)| *s);
+            let ok = match want {
+                Some(s) => status == s,
+                None => matches!(status, Status::Pass | Status::Skip),
+            };
+            if !ok {
+                problems.push(format!(
+                    "{name}: {check} is {status:?}, expected {}: {message}",
+                    want.map_or("pass or skip".into(), |s| format!("{s:?}"))
+                ));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn a_graded_check_reports_the_level_that_applied() {
+    let mut script = Script::conformant(Rev::R2025_11_25);
+    script.tools[0]["inputSchema"] = json!({"type": "object", "properties": {"n": {"type": 3}}});
+    let level = |rev: Rev| {
+        let mut s = script.clone();
+        s.rev = rev;
+        let record = s.record();
+        let schemas = SchemaSet::new(rev.revision()).unwrap();
+        let negotiation = NegotiationRecord::default();
+        let ctx = Ctx {
+            record: &record,
+            revision: Some(rev.revision()),
+            schemas: Some(&schemas),
+            negotiation: &negotiation,
+        };
+        judge_all(CATALOG, &ctx)
+            .into_iter()
+            .find(|r| r.check == CheckId::ToolSchemaDialect.as_str())
+            .map(|r| (r.level, r.status))
+            .unwrap()
+    };
+    use super::Level;
+    assert_eq!(level(Rev::R2025_11_25), (Level::Must, Status::Fail));
+    assert_eq!(level(Rev::R2025_06_18), (Level::Policy, Status::Warn));
+}
