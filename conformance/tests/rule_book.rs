@@ -26,16 +26,39 @@ fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// The non-test code of a source file: everything before its `#[cfg(test)]` module, less
-/// comments, and nothing of a file that is a test module itself.
+/// The non-test code of a source file: less its `#[cfg(test)]` modules (skipped by brace
+/// depth) and comments, and nothing of a file that is a test module itself.
 fn non_test(path: &Path, text: &str) -> String {
     if path.file_name().is_some_and(|n| n == "tests.rs") {
         return String::new();
     }
-    let code = match text.find("#[cfg(test)]") {
-        Some(at) => &text[..at],
-        None => text,
-    };
+    let mut code = String::new();
+    let mut rest = text;
+    while let Some(at) = rest.find("#[cfg(test)]") {
+        code.push_str(&rest[..at]);
+        let after = &rest[at..];
+        let Some(open) = after.find('{') else {
+            rest = "";
+            break;
+        };
+        let mut depth = 0usize;
+        let mut end = after.len();
+        for (i, c) in after[open..].char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = open + i + 1;
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        rest = &after[end..];
+    }
+    code.push_str(rest);
     code.lines()
         .filter(|l| !l.trim_start().starts_with("//"))
         .collect::<Vec<_>>()

@@ -189,7 +189,7 @@ pub fn schema_verdict(data: &[u8]) {
 /// sequences: no control character but newlines in text and Markdown, well-formed JUnit
 /// XML, valid SARIF JSON, no HTML tag or link opened by server text in Markdown.
 pub fn render_hostile(data: &[u8]) {
-    use crate::checks::{CheckResult, Evidence, Level, Status};
+    use crate::checks::{CheckId, CheckResult, Evidence, Level, Status};
     use crate::protocol::Direction;
     use crate::report::{Format, RevisionReport, RunReport, TargetInfo};
     let hostile = String::from_utf8_lossy(data).into_owned();
@@ -225,9 +225,9 @@ pub fn render_hostile(data: &[u8]) {
             revision: "2025-11-25",
             negotiated: Some(hostile.clone()),
             results: vec![
-                result("lc-ping", Status::Fail),
-                result("rpc-id-echo", Status::Warn),
-                result("lc-init-result", Status::Skip),
+                result(CheckId::LcPing.as_str(), Status::Fail),
+                result(CheckId::RpcIdEcho.as_str(), Status::Warn),
+                result(CheckId::LcInitResult.as_str(), Status::Skip),
             ],
         }],
     );
