@@ -233,13 +233,17 @@ pub fn render_hostile(data: &[u8]) {
     );
     let text = Format::Text.render(&report).expect("text renders");
     assert!(
-        !text.chars().any(|c| c.is_control() && c != '\n'),
-        "a control character reached the text report"
+        !text
+            .chars()
+            .any(|c| c != '\n' && crate::report::needs_escape(c)),
+        "raw server text reached the text report"
     );
     let markdown = Format::Markdown.render(&report).expect("markdown renders");
     assert!(
-        !markdown.chars().any(|c| c.is_control() && c != '\n'),
-        "a control character reached Markdown"
+        !markdown
+            .chars()
+            .any(|c| c != '\n' && crate::report::needs_escape(c)),
+        "raw server text reached Markdown"
     );
     // Inside a fenced code block nothing is markup; outside, server text must not open
     // an HTML tag or a link.
@@ -272,13 +276,32 @@ pub fn render_hostile(data: &[u8]) {
     let sarif = Format::Sarif.render(&report).expect("sarif renders");
     let parsed: serde_json::Value = serde_json::from_str(&sarif).expect("SARIF is valid JSON");
     assert_eq!(parsed["version"], "2.1.0");
+    no_raw_server_text(&parsed, "SARIF");
     let json = Format::Json.render(&report).expect("json renders");
     let parsed: serde_json::Value =
         serde_json::from_str(&json).expect("the JSON report is valid JSON");
     assert_eq!(
         parsed["revisions"][0]["results"][0]["message"],
-        serde_json::Value::String(hostile)
+        serde_json::Value::String(crate::report::escape_server_text(&hostile))
     );
+    no_raw_server_text(&parsed, "the JSON report");
+}
+
+/// Every string of a parsed report is free of what the escaping rule escapes.
+fn no_raw_server_text(value: &serde_json::Value, what: &str) {
+    use serde_json::Value;
+    match value {
+        Value::String(s) => {
+            // SARIF's messages keep our own newlines between evidence lines.
+            let raw = s
+                .chars()
+                .any(|c| c != '\n' && crate::report::needs_escape(c));
+            assert!(!raw, "{what} carries raw server text: {s:?}");
+        }
+        Value::Array(items) => items.iter().for_each(|v| no_raw_server_text(v, what)),
+        Value::Object(map) => map.values().for_each(|v| no_raw_server_text(v, what)),
+        _ => {}
+    }
 }
 
 #[cfg(test)]

@@ -12,7 +12,7 @@
 
 use quick_junit::{NonSuccessKind, Property, Report, TestCase, TestCaseStatus, TestSuite};
 
-use super::escape::escape_for_terminal;
+use super::escape::escape_server_text;
 use super::model::RunReport;
 use crate::checks::{CheckResult, Evidence, Status};
 use crate::protocol::Direction;
@@ -150,7 +150,7 @@ fn evidence_block(evidence: &[Evidence]) -> String {
 /// U+FFFF outright (production `Char`); the other noncharacters are only discouraged,
 /// but escaping them all keeps the rule simple.
 fn xml_text(text: &str) -> String {
-    let escaped = escape_for_terminal(text);
+    let escaped = escape_server_text(text);
     if !escaped.chars().any(is_noncharacter) {
         return escaped;
     }

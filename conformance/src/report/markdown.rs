@@ -10,7 +10,7 @@
 
 use std::fmt::Write;
 
-use super::escape::escape_for_terminal;
+use super::escape::escape_server_text;
 use super::junit::evidence_line;
 use super::model::{RunReport, Summary};
 use crate::checks::{CheckResult, Status};
@@ -142,7 +142,7 @@ fn finding(out: &mut String, revision: &str, r: &CheckResult, baselined: Option<
         let lines: Vec<String> = r
             .evidence
             .iter()
-            .map(|e| escape_for_terminal(&evidence_line(e)))
+            .map(|e| escape_server_text(&evidence_line(e)))
             .collect();
         out.push('\n');
         out.push_str(&code_block(&lines));
@@ -152,7 +152,7 @@ fn finding(out: &mut String, revision: &str, r: &CheckResult, baselined: Option<
 /// A fenced code block holding `lines` verbatim. Nothing inside a fence is markup; the
 /// fence is one backtick longer than the longest backtick run in the content (at least
 /// three), so no line can close it. The lines must hold no line breaks (they are
-/// escaped with [`escape_for_terminal`]).
+/// escaped with [`escape_server_text`]).
 fn code_block(lines: &[String]) -> String {
     let longest = lines
         .iter()
@@ -181,7 +181,7 @@ fn code_block(lines: &[String]) -> String {
 /// autolinked or replaced, and the `.` of `www.` so no autolink starts there. A bare
 /// e-mail address is still autolinked by GFM as a `mailto:` link; escapes do not stop it.
 fn md_text(text: &str) -> String {
-    let text = escape_for_terminal(text);
+    let text = escape_server_text(text);
     let mut out = String::with_capacity(text.len() + text.len() / 4);
     for c in text.chars() {
         // Entities rather than backslashes for HTML's own characters, so no `<` of the

@@ -17,7 +17,7 @@ use serde_sarif::sarif::{
     Result as SarifResult, ResultLevel, Run, Sarif, Tool, ToolComponent,
 };
 
-use super::escape::escape_for_terminal;
+use super::escape::escape_server_text;
 use super::junit::evidence_line;
 use super::model::{RunReport, Summary};
 use crate::checks::{Check, CheckResult, Status, CATALOG};
@@ -157,7 +157,7 @@ fn finding(revision: &str, negotiated: Option<&str>, r: &CheckResult) -> SarifRe
         .rule_id(r.check)
         .level(level)
         .message(Message::builder().text(message).build())
-        .properties(bag(json!({
+        .properties(bag(escaped(json!({
             "revision": revision,
             "negotiated": negotiated,
             "status": r.status,
@@ -166,7 +166,7 @@ fn finding(revision: &str, negotiated: Option<&str>, r: &CheckResult) -> SarifRe
             "source": r.source,
             "title": r.title,
             "evidence": r.evidence,
-        })))
+        }))))
         .build();
     result.rule_index = CATALOG
         .iter()
@@ -188,12 +188,12 @@ fn run_properties(report: &RunReport) -> PropertyBag {
             })
         })
         .collect();
-    bag(json!({
+    bag(escaped(json!({
         "seed": report.seed,
         "target": report.target,
         "revisions": revisions,
         "summary": report.summary,
-    }))
+    })))
 }
 
 /// The spec page a check's `source` points at: the first spec file it names, on the
@@ -234,8 +234,15 @@ fn pascal_case(id: &str) -> String {
 
 /// Escapes text for a SARIF plain-text message: controls become visible `\u{..}`, then
 /// `\`, `[` and `]` are backslash-escaped so no embedded link can be formed.
+/// Structured properties with their server text (evidence, negotiated versions, the
+/// target's command line) escaped by the one rule.
+fn escaped(mut value: Value) -> Value {
+    super::json::escape_strings(&mut value);
+    value
+}
+
 fn sarif_text(text: &str) -> String {
-    let text = escape_for_terminal(text);
+    let text = escape_server_text(text);
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         if matches!(c, '\\' | '[' | ']') {

@@ -4,7 +4,7 @@
 
 use std::fmt::Write;
 
-use super::escape::escape_for_terminal;
+use super::escape::escape_server_text;
 use super::model::{RunReport, Summary};
 use crate::checks::{CheckResult, Evidence, Status};
 use crate::protocol::Direction;
@@ -35,7 +35,7 @@ fn paint(word: &str, status: Status, color: bool) -> String {
 /// to our own words: server text is escaped, so it cannot add colours of its own).
 pub fn render_text_styled(report: &RunReport, color: bool) -> String {
     let mut out = String::new();
-    let target = escape_for_terminal(&report.target.describe());
+    let target = escape_server_text(&report.target.describe());
     let _ = writeln!(
         out,
         "{} {}: {} over {}, seed {}",
@@ -47,7 +47,7 @@ pub fn render_text_styled(report: &RunReport, color: bool) -> String {
             .negotiated
             .as_deref()
             .map_or("nothing".to_string(), |n| {
-                escape_for_terminal(&format!("{n:?}"))
+                escape_server_text(&format!("{n:?}"))
             });
         let _ = writeln!(
             out,
@@ -76,7 +76,7 @@ pub fn render_text_styled(report: &RunReport, color: bool) -> String {
                 "  stale: {} ({}) no longer fails: {}",
                 e.check,
                 e.revision.as_deref().unwrap_or("every revision"),
-                escape_for_terminal(&e.reason)
+                escape_server_text(&e.reason)
             );
         }
     }
@@ -104,7 +104,7 @@ fn render_result(
     baselined: Option<&str>,
     color: bool,
 ) {
-    let message = escape_for_terminal(&r.message);
+    let message = escape_server_text(&r.message);
     match r.status {
         Status::Pass | Status::Skip => {
             let word = paint(&format!("{:4}", r.status.as_str()), r.status, color);
@@ -113,7 +113,7 @@ fn render_result(
         Status::Fail | Status::Warn => {
             let word = paint(&r.status.as_str().to_uppercase(), r.status, color);
             let expected = baselined
-                .map(|why| format!(" (baselined: {})", escape_for_terminal(why)))
+                .map(|why| format!(" (baselined: {})", escape_server_text(why)))
                 .unwrap_or_default();
             let _ = writeln!(
                 out,
@@ -146,7 +146,7 @@ fn render_evidence(out: &mut String, e: &Evidence) {
         Direction::Stderr => "stderr:",
         Direction::Harness => "**",
     };
-    let text = escape_for_terminal(&crate::protocol::cut_text(&e.text, MAX_LINE));
+    let text = escape_server_text(&crate::protocol::cut_text(&e.text, MAX_LINE));
     let _ = writeln!(out, "       {tag} {text}");
 }
 
@@ -164,7 +164,7 @@ pub fn render_transcript(transcript: &crate::protocol::Transcript, indent: &str)
         };
         out.push_str(&format!(
             "{indent}{tag} {}\n",
-            super::escape_for_terminal(&entry.text)
+            super::escape_server_text(&entry.text)
         ));
     }
     out

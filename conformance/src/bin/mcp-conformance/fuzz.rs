@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use mcp_conformance::fuzzing::{LiveConfig, LiveTarget};
 use mcp_conformance::protocol::{Revision, SessionConfig};
-use mcp_conformance::report::escape_for_terminal;
+use mcp_conformance::report::escape_server_text;
 use mcp_conformance::scenarios::{CallPolicy, FailureKind};
 use mcp_conformance::transport::ServerCommand;
 use mcp_conformance::{Error, Result};
@@ -91,9 +91,9 @@ fn generators(args: FuzzArgs, setup: Setup) -> Result<Exit> {
     let found = runtime.block_on(async {
         tokio::select! {
             outcome = mcp_conformance::scenarios::fuzz(&server, revision, &session, &policy, seed, Duration::from_secs_f64(time), |f| {
-                println!("FAIL {} ({}), seed {}: {}", f.check, revision.id, f.case.seed, escape_for_terminal(&f.outcome));
-                println!("     {}", escape_for_terminal(&f.description));
-                println!("     minimal input: {}", escape_for_terminal(&f.input.to_string()));
+                println!("FAIL {} ({}), seed {}: {}", f.check, revision.id, f.case.seed, escape_server_text(&f.outcome));
+                println!("     {}", escape_server_text(&f.description));
+                println!("     minimal input: {}", escape_server_text(&f.input.to_string()));
                 if let Some(dir) = &cases_dir {
                     saved += 1;
                     let path = dir.join(format!("fuzz-{}-{}-{saved}.json", f.case.revision, f.check));
@@ -197,7 +197,7 @@ fn live(args: FuzzArgs, setup: Setup) -> Result<Exit> {
         return Ok(Exit::Interrupted);
     }
     for note in target.notes() {
-        println!("note: {}", escape_for_terminal(note));
+        println!("note: {}", escape_server_text(note));
     }
     println!(
         "ran {} case(s), restarted the server {} time(s): {} distinct failure(s)",

@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use mcp_conformance::protocol::SessionConfig;
-use mcp_conformance::report::{escape_for_terminal, render_transcript};
+use mcp_conformance::report::{escape_server_text, render_transcript};
 use mcp_conformance::scenarios::CaseFile;
 use mcp_conformance::transport::ServerCommand;
 use mcp_conformance::{Error, Result};
@@ -48,17 +48,17 @@ pub(crate) fn replay(args: ReplayArgs) -> Result<Exit> {
         file.display(),
         case.check,
         case.revision,
-        escape_for_terminal(&case.description)
+        escape_server_text(&case.description)
     );
     print!("{}", render_transcript(&outcome.transcript, "  "));
     if outcome.reproduced {
         println!(
             "reproduced ({:?}): {}",
             case.kind,
-            escape_for_terminal(&outcome.observed)
+            escape_server_text(&outcome.observed)
         );
     } else {
-        println!("not reproduced: {}", escape_for_terminal(&outcome.observed));
+        println!("not reproduced: {}", escape_server_text(&outcome.observed));
     }
     Ok(Exit::failed_if(outcome.reproduced))
 }
