@@ -18,10 +18,8 @@ pub fn to_json(report: &RunReport) -> crate::Result<String> {
 /// Escapes every string value of `value` (keys are ours).
 pub(crate) fn escape_strings(value: &mut Value) {
     match value {
-        Value::String(s) => {
-            if s.chars().any(super::escape::needs_escape) {
-                *s = escape_server_text(s);
-            }
+        Value::String(s) if s.chars().any(super::escape::needs_escape) => {
+            *s = escape_server_text(s);
         }
         Value::Array(items) => items.iter_mut().for_each(escape_strings),
         Value::Object(map) => map.values_mut().for_each(escape_strings),
