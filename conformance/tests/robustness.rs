@@ -106,3 +106,32 @@ fn children_of_the_server_are_killed_with_it() {
     assert!(is_gone(pid), "the server's child {pid} outlived the run");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_grandchild_that_left_the_process_group_is_killed_too() {
+    let dir = std::env::temp_dir().join(format!("mcp-conformance-setsid-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pidfile = dir.join("daemon.pid");
+    // `setsid` puts the sleeper in a session (and group) of its own: a group kill cannot
+    // reach it, the marker in its inherited environment does.
+    let script = format!(
+        r#"setsid sleep 300 </dev/null >/dev/null 2>&1 & echo $! > '{}'; exec "$0" reference-server"#,
+        pidfile.display()
+    );
+    let report = run_sh(&script);
+    assert_eq!(status(&report, "lc-init-result"), Status::Pass);
+    let pid: u32 = std::fs::read_to_string(&pidfile)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    let deadline = std::time::Instant::now() + Duration::from_secs(5);
+    while !is_gone(pid) && std::time::Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(
+        is_gone(pid),
+        "the server's setsid grandchild {pid} outlived the run"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

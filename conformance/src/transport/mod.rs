@@ -9,4 +9,6 @@ mod framing;
 mod stdio;
 
 pub use framing::{Frame, LineFramer};
-pub use stdio::{ExitInfo, ServerCommand, StdioTransport, TransportEvent};
+pub use stdio::{
+    marked_processes, ExitInfo, ServerCommand, StdioTransport, TransportEvent, MARKER_VAR,
+};

@@ -3,15 +3,19 @@
 //! The child runs in its own process group so that the whole group (the server and
 //! anything it forked, e.g. `npx` -> `node`) can be killed at once: on shutdown, on
 //! drop (a panic or Ctrl-C unwinds through here), and when a server ignores a closed
-//! stdin. Two reader tasks turn stdout into [`Frame`]s and stderr into lines; both feed
+//! stdin. A descendant may leave the group (`setsid()`, a daemon that re-forks), so each
+//! server also gets a marker in its environment, inherited by everything it starts: at the
+//! end, every process that carries the marker is killed too. (A descendant that scrubs its
+//! environment escapes the marker; a cgroup per server would close that gap.) Two reader tasks turn stdout into [`Frame`]s and stderr into lines; both feed
 //! one bounded channel so that their order is kept in the transcript and a flooding
 //! server is slowed by back-pressure instead of growing our memory.
 
 use std::path::PathBuf;
 use std::process::{ExitStatus, Stdio};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use nix::sys::signal::{killpg, Signal};
+use nix::sys::signal::{kill, killpg, Signal};
 use nix::unistd::Pid;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::process::{Child, ChildStdin, Command};
@@ -106,11 +110,43 @@ const MAX_STDERR_LINE: usize = 4096;
 /// Events buffered between the reader tasks and the session.
 const CHANNEL_DEPTH: usize = 256;
 
+/// The environment variable that marks a server and everything it starts.
+pub const MARKER_VAR: &str = "MCP_CONFORMANCE_SERVER";
+
+/// A marker unique to one server process of this harness process.
+fn new_marker() -> String {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    format!(
+        "{}-{}",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    )
+}
+
+/// Every live process whose environment holds `MARKER_VAR=marker` (Linux `/proc`; none
+/// elsewhere). Processes we may not read are not ours to end anyway.
+pub fn marked_processes(marker: &str) -> Vec<i32> {
+    let wanted = format!("{MARKER_VAR}={marker}");
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    let me = std::process::id();
+    dir.filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|&pid| pid != me)
+        .filter(|pid| {
+            std::fs::read(format!("/proc/{pid}/environ"))
+                .is_ok_and(|env| env.split(|b| *b == 0).any(|v| v == wanted.as_bytes()))
+        })
+        .filter_map(|pid| i32::try_from(pid).ok())
+        .collect()
+}
+
 /// A running server process and the channel of what it says.
 #[derive(Debug)]
 pub struct StdioTransport {
     child: Child,
     pid: Option<u32>,
+    marker: String,
     stdin: Option<ChildStdin>,
     events: mpsc::Receiver<TransportEvent>,
     exit: Option<ExitInfo>,
@@ -122,9 +158,11 @@ impl StdioTransport {
         if command.program.is_empty() {
             return Err(Error::NoCommand);
         }
+        let marker = new_marker();
         let mut cmd = Command::new(&command.program);
         cmd.args(&command.args)
             .envs(command.env.iter().map(|(k, v)| (k, v)))
+            .env(MARKER_VAR, &marker)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -149,6 +187,7 @@ impl StdioTransport {
         Ok(Self {
             child,
             pid,
+            marker,
             stdin,
             events,
             exit: None,
@@ -238,10 +277,20 @@ impl StdioTransport {
         exit
     }
 
+    /// The marker in this server's environment (and its descendants').
+    pub fn marker(&self) -> &str {
+        &self.marker
+    }
+
+    /// Signals the server's process group and every process carrying its marker (those
+    /// that left the group).
     fn kill_group(&self, signal: Signal) {
         if let Some(pid) = self.pid.and_then(|p| i32::try_from(p).ok()) {
             // The group may already be gone; that is the outcome we want anyway.
             let _ = killpg(Pid::from_raw(pid), signal);
+        }
+        for pid in marked_processes(&self.marker) {
+            let _ = kill(Pid::from_raw(pid), signal);
         }
     }
 }
