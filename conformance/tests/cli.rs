@@ -346,6 +346,15 @@ fn interrupt_exits_130_and_leaves_no_server_behind() {
     interrupted_with_no_server_behind(&["run", "--timeout", "60"], "int");
 }
 
+/// SIGTERM (what `timeout` and a cancelled CI job send) and SIGHUP end the run the same
+/// way, with 128 + the signal's number.
+#[test]
+fn sigterm_and_sighup_end_the_servers_first() {
+    use nix::sys::signal::Signal;
+    signalled_with_no_server_behind(&["run", "--timeout", "60"], "term", Signal::SIGTERM, 143);
+    signalled_with_no_server_behind(&["run", "--timeout", "60"], "hup", Signal::SIGHUP, 129);
+}
+
 /// The same for the live fuzz mode, stuck in the handshake of a server that never answers.
 #[test]
 fn live_fuzz_interrupt_exits_130_and_leaves_no_server_behind() {
@@ -353,7 +362,16 @@ fn live_fuzz_interrupt_exits_130_and_leaves_no_server_behind() {
 }
 
 fn interrupted_with_no_server_behind(args: &[&str], label: &str) {
-    use nix::sys::signal::{kill, Signal};
+    signalled_with_no_server_behind(args, label, nix::sys::signal::Signal::SIGINT, 130);
+}
+
+fn signalled_with_no_server_behind(
+    args: &[&str],
+    label: &str,
+    signal: nix::sys::signal::Signal,
+    code: i32,
+) {
+    use nix::sys::signal::kill;
     use nix::unistd::Pid;
     use std::time::{Duration, Instant};
 
@@ -376,9 +394,9 @@ fn interrupted_with_no_server_behind(args: &[&str], label: &str) {
         .trim()
         .parse()
         .unwrap();
-    kill(Pid::from_raw(harness.id() as i32), Signal::SIGINT).unwrap();
+    kill(Pid::from_raw(harness.id() as i32), signal).unwrap();
     let status = harness.wait().unwrap();
-    assert_eq!(status.code(), Some(130));
+    assert_eq!(status.code(), Some(code), "{signal:?}");
     let gone = |pid: i32| common::is_gone(pid.unsigned_abs());
     let deadline = Instant::now() + Duration::from_secs(5);
     while !gone(server) && Instant::now() < deadline {

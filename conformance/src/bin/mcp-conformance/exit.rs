@@ -15,6 +15,7 @@ use mcp_conformance::Error;
 /// | 2 | `Usage` | a usage error already explained on stderr: a bad flag (clap), an unknown check id, an unknown fault name |
 /// | 2 | `Setup` | the harness could not do its job: a bad config file or value, an unknown revision, a server that cannot be spawned, a report that cannot be written; printed as `mcp-conformance: failed to ...` |
 /// | 130 | `Interrupted` | Ctrl-C (every server process group is killed first) |
+/// | 128+N | `Signalled(N)` | `run` ended by SIGINT (130), SIGHUP (129) or SIGTERM (143), servers ended first |
 /// | 0-255 | `Served` | `reference-server`: the bundled server's own exit status (1 when it does not fit in a byte) |
 #[derive(Debug)]
 pub(crate) enum Exit {
@@ -28,6 +29,8 @@ pub(crate) enum Exit {
     Setup(Error),
     /// 130.
     Interrupted,
+    /// 128 + the signal's number.
+    Signalled(i32),
     /// The reference server's own exit status.
     Served(i32),
 }
@@ -49,6 +52,7 @@ impl Exit {
             Exit::Fail => 1,
             Exit::Usage | Exit::Setup(_) => 2,
             Exit::Interrupted => 130,
+            Exit::Signalled(n) => u8::try_from(128 + n).unwrap_or(255),
             Exit::Served(status) => u8::try_from(*status).unwrap_or(1),
         }
     }

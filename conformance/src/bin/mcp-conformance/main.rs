@@ -15,6 +15,7 @@ mod plan;
 mod reference;
 mod replay;
 mod run;
+mod signals;
 
 use clap::Parser;
 

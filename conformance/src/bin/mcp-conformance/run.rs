@@ -11,6 +11,7 @@ use mcp_conformance::{Error, Result};
 use crate::args::RunArgs;
 use crate::exit::Exit;
 use crate::plan::{plan, Plan};
+use crate::signals::Signals;
 
 /// Runs the suite; `Fail` when the gate fails (its reasons on stderr).
 pub(crate) fn run_command(args: RunArgs) -> Result<Exit> {
@@ -22,15 +23,19 @@ pub(crate) fn run_command(args: RunArgs) -> Result<Exit> {
         .build()
         .map_err(Error::Runtime)?;
     let outcome = runtime.block_on(async {
-        tokio::select! {
-            report = run(&plan.config, progress) => Some(report),
+        let mut signals = Signals::register()?;
+        Ok::<_, Error>(tokio::select! {
+            report = run(&plan.config, progress) => Ok(report),
             // Dropping the run future kills every server process group it owns.
-            _ = tokio::signal::ctrl_c() => None,
+            n = signals.recv() => Err(n),
+        })
+    })?;
+    let report = match outcome {
+        Ok(report) => report,
+        Err(n) => {
+            eprintln!("mcp-conformance: interrupted (signal {n}); the servers were ended");
+            return Ok(Exit::Signalled(n));
         }
-    });
-    let Some(report) = outcome else {
-        eprintln!("mcp-conformance: interrupted");
-        return Ok(Exit::Interrupted);
     };
     let mut report = report?;
     if let Some(baseline) = &baseline {
