@@ -292,7 +292,11 @@ fn json_report_shape(dir: &Path, _: &[Output]) {
 fn lists_every_check(_: &Path, outputs: &[Output]) {
     let text = String::from_utf8_lossy(&outputs[0].stdout);
     for check in mcp_conformance::checks::CATALOG {
-        assert!(text.contains(check.id.as_str()), "{} missing from list", check.id);
+        assert!(
+            text.contains(check.id.as_str()),
+            "{} missing from list",
+            check.id
+        );
     }
 }
 
