@@ -11,7 +11,6 @@
 
 use serde_json::{json, Map, Value};
 
-use super::live::PING_ID;
 use crate::generate::{Choices, Compiled};
 use crate::protocol::Line;
 
@@ -128,6 +127,9 @@ fn message(id: Option<Value>, method: &str, params: Option<Value>) -> Value {
     }
     Value::Object(m)
 }
+
+/// The id of the ping written behind every case.
+pub const PING_ID: &str = "live-ping";
 
 /// The ping written behind every case.
 pub fn ping() -> Value {

@@ -1,0 +1,98 @@
+//! What the live target fuzzes and how: [`LiveConfig`], set by the CLI or read from the
+//! `MCP_FUZZ_*` environment variables by the cargo-fuzz target (which takes no flags).
+
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::protocol::{Revision, REVISIONS};
+use crate::scenarios::{CallMode, CallPolicy};
+use crate::transport::ServerCommand;
+
+/// What the live target fuzzes and how.
+#[derive(Debug, Clone)]
+pub struct LiveConfig {
+    /// The server.
+    pub command: ServerCommand,
+    /// The revision to negotiate.
+    pub revision: &'static Revision,
+    /// How long each request may take.
+    pub timeout: Duration,
+    /// Which tools may be called.
+    pub policy: CallPolicy,
+    /// Where case files of findings are written (none: not written).
+    pub cases_dir: Option<PathBuf>,
+    /// Set from elsewhere (a Ctrl-C handler) to stop at once: the case under way is
+    /// dropped, which kills the server, and [`LiveTarget::run`](super::LiveTarget::run)
+    /// returns `None`.
+    pub interrupt: Option<Arc<AtomicBool>>,
+}
+
+impl LiveConfig {
+    /// The configuration from the environment:
+    ///
+    /// - `MCP_FUZZ_SERVER`: the server command, split on whitespace (required);
+    /// - `MCP_FUZZ_REVISION`: the revision (default: the newest);
+    /// - `MCP_FUZZ_TIMEOUT`: seconds per request (default 2);
+    /// - `MCP_FUZZ_CALL`: `all`, `read-only` or `none` (default `all`);
+    /// - `MCP_FUZZ_DENY`: comma-separated globs of tools never called;
+    /// - `MCP_FUZZ_CASES`: folder for case files (default `live-cases`).
+    pub fn from_env() -> Result<Self, String> {
+        let var = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
+        let server = var("MCP_FUZZ_SERVER").ok_or(
+            "set MCP_FUZZ_SERVER to the server command, e.g. MCP_FUZZ_SERVER='../target/release/mcp-conformance reference-server'",
+        )?;
+        let mut words = server.split_whitespace().map(str::to_string);
+        let program = words.next().unwrap_or_default();
+        let command = ServerCommand::new(program, words);
+        let revision = match var("MCP_FUZZ_REVISION") {
+            Some(r) => {
+                Revision::find(&r).ok_or(format!("MCP_FUZZ_REVISION: unknown revision {r}"))?
+            }
+            None => REVISIONS.last().expect("revisions"),
+        };
+        let timeout = match var("MCP_FUZZ_TIMEOUT") {
+            Some(t) => t
+                .parse::<f64>()
+                .ok()
+                .filter(|t| t.is_finite() && *t > 0.0 && *t <= 3600.0)
+                .map(Duration::from_secs_f64)
+                .ok_or(format!(
+                    "MCP_FUZZ_TIMEOUT: not a positive number of seconds: {t}"
+                ))?,
+            None => Duration::from_secs(2),
+        };
+        let mode = match var("MCP_FUZZ_CALL").as_deref() {
+            None | Some("all") => CallMode::All,
+            Some("read-only") => CallMode::ReadOnly,
+            Some("none") => CallMode::None,
+            Some(other) => {
+                return Err(format!(
+                    "MCP_FUZZ_CALL: all, read-only or none, not {other}"
+                ))
+            }
+        };
+        let deny = var("MCP_FUZZ_DENY")
+            .unwrap_or_default()
+            .split(',')
+            .map(str::trim)
+            .filter(|g| !g.is_empty())
+            .map(|g| glob::Pattern::new(g).map_err(|e| format!("MCP_FUZZ_DENY: {g}: {e}")))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Self {
+            command,
+            revision,
+            timeout,
+            policy: CallPolicy {
+                mode,
+                deny,
+                ..CallPolicy::default()
+            },
+            cases_dir: Some(PathBuf::from(
+                var("MCP_FUZZ_CASES").unwrap_or_else(|| "live-cases".into()),
+            )),
+            interrupt: None,
+        })
+    }
+}

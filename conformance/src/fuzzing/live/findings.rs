@@ -1,0 +1,225 @@
+//! A case that broke the oracle: [`Finding`], its report and its case file, and the steps
+//! that make it worth reading: the case minimised and confirmed on a fresh process.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{json, Value};
+
+use super::{Judged, State, INIT_ID, SETTLE_ID};
+use crate::checks::CheckId;
+use crate::fuzzing::cases::Case;
+use crate::protocol::{Line, Transcript};
+use crate::scenarios::{initialize_params, CaseFile, CaseMessage, FailureKind, RawFrame};
+
+/// A case that broke the oracle.
+#[derive(Debug, Clone)]
+pub struct Finding {
+    /// The check of the catalog it fails (`mcp-conformance explain ID`).
+    pub check: CheckId,
+    /// How it failed.
+    pub kind: FailureKind,
+    /// What was seen, in one sentence.
+    pub summary: String,
+    /// The case, to save and replay.
+    pub case: CaseFile,
+    /// The messages that show it: the confirming session's when the case failed again on
+    /// a fresh process, else the fuzzing session's.
+    pub transcript: Transcript,
+    /// Whether the case alone failed the same way on a fresh process.
+    pub reproduced: bool,
+    /// Where the case file was written.
+    pub saved: Option<PathBuf>,
+}
+
+impl Finding {
+    /// A report a reader can act on: the check, what happened, how to replay it, and the
+    /// exchange (server text escaped).
+    pub fn report(&self) -> String {
+        use crate::report::escape_for_terminal as esc;
+        let mut out = format!(
+            "FAIL {} ({:?}) in {}: {}\n",
+            self.check,
+            self.kind,
+            self.case.revision,
+            esc(&self.summary)
+        );
+        out.push_str(&format!("  case: {}\n", esc(&self.case.description)));
+        out.push_str(if self.reproduced {
+            "  reproduced on a fresh server process with this case alone\n"
+        } else {
+            "  NOT reproduced on a fresh process with this case alone: earlier inputs of this process may matter\n"
+        });
+        match &self.saved {
+            Some(path) => out.push_str(&format!(
+                "  replay: mcp-conformance replay {} -- {}\n",
+                path.display(),
+                esc(&self.case.command.display()),
+            )),
+            None => out.push_str("  (no case file written)\n"),
+        }
+        out.push_str(&format!(
+            "  explain: mcp-conformance explain {}\n",
+            self.check
+        ));
+        out.push_str("  exchange:\n");
+        out.push_str(&crate::report::render_transcript(&self.transcript, "    "));
+        out
+    }
+
+    /// Writes the case file into `dir`, named after the check and the case's content.
+    pub fn save(&mut self, dir: &Path) -> std::io::Result<PathBuf> {
+        let text = serde_json::to_string_pretty(&self.case).map_err(std::io::Error::other)?;
+        let hash = text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+        });
+        std::fs::create_dir_all(dir)?;
+        let path = dir.join(format!("live-{}-{:016x}.json", self.check, hash));
+        std::fs::write(&path, text)?;
+        self.saved = Some(path.clone());
+        Ok(path)
+    }
+}
+
+impl State {
+    /// Drops the steps the failure does not need, each time on a fresh process.
+    pub(super) async fn minimize(
+        &mut self,
+        case: &Case,
+        kind: &FailureKind,
+        check: CheckId,
+    ) -> Case {
+        let mut best = case.clone();
+        let mut i = 0;
+        while best.steps().len() > 1 && i < best.steps().len() {
+            let candidate = best.without(i);
+            let Ok((mut session, _)) = self.fresh().await else {
+                break;
+            };
+            session.forget_history();
+            let judged = self.exec(&mut session, &candidate).await;
+            session.kill().await;
+            match judged {
+                Judged::Failed(k, c, _) if &k == kind && c == check => best = candidate,
+                _ => i += 1,
+            }
+        }
+        best
+    }
+
+    /// Runs the case again on a fresh process and records whether it fails the same way.
+    pub(super) async fn confirm(&mut self, case: &Case, finding: &mut Finding) {
+        let Ok((mut session, _)) = self.fresh().await else {
+            return;
+        };
+        // As in the fuzzing session, only the case's own messages are judged; the
+        // handshake stays in the transcript for the reader.
+        let handshake = session.transcript().clone();
+        session.forget_history();
+        let judged = self.exec(&mut session, case).await;
+        session.kill().await;
+        if let Judged::Failed(kind, check, summary) = judged {
+            if kind == finding.kind && check == finding.check {
+                finding.reproduced = true;
+                finding.summary = summary;
+                let mut transcript = handshake;
+                for e in session.transcript().entries() {
+                    transcript.push(e.direction, &e.text, e.json.clone());
+                }
+                finding.transcript = transcript;
+            }
+        }
+    }
+
+    pub(super) fn finding(
+        &self,
+        case: &Case,
+        kind: FailureKind,
+        check: CheckId,
+        summary: String,
+        transcript: Transcript,
+    ) -> Finding {
+        let revision = self.config.revision.id;
+        // The messages of `fresh`, then the case, as the live target sent them.
+        let mut messages = vec![
+            CaseMessage::message(
+                json!({"jsonrpc": "2.0", "id": INIT_ID, "method": "initialize", "params": initialize_params(revision)}),
+                false,
+            ),
+            CaseMessage::message(
+                json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+                false,
+            ),
+            CaseMessage::message(
+                json!({"jsonrpc": "2.0", "id": SETTLE_ID, "method": "ping"}),
+                false,
+            ),
+        ];
+        let last = case.lines.len().saturating_sub(1);
+        for (i, line) in case.lines.iter().enumerate() {
+            let pipelined = i < last;
+            messages.push(match line {
+                Line::Message(m) => CaseMessage::message(m.clone(), pipelined),
+                Line::Raw(bytes) => CaseMessage {
+                    send: Value::Null,
+                    raw: Some(RawFrame::of(bytes)),
+                    pipelined,
+                },
+            });
+        }
+        Finding {
+            check,
+            kind,
+            summary,
+            case: CaseFile {
+                mcp_conformance_case: 1,
+                check: check.as_str().to_string(),
+                revision: revision.to_string(),
+                seed: 0,
+                description: describe(case),
+                kind,
+                command: self.config.command.clone(),
+                messages,
+                timeout_secs: Some(self.config.timeout.as_secs_f64()),
+                output_schema: matches!(
+                    check,
+                    CheckId::TcOutputschemaPresence | CheckId::TcOutputschemaConform
+                )
+                .then(|| {
+                    case.lines.iter().find_map(|l| match l {
+                        Line::Message(m) if m["method"] == "tools/call" => m
+                            .pointer("/params/name")
+                            .and_then(Value::as_str)
+                            .and_then(|n| self.output_schemas.get(n).cloned()),
+                        _ => None,
+                    })
+                })
+                .flatten(),
+            },
+            transcript,
+            reproduced: false,
+            saved: None,
+        }
+    }
+}
+
+/// One line on what a case sends.
+fn describe(case: &Case) -> String {
+    let parts: Vec<String> = case
+        .steps()
+        .iter()
+        .map(|line| match line {
+            Line::Message(m) => {
+                let method = m["method"].as_str().unwrap_or_default();
+                match m.pointer("/params/name").and_then(Value::as_str) {
+                    Some(name) if method == "tools/call" => format!("tools/call {name:?}"),
+                    _ => method.to_string(),
+                }
+            }
+            Line::Raw(_) => "a malformed frame".into(),
+        })
+        .collect();
+    format!(
+        "live fuzz case: {}, then ping, in one write",
+        parts.join(", ")
+    )
+}

@@ -1,0 +1,251 @@
+//! The live oracle: what a server MUST do whatever it is sent, judged on the answers to
+//! one case. Every rule comes from the rule book [`crate::checks::rules`]; this file only
+//! decides which rule applies to which message, and what a silence means (a death, a
+//! stall, or a slow tool).
+
+use serde_json::{json, Value};
+
+use super::{Judged, State, CHECK_ID};
+use crate::checks::rules::{self, Breach};
+use crate::checks::CheckId;
+use crate::fuzzing::cases::Case;
+use crate::protocol::{Exchange, Reply, Session, Silence, Transcript};
+use crate::scenarios::FailureKind;
+
+/// Requests that run no user code: ping, listing tools, and methods no server has.
+const QUICK_METHODS: &[&str] = &[
+    "ping",
+    "tools/list",
+    "conformance/unknown",
+    "",
+    "tools/call/extra",
+    "rpc.discover",
+];
+/// How many timeouts a request that outlasted one may still take to be answered while
+/// the server answers ping, before it counts as never answered.
+const LATE_FACTOR: u32 = 3;
+
+impl State {
+    /// Writes the case and judges what comes back.
+    pub(super) async fn exec(&mut self, session: &mut Session, case: &Case) -> Judged {
+        let exchanges = session.pipeline_lines(&case.lines).await;
+        if session.transcript().dropped() > 0 {
+            // Past the transcript's budget (a flood of output) bodies are not kept, and
+            // nothing may be judged on a missing body: start again on a fresh process.
+            self.notes.push(
+                "a case produced more output than a transcript keeps; not judged, server restarted"
+                    .into(),
+            );
+            self.notes.dedup();
+            return Judged::Slow;
+        }
+        let judged = self.judge(session, case, &exchanges).await;
+        if judged != Judged::Ok {
+            return judged;
+        }
+        if let Some(Silence::Exited(exit)) = session.exited() {
+            return Judged::Failed(
+                FailureKind::Crash,
+                CheckId::PropServerSurvives,
+                format!(
+                    "the server exited right after answering ({})",
+                    exit.describe()
+                ),
+            );
+        }
+        judged
+    }
+
+    async fn judge(
+        &mut self,
+        session: &mut Session,
+        case: &Case,
+        exchanges: &[Option<Exchange>],
+    ) -> Judged {
+        // Silence first: a dead or stuck server explains everything after it.
+        for x in exchanges.iter().flatten() {
+            if let Some(silence) = x.silence() {
+                let silence = silence.clone();
+                return self.silent(session, x, &silence).await;
+            }
+        }
+        for x in exchanges.iter().flatten() {
+            if let Some(failed) = self.judge_response(x) {
+                return failed;
+            }
+        }
+        self.judge_frames(session.transcript(), case)
+    }
+
+    /// A request got no response in time.
+    async fn silent(&mut self, session: &mut Session, x: &Exchange, silence: &Silence) -> Judged {
+        let crash = |exit: String| {
+            Judged::Failed(
+                FailureKind::Crash,
+                CheckId::PropServerSurvives,
+                format!("{}: {exit}", what(x)),
+            )
+        };
+        match silence {
+            Silence::Exited(exit) => {
+                return crash(format!("the server exited ({})", exit.describe()))
+            }
+            Silence::Timeout(_) => {}
+            other => return crash(other.describe()),
+        }
+        let ping = session.request_with_id(json!(CHECK_ID), "ping", None).await;
+        match ping.silence() {
+            Some(Silence::Exited(exit)) => {
+                return crash(format!("the server exited ({})", exit.describe()))
+            }
+            Some(_) => {
+                return Judged::Failed(
+                    FailureKind::Stall,
+                    CheckId::PropServerSurvives,
+                    format!(
+                        "{}: {}, and a ping sent after it got none either",
+                        what(x),
+                        silence.describe()
+                    ),
+                )
+            }
+            None => {}
+        }
+        // The server is alive. Work may take long (a tool, a prompt, a resource): that is
+        // no finding, but a tool that outlasted the timeout is not called again (each
+        // such case would cost a timeout). Requests that run no user code have no excuse:
+        // after more time, they count as never answered.
+        if !QUICK_METHODS.contains(&x.method.as_str()) {
+            if x.method == "tools/call" {
+                if let Some(name) = x.request.pointer("/params/name").and_then(Value::as_str) {
+                    if let Some(t) = self.tools.iter_mut().find(|t| t.name == name && t.enabled) {
+                        t.enabled = false;
+                        self.notes.push(format!(
+                            "tool {name:?} outlasted the {:.1} s timeout; not called again",
+                            session.timeout().as_secs_f64()
+                        ));
+                    }
+                }
+            }
+            return Judged::Slow;
+        }
+        let window = session.timeout() * LATE_FACTOR;
+        session.settle(window).await;
+        let late = session
+            .transcript()
+            .received()
+            .any(|e| e.answers == Some(x.request_seq));
+        if late {
+            return Judged::Slow;
+        }
+        Judged::Failed(
+            FailureKind::Stall,
+            CheckId::PropServerSurvives,
+            format!(
+                "{}: no response within {:.1} s while the server answers ping",
+                what(x),
+                (session.timeout() * (LATE_FACTOR + 1)).as_secs_f64(),
+            ),
+        )
+    }
+
+    /// Lines on stdout that are not JSON-RPC messages, and responses nobody asked for.
+    fn judge_frames(&self, transcript: &Transcript, case: &Case) -> Judged {
+        let failed = |b: Breach| Judged::Failed(b.kind, b.check, b.message);
+        let tolerated = &case.tolerated;
+        for entry in transcript.received() {
+            if let Some(b) = rules::frame(
+                entry.problem.as_ref(),
+                entry.json.as_ref(),
+                self.config.revision,
+            ) {
+                return failed(Breach {
+                    message: format!(
+                        "the server wrote {}: {}",
+                        b.message,
+                        crate::protocol::cut_text(&entry.text, 200)
+                    ),
+                    ..b
+                });
+            }
+            if let Some(message) = entry.json.as_ref().filter(|m| {
+                m.get("method")
+                    .and_then(Value::as_str)
+                    .is_some_and(|n| self.notifications.iter().any(|k| k == n))
+            }) {
+                if let Some(b) = rules::notification_schema(&self.schemas, message) {
+                    return failed(b);
+                }
+            }
+            if !entry.unsolicited {
+                continue;
+            }
+            let Some(message) = entry.json.as_ref() else {
+                continue;
+            };
+            let id = message.get("id").unwrap_or(&Value::Null);
+            let is_error = message.get("error").is_some();
+            // A malformed frame may be answered with an error whose id is null (the server
+            // could not read one) or, by a lenient server, with the id the frame shows.
+            // The previous case's frames count too: a server handling lines concurrently
+            // may answer one after the ping that closed that case.
+            let raw = case.has_raw() || self.previous_raw;
+            if (raw && id.is_null() && is_error)
+                || tolerated.contains(id)
+                || self.previous_tolerated.contains(id)
+            {
+                continue;
+            }
+            if let Some(b) = rules::unsolicited(message, &case.notifications()) {
+                return failed(b);
+            }
+        }
+        Judged::Ok
+    }
+
+    /// The envelope and payload of one response.
+    fn judge_response(&self, x: &Exchange) -> Option<Judged> {
+        let Reply::Response {
+            message, id_match, ..
+        } = &x.reply
+        else {
+            return None;
+        };
+        let failed = |b: Breach| {
+            Some(Judged::Failed(
+                b.kind,
+                b.check,
+                format!("{}: {}", what(x), b.message),
+            ))
+        };
+        if let Some(b) = rules::envelope(&x.request["id"], message, *id_match) {
+            return failed(b);
+        }
+        let result = message.get("result")?;
+        if x.method.starts_with("tools/") && !self.declared {
+            return None;
+        }
+        if let Some(b) = rules::result_schema(&self.schemas, &x.method, result) {
+            return failed(b);
+        }
+        let tool = x.request.pointer("/params/name").and_then(Value::as_str);
+        let validator = tool.and_then(|t| self.output.get(t));
+        match (validator, x.method.as_str()) {
+            (Some(validator), "tools/call") => {
+                rules::structured_output(validator, result).and_then(failed)
+            }
+            _ => None,
+        }
+    }
+}
+
+/// "tools/call echo (id 1)" for reports.
+fn what(x: &Exchange) -> String {
+    let tool = x
+        .request
+        .pointer("/params/name")
+        .and_then(Value::as_str)
+        .map(|t| format!(" {t:?}"))
+        .unwrap_or_default();
+    format!("{}{tool} (id {})", x.method, x.request["id"])
+}
