@@ -15,9 +15,6 @@ mod text;
 
 pub use baseline::{Baseline, Gate, GateOptions};
 pub use escape::{escape_server_text, needs_escape};
-// The old name, until the live fuzz target's split lands; same function.
-#[doc(hidden)]
-pub use escape::escape_server_text as escape_for_terminal;
 pub use format::Format;
 pub use json::to_json;
 pub use junit::to_junit;

@@ -35,7 +35,7 @@ impl Finding {
     /// A report a reader can act on: the check, what happened, how to replay it, and the
     /// exchange (server text escaped).
     pub fn report(&self) -> String {
-        use crate::report::escape_for_terminal as esc;
+        use crate::report::escape_server_text as esc;
         let mut out = format!(
             "FAIL {} ({:?}) in {}: {}\n",
             self.check,
