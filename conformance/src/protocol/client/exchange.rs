@@ -1,0 +1,156 @@
+//! What a request gets back: an [`Exchange`] pairs a request with its [`Reply`], a
+//! response or a [`Silence`] that says why none came; a [`BatchExchange`] says how a batch
+//! was answered. A pipelined write is made of [`Line`]s.
+//!
+//! These are plain values, kept apart from the session that produces them: the scenarios
+//! keep them and the checks judge them long after the session is gone.
+
+use std::time::Duration;
+
+use serde_json::Value;
+
+use crate::protocol::jsonrpc::IdMatch;
+use crate::transport::ExitInfo;
+
+/// Why no response came.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Silence {
+    /// Nothing within the timeout.
+    Timeout(Duration),
+    /// The server process exited.
+    Exited(ExitInfo),
+    /// stdout closed, the process still running.
+    StdoutClosed,
+    /// The server did not read our request (stdin closed or stuck).
+    WriteFailed,
+    /// No response, and a ping sent right after it was answered first: the server
+    /// passed over the request (used for malformed probes, so silence costs no timeout).
+    Overtaken,
+}
+
+impl Silence {
+    /// Whether the server may be dead or stuck (so its last stderr lines are evidence),
+    /// as opposed to alive and merely passing over one request.
+    pub fn suggests_trouble(&self) -> bool {
+        !matches!(self, Silence::Overtaken)
+    }
+
+    /// One line for reports.
+    pub fn describe(&self) -> String {
+        match self {
+            Silence::Timeout(d) => format!("no response within {:.1} s", d.as_secs_f64()),
+            Silence::Exited(exit) => format!("the server exited ({})", exit.describe()),
+            Silence::StdoutClosed => "the server closed its stdout".into(),
+            Silence::WriteFailed => "the server did not read its stdin".into(),
+            Silence::Overtaken => {
+                "no response; a ping sent right after it was answered first".into()
+            }
+        }
+    }
+}
+
+/// What came back for one request.
+#[derive(Debug, Clone)]
+pub enum Reply {
+    /// A response, correlated to the request.
+    Response {
+        /// Transcript seq of the response.
+        seq: usize,
+        /// The response message.
+        message: Value,
+        /// How its id matched.
+        id_match: IdMatch,
+    },
+    /// No response.
+    Silent(Silence),
+}
+
+/// One request and its reply.
+#[derive(Debug, Clone)]
+pub struct Exchange {
+    /// The method (or a description for raw probes).
+    pub method: String,
+    /// Transcript seq of the request line.
+    pub request_seq: usize,
+    /// The request as sent (a JSON string holding the raw line for raw probes).
+    pub request: Value,
+    /// What came back.
+    pub reply: Reply,
+}
+
+impl Exchange {
+    /// The response message, if any.
+    pub fn response(&self) -> Option<&Value> {
+        match &self.reply {
+            Reply::Response { message, .. } => Some(message),
+            Reply::Silent(_) => None,
+        }
+    }
+
+    /// `result` of a response that has one.
+    pub fn result(&self) -> Option<&Value> {
+        self.response().and_then(|m| m.get("result"))
+    }
+
+    /// `error` of a response that has one.
+    pub fn error(&self) -> Option<&Value> {
+        self.response().and_then(|m| m.get("error"))
+    }
+
+    /// `error.code` as an integer, if the error has one.
+    pub fn error_code(&self) -> Option<i64> {
+        self.error()
+            .and_then(|e| e.get("code"))
+            .and_then(Value::as_i64)
+    }
+
+    /// Transcript seqs of the request and its response, for evidence.
+    pub fn seqs(&self) -> Vec<usize> {
+        match &self.reply {
+            Reply::Response { seq, .. } => vec![self.request_seq, *seq],
+            Reply::Silent(_) => vec![self.request_seq],
+        }
+    }
+
+    /// Why there was no response, if there was none.
+    pub fn silence(&self) -> Option<&Silence> {
+        match &self.reply {
+            Reply::Silent(s) => Some(s),
+            Reply::Response { .. } => None,
+        }
+    }
+}
+
+/// One line of a pipelined write.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Line {
+    /// A JSON-RPC message; a request among them is waited for.
+    Message(Value),
+    /// Bytes written as they are (a malformed frame); nothing is waited for.
+    Raw(Vec<u8>),
+}
+
+impl Line {
+    /// The id of a request (a message with both `method` and `id`).
+    pub fn request_id(&self) -> Option<&Value> {
+        match self {
+            Line::Message(m) => m.get("id").filter(|_| m.get("method").is_some()),
+            Line::Raw(_) => None,
+        }
+    }
+}
+
+/// How a batch of requests was answered.
+#[derive(Debug, Clone)]
+pub struct BatchExchange {
+    /// Transcript seq of the batch line.
+    pub request_seq: usize,
+    /// The ids of the requests in the batch.
+    pub ids: Vec<Value>,
+    /// Ids answered inside array responses.
+    pub in_array: Vec<Value>,
+    /// Transcript seqs of single (non-array) messages answering the batch.
+    pub separate: Vec<usize>,
+    /// The ping sent after the batch.
+    pub fence: Exchange,
+}

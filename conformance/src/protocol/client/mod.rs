@@ -1,0 +1,25 @@
+//! The client side of one MCP session over stdio.
+//!
+//! A [`Session`] sends requests, waits for the response with the same id (every wait is
+//! bounded by the configured timeout), answers requests the server sends us by a fixed
+//! policy, and records everything in the [`Transcript`]. It never judges: whatever the
+//! server does is recorded for the checks.
+//!
+//! Policy for server-to-client requests (we declare no client capabilities):
+//! `ping` gets an empty result; any other method gets `-32601` (REQUIREMENTS.md
+//! `RPC-ERR-METHOD-NOT-FOUND`: a method for a capability that was not declared).
+//!
+//! The session, file by file: `session.rs` is [`Session`]'s API (requests, pipelining,
+//! raw lines, batches, notifications); `io.rs` is the loop under it (writing, reading
+//! events, correlating responses with requests, answering the server's requests);
+//! `shutdown.rs` ends the process; `exchange.rs` holds what a request gets back
+//! ([`Exchange`], [`Reply`], [`Silence`], [`BatchExchange`]) and the [`Line`]s a pipelined
+//! write is made of.
+
+mod exchange;
+mod io;
+mod session;
+mod shutdown;
+
+pub use exchange::{BatchExchange, Exchange, Line, Reply, Silence};
+pub use session::{Session, SessionConfig};

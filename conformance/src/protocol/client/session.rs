@@ -1,0 +1,302 @@
+//! [`Session`], the client side of one MCP session over stdio: its state and the requests
+//! a scenario makes through it (one at a time, pipelined, raw, batched, notifications).
+//!
+//! Every method here writes through and waits on the loop in `io.rs`; none of them reads
+//! the transport directly.
+
+use std::time::Duration;
+
+use serde_json::{json, Value};
+use tokio::time::Instant as TokioInstant;
+
+use super::io::{Outstanding, Target, FENCE_GRACE};
+use super::{BatchExchange, Exchange, Line, Reply, Silence};
+use crate::protocol::jsonrpc::IdMatch;
+use crate::protocol::transcript::{Direction, Transcript};
+use crate::transport::{ServerCommand, StdioTransport};
+
+/// Timeouts and limits for a session.
+#[derive(Debug, Clone)]
+pub struct SessionConfig {
+    /// How long to wait for each response.
+    pub timeout: Duration,
+    /// Longest stdout line accepted.
+    pub max_line: usize,
+    /// How long a server may take to exit after its stdin is closed.
+    pub shutdown_grace: Duration,
+}
+
+impl Default for SessionConfig {
+    fn default() -> Self {
+        Self {
+            timeout: Duration::from_secs(10),
+            max_line: 16 * 1024 * 1024,
+            shutdown_grace: Duration::from_secs(2),
+        }
+    }
+}
+
+/// A live session with one server process.
+#[derive(Debug)]
+pub struct Session {
+    pub(super) transport: StdioTransport,
+    pub(super) transcript: Transcript,
+    pub(super) config: SessionConfig,
+    pub(super) next_id: i64,
+    pub(super) outstanding: Vec<Outstanding>,
+    pub(super) ended: Option<Silence>,
+    /// While a batch probe waits: its request seq (an error with a null id answers it) and
+    /// the ids answered inside array responses.
+    pub(super) batch: Option<(usize, Vec<Value>)>,
+}
+
+impl Session {
+    /// Spawns the server and starts recording.
+    pub fn start(command: &ServerCommand, config: SessionConfig) -> crate::Result<Self> {
+        let transport = StdioTransport::spawn(command, config.max_line)?;
+        Ok(Self {
+            transport,
+            transcript: Transcript::default(),
+            config,
+            next_id: 1,
+            outstanding: Vec::new(),
+            ended: None,
+            batch: None,
+        })
+    }
+
+    /// The per-request timeout.
+    pub fn timeout(&self) -> Duration {
+        self.config.timeout
+    }
+
+    /// Changes the per-request timeout for the requests that follow.
+    pub fn set_timeout(&mut self, timeout: Duration) {
+        self.config.timeout = timeout;
+    }
+
+    /// The transcript so far.
+    pub fn transcript(&self) -> &Transcript {
+        &self.transcript
+    }
+
+    /// Ends the session, returning its transcript (the process is killed on drop).
+    pub fn into_transcript(self) -> Transcript {
+        self.transcript.clone()
+    }
+
+    /// Why the session can no longer talk, if it cannot.
+    pub fn ended(&self) -> Option<&Silence> {
+        self.ended.as_ref()
+    }
+
+    /// Sends a request with the next integer id and waits for its response.
+    pub async fn request(&mut self, method: &str, params: Option<Value>) -> Exchange {
+        let id = json!(self.next_id);
+        self.next_id += 1;
+        self.request_with_id(id, method, params).await
+    }
+
+    /// Sends a request with a chosen id (any JSON value) and waits for its response.
+    pub async fn request_with_id(
+        &mut self,
+        id: Value,
+        method: &str,
+        params: Option<Value>,
+    ) -> Exchange {
+        let mut message = json!({"jsonrpc": "2.0", "id": id, "method": method});
+        if let Some(params) = params {
+            message["params"] = params;
+        }
+        let line = message.to_string();
+        self.exchange(method, &line, message.clone(), Some(id), false)
+            .await
+    }
+
+    /// Writes several messages in one write, without waiting in between (pipelining),
+    /// then waits for every request among them. Returns, per message, the exchange of a
+    /// request or `None` for a notification. Responses may come in any order.
+    pub async fn pipeline(&mut self, messages: &[Value]) -> Vec<Option<Exchange>> {
+        let lines: Vec<Line> = messages.iter().cloned().map(Line::Message).collect();
+        self.pipeline_lines(&lines).await
+    }
+
+    /// [`Session::pipeline`] with raw lines among the messages: a raw line (malformed on
+    /// purpose, possibly not UTF-8) is written as is and nothing is awaited for it.
+    /// Returns `None` for raw lines and notifications.
+    pub async fn pipeline_lines(&mut self, lines: &[Line]) -> Vec<Option<Exchange>> {
+        let mut seqs = Vec::new();
+        let mut joined: Vec<u8> = Vec::new();
+        for (i, line) in lines.iter().enumerate() {
+            if i > 0 {
+                joined.push(b'\n');
+            }
+            let seq = match line {
+                Line::Message(message) => {
+                    let text = message.to_string();
+                    joined.extend_from_slice(text.as_bytes());
+                    self.transcript
+                        .push_owned(Direction::Sent, text, Some(message.clone()))
+                }
+                Line::Raw(bytes) => {
+                    joined.extend_from_slice(bytes);
+                    self.transcript
+                        .push(Direction::Sent, &String::from_utf8_lossy(bytes), None)
+                }
+            };
+            if let Some(id) = line.request_id() {
+                self.outstanding.push(Outstanding {
+                    id: id.clone(),
+                    seq,
+                    answered: false,
+                });
+            }
+            seqs.push(seq);
+        }
+        if self.ended.is_none() {
+            let sent = self.transport.send_line(&joined, self.config.timeout).await;
+            if !sent && self.ended.is_none() {
+                self.on_write_failed().await;
+            }
+        }
+        let deadline = TokioInstant::now() + self.config.timeout;
+        let mut out = Vec::new();
+        for (line, seq) in lines.iter().zip(seqs) {
+            let (Line::Message(message), Some(id)) = (line, line.request_id()) else {
+                out.push(None);
+                continue;
+            };
+            let method = message
+                .get("method")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_string();
+            let answered = self
+                .transcript
+                .received()
+                .find(|e| e.answers == Some(seq))
+                .map(|e| e.seq);
+            let reply = match answered {
+                Some(rseq) => {
+                    let entry = self.transcript.get(rseq);
+                    Reply::Response {
+                        seq: rseq,
+                        message: entry.and_then(|e| e.json.clone()).unwrap_or(Value::Null),
+                        id_match: entry.and_then(|e| e.id_match).unwrap_or(IdMatch::Exact),
+                    }
+                }
+                None => {
+                    let target = Target {
+                        id: Some(id),
+                        seq: Some(seq),
+                        accept_unread: false,
+                        fence: None,
+                    };
+                    match self.pump(deadline, &target).await {
+                        Ok(reply) => reply,
+                        Err(silence) => Reply::Silent(silence),
+                    }
+                }
+            };
+            out.push(Some(Exchange {
+                method,
+                request_seq: seq,
+                request: message.clone(),
+                reply,
+            }));
+        }
+        out
+    }
+
+    /// Starts a new transcript when every request sent has been answered, so a session
+    /// that lives for millions of requests (the live fuzz target) keeps bounded memory.
+    /// Returns `false`, changing nothing, while a request is still outstanding.
+    pub fn forget_history(&mut self) -> bool {
+        if self.outstanding.iter().any(|o| !o.answered) || self.batch.is_some() {
+            return false;
+        }
+        self.outstanding.clear();
+        self.transcript.clear();
+        true
+    }
+
+    /// Whether the server process has exited (checked without waiting), as a silence.
+    pub fn exited(&mut self) -> Option<Silence> {
+        if let Some(end) = &self.ended {
+            return Some(end.clone());
+        }
+        self.transport.try_exit().map(Silence::Exited)
+    }
+
+    /// Starts a conversation on this session's server: initialize with `params` and send `notifications/initialized`. Returns the initialize exchange.
+    pub async fn handshake(&mut self, params: Value) -> Exchange {
+        let init = self.request("initialize", Some(params)).await;
+        if init.result().is_some() {
+            self.notify("notifications/initialized", None).await;
+        }
+        init
+    }
+
+    /// Sends a raw line (malformed on purpose) and waits for a response with `id`, or
+    /// an error response with a null or absent id (the server could not read one).
+    ///
+    /// A ping follows the line at once, so a server that passes over the line is known
+    /// to be silent as soon as the ping is answered, without waiting out the timeout.
+    pub async fn request_raw(&mut self, label: &str, line: &str, id: Option<Value>) -> Exchange {
+        let request = serde_json::from_str(line).unwrap_or_else(|_| Value::String(line.into()));
+        self.exchange(label, line, request, id, true).await
+    }
+
+    /// Sends a JSON-RPC batch of requests (`RPC-BATCH-R2`) followed by a ping, and records
+    /// how the batch was answered once the ping is (plus a short grace).
+    pub async fn request_batch(&mut self, calls: &[(Value, &str)]) -> BatchExchange {
+        let items: Vec<Value> = calls
+            .iter()
+            .map(|(id, method)| json!({"jsonrpc": "2.0", "id": id, "method": method}))
+            .collect();
+        let message = Value::Array(items);
+        let request_seq = self.write(&message.to_string(), Some(message), false).await;
+        for (id, _) in calls {
+            self.outstanding.push(Outstanding {
+                id: id.clone(),
+                seq: request_seq,
+                answered: false,
+            });
+        }
+        self.batch = Some((request_seq, Vec::new()));
+        let fence = self.request("ping", None).await;
+        if fence.response().is_some() {
+            self.settle(FENCE_GRACE).await;
+        }
+        let in_array = self.batch.take().map(|(_, ids)| ids).unwrap_or_default();
+        let separate = self
+            .transcript
+            .received()
+            .filter(|e| e.answers == Some(request_seq))
+            .map(|e| e.seq)
+            .collect();
+        BatchExchange {
+            request_seq,
+            ids: calls.iter().map(|(id, _)| id.clone()).collect(),
+            in_array,
+            separate,
+            fence,
+        }
+    }
+
+    /// Sends a notification; nothing is awaited.
+    pub async fn notify(&mut self, method: &str, params: Option<Value>) {
+        let mut message = json!({"jsonrpc": "2.0", "method": method});
+        if let Some(params) = params {
+            message["params"] = params;
+        }
+        let line = message.to_string();
+        self.write(&line, Some(message), false).await;
+    }
+
+    /// Reads whatever arrives during `window` (used to catch stray messages).
+    pub async fn settle(&mut self, window: Duration) {
+        let deadline = TokioInstant::now() + window;
+        let _ = self.pump(deadline, &Target::none()).await;
+    }
+}

@@ -1,0 +1,51 @@
+//! Ending a session: the graceful way (close stdin, wait the grace, then terminate) that
+//! the shutdown checks judge, and a plain kill for short probe sessions.
+//!
+//! Apart from the requests because it is the one step that watches the process rather
+//! than a response.
+
+use std::time::{Duration, Instant};
+
+use tokio::time::Instant as TokioInstant;
+
+use super::io::Target;
+use super::Session;
+use crate::transport::ExitInfo;
+
+impl Session {
+    /// Closes stdin and waits up to the shutdown grace for the server to exit by itself,
+    /// then terminates its process group. Returns the exit and whether it was voluntary.
+    pub async fn shutdown(&mut self) -> (ExitInfo, bool, Duration) {
+        let started = Instant::now();
+        self.transport.close_stdin();
+        let deadline = TokioInstant::now() + self.config.shutdown_grace;
+        // Keep draining output so a chatty server is not blocked on a full pipe.
+        loop {
+            if let Some(exit) = self.transport.try_exit() {
+                self.note(&format!(
+                    "server exited after stdin closed ({})",
+                    exit.describe()
+                ));
+                return (exit, true, started.elapsed());
+            }
+            let step = TokioInstant::now() + Duration::from_millis(20);
+            let until = step.min(deadline);
+            let _ = self.pump(until, &Target::none()).await;
+            if TokioInstant::now() >= deadline {
+                break;
+            }
+        }
+        let exit = self.transport.terminate(Duration::from_millis(500)).await;
+        self.note(&format!(
+            "server still running {:.1} s after stdin closed; terminated ({})",
+            self.config.shutdown_grace.as_secs_f64(),
+            exit.describe()
+        ));
+        (exit, false, started.elapsed())
+    }
+
+    /// Kills the server without the graceful steps (for short probe sessions).
+    pub async fn kill(&mut self) {
+        let _ = self.transport.terminate(Duration::from_millis(200)).await;
+    }
+}

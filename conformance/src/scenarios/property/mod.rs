@@ -1,0 +1,33 @@
+//! Property-generated conversations: arguments, ids, method names, cursors and request
+//! sequences drawn from proptest strategies, with a fixed seed, shrinking and replay.
+//!
+//! Scripted scenarios find what we thought of; these find what we did not. Every case
+//! is one request (plus a liveness ping) in a session of its own server process, which is
+//! restarted whenever a case kills it. A failing case is shrunk with proptest's value
+//! trees to the smallest input that fails the same way, confirmed once more in a fresh
+//! process, and kept as a [`CaseFile`] that `mcp-conformance replay` repeats exactly.
+//!
+//! Determinism: each property draws from its own RNG, seeded from the run's seed and the
+//! property's label (tool name, rule), so adding a tool does not change another's cases.
+//!
+//! The phase, file by file: `run.rs` plans the cases and walks them; `env.rs` keeps the
+//! server's sessions and evaluates one case (judged by the rule book,
+//! [`crate::checks::rules`]); `shrink.rs` minimises a failing case and confirms it;
+//! `sequences.rs` sends the fixed pipelining and cancellation sequences; `seeds.rs` makes
+//! the seeded runners and the id, method and cursor strategies; `case.rs` is the
+//! replayable case file; `record.rs` is what the phase hands back.
+
+mod case;
+mod env;
+mod record;
+mod run;
+mod seeds;
+mod sequences;
+mod shrink;
+
+pub use crate::checks::rules::FailureKind;
+pub use case::{CaseFile, CaseMessage, RawFrame};
+pub use record::{PropertyFailure, PropertyRecord};
+pub use run::{PropertyConfig, PropertyRun};
+pub use seeds::runner_for;
+pub(crate) use seeds::splitmix64;

@@ -1,0 +1,67 @@
+//! What the property phase hands back: cases run per check, and each failure with its
+//! minimal input, confirming transcript and case file.
+//!
+//! Kept apart from the run: the property checks, the fuzz mode and the runner read a
+//! record without needing to know how it was produced.
+
+use serde_json::Value;
+
+use super::{CaseFile, FailureKind};
+use crate::checks::CheckId;
+use crate::protocol::Transcript;
+
+/// A property that failed.
+#[derive(Debug, Clone)]
+pub struct PropertyFailure {
+    /// The check that reports it (the catalog row whose `kinds` hold `kind`).
+    pub check: CheckId,
+    /// The rule of the rule book that was broken, when one judged it (a crash or a
+    /// stall breaks no single rule).
+    pub rule: Option<CheckId>,
+    /// The failure.
+    pub kind: FailureKind,
+    /// What was generated ("valid arguments for echo", "invalid: /when/hour out of range").
+    pub description: String,
+    /// The minimal input.
+    pub input: Value,
+    /// What happened to it.
+    pub outcome: String,
+    /// Shrink steps taken.
+    pub shrink_steps: u32,
+    /// The confirming session's transcript (fresh process, minimal case).
+    pub transcript: Transcript,
+    /// Whether the minimal case failed the same way in the fresh process.
+    pub reproduced: bool,
+    /// The case, to save and replay.
+    pub case: CaseFile,
+    /// Where the case was saved, when a cases folder was given.
+    pub case_path: Option<std::path::PathBuf>,
+}
+
+/// Counts and findings of the property phase.
+#[derive(Debug, Clone, Default)]
+pub struct PropertyRecord {
+    /// Cases run, per check.
+    pub cases: Vec<(CheckId, u32)>,
+    /// What failed.
+    pub failures: Vec<PropertyFailure>,
+    /// Things a reader should know (tools skipped, budget exhausted).
+    pub notes: Vec<String>,
+}
+
+impl PropertyRecord {
+    pub(super) fn count(&mut self, check: CheckId) {
+        match self.cases.iter_mut().find(|(c, _)| *c == check) {
+            Some((_, n)) => *n += 1,
+            None => self.cases.push((check, 1)),
+        }
+    }
+
+    /// Cases run for a check.
+    pub fn cases_for(&self, check: CheckId) -> u32 {
+        self.cases
+            .iter()
+            .find(|(c, _)| *c == check)
+            .map_or(0, |(_, n)| *n)
+    }
+}

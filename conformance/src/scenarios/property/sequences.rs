@@ -1,0 +1,161 @@
+//! Fixed request sequences, not generated: pipelined requests in one write
+//! (`seq-pipelined`) and a cancellation of a request in flight and of an id never sent
+//! (`seq-cancel`).
+//!
+//! Each runs in a fresh server process; nothing is shrunk, the failing sequence is kept
+//! whole as a replayable case.
+
+use serde_json::{json, Value};
+
+use super::env::Env;
+use super::{CaseFile, CaseMessage, FailureKind, PropertyFailure, PropertyRecord, PropertyRun};
+use crate::checks::CheckId;
+use crate::protocol::{IdMatch, Silence};
+use crate::scenarios::initialize_params;
+use crate::scenarios::tools::{listed_tools, valid_arguments};
+
+impl PropertyRun<'_> {
+    /// Pipelined requests and a cancellation (not generated: fixed sequences).
+    pub(super) async fn sequences(&self, env: &mut Env<'_>, record: &mut PropertyRecord) {
+        let ping = |id: &str| json!({"jsonrpc": "2.0", "id": id, "method": "ping"});
+        let middle = if self.tools {
+            json!({"jsonrpc": "2.0", "id": "pipe-2", "method": "tools/list"})
+        } else {
+            ping("pipe-2")
+        };
+        let pipeline = vec![ping("pipe-1"), middle, ping("pipe-3")];
+        let callable = listed_tools(self.pages)
+            .into_iter()
+            .find(|t| self.policy.permits(t).is_ok() && valid_arguments(t, self.revision).is_ok());
+        let mut cancel = Vec::new();
+        if let Some(tool) = callable {
+            let args = valid_arguments(tool, self.revision).unwrap_or(json!({}));
+            cancel.push(
+                json!({"jsonrpc": "2.0", "id": "cancel-me", "method": "tools/call",
+                "params": {"name": tool["name"], "arguments": args}}),
+            );
+            cancel.push(
+                json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                "params": {"requestId": "cancel-me", "reason": "conformance probe"}}),
+            );
+        }
+        cancel.push(
+            json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+            "params": {"requestId": "never-sent", "reason": "conformance probe: unknown id"}}),
+        );
+        for (check, kind, messages) in [
+            (CheckId::SeqPipelined, FailureKind::PipelineBroken, pipeline),
+            (CheckId::SeqCancel, FailureKind::CancelMishandled, cancel),
+        ] {
+            record.count(check);
+            let Some(mut session) = env.fresh().await else {
+                record
+                    .notes
+                    .push(format!("{check}: the server could not be started"));
+                continue;
+            };
+            // A ping first: whatever the handshake provoked arrives before it, so stray
+            // responses counted below are the sequence's own.
+            let _ = session.request("ping", None).await;
+            let started = session.transcript().entries().len();
+            let replies = session.pipeline(&messages).await;
+            let after = session.request("ping", None).await;
+            let mut problems = Vec::new();
+            for (message, reply) in messages.iter().zip(&replies) {
+                let Some(x) = reply else { continue };
+                let id = &message["id"];
+                let answers = session
+                    .transcript()
+                    .received()
+                    .filter(|e| e.answers == Some(x.request_seq))
+                    .count();
+                // A cancelled request may or may not be answered (races, REQUIREMENTS.md
+                // 10 A15); every other request is answered exactly once.
+                let cancelled = id == "cancel-me";
+                if answers > 1 {
+                    problems.push(format!("request {id} was answered {answers} times"));
+                } else if answers == 0 && !cancelled {
+                    problems.push(format!(
+                        "request {id} got no response ({})",
+                        x.silence().map(Silence::describe).unwrap_or_default()
+                    ));
+                } else if x.response().is_some()
+                    && x.response().is_some_and(|_| {
+                        matches!(
+                            x.reply,
+                            crate::protocol::Reply::Response {
+                                id_match: IdMatch::Loose,
+                                ..
+                            }
+                        )
+                    })
+                {
+                    problems.push(format!("request {id} came back with its id changed"));
+                }
+            }
+            if let Some(silence) = after.silence() {
+                problems.push(format!(
+                    "a ping after the sequence got no response ({})",
+                    silence.describe()
+                ));
+            }
+            let stray = session
+                .transcript()
+                .received()
+                .filter(|e| e.seq >= started && e.unsolicited)
+                .count();
+            if stray > 0 {
+                problems.push(format!(
+                    "{stray} response(s) answer no request (a notification answered?)"
+                ));
+            }
+            session.kill().await;
+            if problems.is_empty() {
+                continue;
+            }
+            let mut case_messages: Vec<CaseMessage> = vec![
+                CaseMessage::message(
+                    json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": initialize_params(self.revision.id)}),
+                    false,
+                ),
+                CaseMessage::message(
+                    json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+                    false,
+                ),
+            ];
+            let n = messages.len();
+            case_messages.extend(
+                messages
+                    .iter()
+                    .enumerate()
+                    .map(|(i, m)| CaseMessage::message(m.clone(), i + 1 < n)),
+            );
+            case_messages.push(CaseMessage::message(ping("after-sequence"), false));
+            let description = format!("{check}: {} message(s) in one write", messages.len());
+            record.failures.push(PropertyFailure {
+                check,
+                rule: None,
+                kind,
+                description: description.clone(),
+                input: Value::Array(messages.clone()),
+                outcome: problems.join("; "),
+                shrink_steps: 0,
+                transcript: session.transcript().clone(),
+                reproduced: true,
+                case: CaseFile {
+                    mcp_conformance_case: 1,
+                    check: check.as_str().to_string(),
+                    revision: self.revision.id.to_string(),
+                    seed: self.seed,
+                    description,
+                    kind,
+                    command: self.command.clone(),
+                    messages: case_messages,
+                    timeout_secs: None,
+                    output_schema: None,
+                },
+                case_path: None,
+            });
+        }
+    }
+}
