@@ -48,6 +48,7 @@ pub mod transport;
 
 pub use checks::{CheckResult, Evidence, Level, Status};
 pub use errors::{Error, Result};
+#[cfg(feature = "harness")]
 pub use harness::Suite;
 pub use report::{
     render_text, to_json, to_junit, to_markdown, to_sarif, Baseline, Format, Gate, GateOptions,
