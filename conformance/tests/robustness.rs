@@ -135,3 +135,57 @@ fn a_grandchild_that_left_the_process_group_is_killed_too() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A server that answers initialize, then exits leaving a grandchild that holds its stdout
+/// open: the exit is seen at once (not after a timeout per request), reported as an exit,
+/// not as a clean shutdown, and the grandchild is ended with the run.
+#[test]
+fn an_exit_is_seen_while_a_grandchild_holds_stdout() {
+    let server = r#"
+import json, subprocess, sys
+for line in sys.stdin:
+    msg = json.loads(line)
+    if msg.get("method") == "initialize":
+        result = {"protocolVersion": msg["params"]["protocolVersion"], "capabilities": {"tools": {}},
+                  "serverInfo": {"name": "h", "version": "1"}}
+        print(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": result}), flush=True)
+    elif msg.get("method") == "notifications/initialized":
+        subprocess.Popen(["sh", "-c", "exec sleep 301"])
+        sys.exit(0)
+"#;
+    let mut config = RunConfig::new(ServerCommand::new(
+        "python3",
+        ["-c".to_string(), server.to_string()],
+    ));
+    config.revisions = vec![Revision::find("2025-06-18").unwrap()];
+    config.properties = None;
+    config.session = SessionConfig {
+        timeout: Duration::from_secs(30),
+        shutdown_grace: Duration::from_millis(500),
+        max_line: 1024,
+    };
+    let started = std::time::Instant::now();
+    let report = common::run_blocking(&config);
+    // A hang check, not a speed target: before the fix every request waited the 30 s.
+    assert!(
+        started.elapsed() < Duration::from_secs(25),
+        "{:?}",
+        started.elapsed()
+    );
+    let ping = report.result("2025-06-18", "lc-ping").unwrap();
+    assert_eq!(ping.status, Status::Fail);
+    assert!(
+        ping.evidence
+            .iter()
+            .any(|e| e.text.contains("the server exited")),
+        "{:?}",
+        ping.evidence
+    );
+    assert_eq!(status(&report, "lc-shutdown-stdio"), Status::Skip);
+    let left = std::process::Command::new("pgrep")
+        .args(["-f", "sleep 301"])
+        .output()
+        .map(|o| o.stdout)
+        .unwrap_or_default();
+    assert!(left.is_empty(), "the grandchild outlived the run");
+}

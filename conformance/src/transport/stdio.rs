@@ -72,6 +72,10 @@ pub enum TransportEvent {
     Stderr(String),
     /// stdout reached end of file: the server closed it or exited.
     StdoutClosed,
+    /// The server process exited. Its stdout may stay open (a descendant holding the
+    /// pipe), so this comes whether or not `StdoutClosed` does; what it wrote before
+    /// exiting may still follow.
+    Exited,
 }
 
 /// How and when a server process ended.
@@ -214,9 +218,22 @@ impl StdioTransport {
         matches!(tokio::time::timeout(timeout, write).await, Ok(Ok(())))
     }
 
-    /// Next event, or `None` once both output streams have ended.
+    /// Next event, or `None` once both output streams have ended. The process's exit is
+    /// an event of its own, seen even while a descendant keeps stdout open.
     pub async fn next_event(&mut self) -> Option<TransportEvent> {
-        self.events.recv().await
+        if self.exit.is_some() {
+            return self.events.recv().await;
+        }
+        tokio::select! {
+            biased;
+            event = self.events.recv() => event,
+            status = self.child.wait() => {
+                if let Ok(status) = status {
+                    self.exit = Some(ExitInfo::from_status(status, false));
+                }
+                Some(TransportEvent::Exited)
+            }
+        }
     }
 
     /// An event already waiting, without waiting for one.

@@ -38,6 +38,10 @@ pub(super) struct Target<'a> {
 
 /// How long a request may still be answered after the ping sent behind it was.
 pub(super) const FENCE_GRACE: Duration = Duration::from_millis(200);
+/// How long output is still read after the server process exited: what it wrote just
+/// before exiting may not have been read yet, and a descendant may hold stdout open
+/// forever (generous, so machine load cannot lose a last answer).
+pub(super) const EXIT_GRACE: Duration = Duration::from_millis(500);
 
 impl Target<'_> {
     pub(super) fn none() -> Self {
@@ -172,6 +176,7 @@ impl Session {
     ) -> Result<Reply, Silence> {
         let mut deadline = deadline;
         let mut overtaken = false;
+        let mut exited = false;
         loop {
             if !overtaken && self.fence_answered(target) {
                 overtaken = true;
@@ -186,10 +191,23 @@ impl Session {
                 None => tokio::time::timeout_at(deadline, self.transport.next_event()).await,
             };
             let event = match ready {
+                // The process exited and its last output has been read; a descendant
+                // may hold stdout open, but nothing it writes answers us.
+                Err(_) if exited => {
+                    self.on_stdout_closed().await;
+                    continue;
+                }
                 Err(_) if overtaken => return Err(Silence::Overtaken),
                 Err(_) => return Err(Silence::Timeout(self.config.timeout)),
                 Ok(None) | Ok(Some(TransportEvent::StdoutClosed)) => {
                     self.on_stdout_closed().await;
+                    continue;
+                }
+                Ok(Some(TransportEvent::Exited)) => {
+                    // What it wrote before exiting may still be in the pipe: read on for
+                    // a short grace, not until a descendant lets go of stdout.
+                    exited = true;
+                    deadline = deadline.min(TokioInstant::now() + EXIT_GRACE);
                     continue;
                 }
                 Ok(Some(event)) => event,
@@ -198,7 +216,7 @@ impl Session {
                 TransportEvent::Stderr(line) => {
                     self.transcript.push(Direction::Stderr, &line, None);
                 }
-                TransportEvent::StdoutClosed => {}
+                TransportEvent::StdoutClosed | TransportEvent::Exited => {}
                 TransportEvent::Stdout(frame) => {
                     if let Some(reply) = self.on_frame(frame, target).await {
                         return Ok(reply);
