@@ -50,6 +50,7 @@ const EXPECTATIONS: &[Row] = &[
             ("schema-server-messages", Fail, ALL),
         ],
     ),
+    ("error-id-dropped", &[("rpc-error-id", Fail, ALL)]),
     ("parse-error-silent", &[("rpc-err-parse", Warn, ALL)]),
     ("parse-error-wrong-code", &[("rpc-err-parse", Fail, ALL)]),
     (
@@ -212,6 +213,18 @@ const EXPECTATIONS: &[Row] = &[
     (
         "malformed-call-accepted",
         &[("tc-err-malformed", Fail, ALL)],
+    ),
+    (
+        "arguments-not-object-accepted",
+        &[("tc-err-arguments-type", Fail, ALL)],
+    ),
+    // The crash ends the conversation: the probes after it are not sent, and skip.
+    (
+        "arguments-omitted-crash",
+        &[
+            ("tc-arguments-omitted", Fail, ALL),
+            ("rpc-response-required", Fail, ALL),
+        ],
     ),
     (
         "invalid-arguments-accepted",

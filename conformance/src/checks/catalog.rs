@@ -178,6 +178,15 @@ catalog! {
         judge: jsonrpc::error_shape,
         kinds: &[],
     }
+    RpcErrorId = "rpc-error-id" {
+        title: "an error to a request whose id was readable carries that id",
+        level: SCHEMA.from(R2025_11_25, MUST),
+        requirement: "RPC-ERROR-ID-R4",
+        applies: Applies::All,
+        source: "2025-11-25 index.mdx, Error Responses; index.mdx, Responses (earlier revisions); schema JSONRPCError.id; REQUIREMENTS.md 10 A2",
+        judge: jsonrpc::error_id,
+        kinds: &[],
+    }
     RpcErrParse = "rpc-err-parse" {
         title: "a line that is not JSON gets -32700 and the server keeps serving",
         level: JSONRPC,
@@ -397,6 +406,24 @@ catalog! {
         applies: Applies::All,
         source: "2025-11-25 tools.mdx, Error Handling (Malformed requests)",
         judge: tools::malformed_call,
+        kinds: &[],
+    }
+    TcErrArgumentsType = "tc-err-arguments-type" {
+        title: "tools/call with arguments that is not an object gets a protocol error (-32602)",
+        level: SCHEMA,
+        requirement: "TC-ERR-MALFORMED",
+        applies: Applies::All,
+        source: "schema CallToolRequest.params.arguments; 2025-11-25 tools.mdx, Error Handling (Malformed requests)",
+        judge: tools::arguments_type,
+        kinds: &[],
+    }
+    TcArgumentsOmitted = "tc-arguments-omitted" {
+        title: "tools/call without arguments (they are optional) is answered, and the server lives on",
+        level: MUST,
+        requirement: "TC-ARGS-OMITTED",
+        applies: Applies::All,
+        source: "schema CallToolRequest.params (arguments optional); tools.mdx, Security Considerations; JSON-RPC 2.0, 5",
+        judge: tools::arguments_omitted,
         kinds: &[],
     }
     TcErrInputValidation = "tc-err-input-validation" {

@@ -195,6 +195,52 @@ pub(super) fn error_shape(ctx: &Ctx<'_>) -> Verdict {
     )
 }
 
+/// `RPC-ERROR-ID`: an error that answers a request whose id could be read carries it.
+/// Errors correlated to one of our requests only because they carried no id (the
+/// malformed probes accept those) are the ones that can break it; a line that is not JSON
+/// or a batch has no id to read.
+pub(super) fn error_id(ctx: &Ctx<'_>) -> Verdict {
+    let (mut n, mut bad, mut first) = (0, Vec::new(), None);
+    for (entry, json) in responses(ctx) {
+        if json.get("error").is_none() {
+            continue;
+        }
+        let Some(request) = entry.answers.and_then(|s| ctx.transcript().get(s)) else {
+            continue;
+        };
+        let sent = request
+            .json
+            .as_ref()
+            .filter(|j| j.is_object())
+            .and_then(|j| j.get("id"))
+            .unwrap_or(&Value::Null);
+        if !(sent.is_string() || sent.is_i64() || sent.is_u64()) {
+            continue;
+        }
+        n += 1;
+        if let Some(breach) = rules::error_id(sent, json) {
+            first.get_or_insert(breach.message);
+            bad.push(entry.seq);
+        }
+    }
+    if n == 0 {
+        return Verdict::Skip("no error answered a request whose id was readable".into());
+    }
+    match first {
+        None => Verdict::Pass(format!(
+            "all {n} error(s) to requests with a readable id carried that id"
+        )),
+        Some(message) => Verdict::Violation(
+            format!(
+                "{} error(s) left out the id of a request whose id was readable ({message}); only an \
+                 id that could not be read lets an error go without it",
+                bad.len()
+            ),
+            examples(ctx, &bad),
+        ),
+    }
+}
+
 /// How an error probe was answered.
 fn expect_error(
     ctx: &Ctx<'_>,

@@ -218,6 +218,30 @@ pub fn error_shape(error: &Value) -> Option<Breach> {
     )
 }
 
+/// `RPC-ERROR-ID`: an error answering a request whose id could be read carries that id.
+/// Only an unreadable id (a line that is not JSON, an id that is not a string or an
+/// integer) lets the error go without one (2025-11-25 index.mdx, Error Responses; the
+/// earlier schemas require `id` on every JSONRPCError; REQUIREMENTS.md 10 A2).
+pub fn error_id(sent: &Value, response: &Value) -> Option<Breach> {
+    let readable = sent.is_string() || sent.as_i64().is_some() || sent.as_u64().is_some();
+    let id = response.get("id").unwrap_or(&Value::Null);
+    if !readable || response.get("error").is_none() || !id.is_null() {
+        return None;
+    }
+    breach(
+        CheckId::RpcErrorId,
+        FailureKind::IdNotEchoed,
+        format!(
+            "the request's id {sent} was readable, but the error came back {}",
+            if response.get("id").is_some() {
+                "with id null"
+            } else {
+                "without an id"
+            }
+        ),
+    )
+}
+
 /// The envelope of one response to `sent`: id, version, result xor error, error shape, in
 /// that order (the first broken rule explains the rest).
 pub fn envelope(sent: &Value, response: &Value, id_match: IdMatch) -> Option<Breach> {
@@ -379,6 +403,49 @@ pub fn valid_call(error: Option<&Value>) -> Option<Breach> {
         CheckId::TcErrExecution,
         FailureKind::ProtocolErrorOnValid,
         format!("JSON-RPC error {code}: {error}"),
+    )
+}
+
+/// `TC-ERR-MALFORMED` for `arguments`: a tools/call whose `arguments` is not an object
+/// (CallToolRequest: `arguments` is an object) is a protocol error, -32602 ("Invalid
+/// params"). Another error code is a policy warning; any result, an `isError` one too,
+/// says the tool ran on a request the schema refuses.
+pub fn arguments_type(error: Option<&Value>, result: Option<&Value>) -> Option<Breach> {
+    let code = error.and_then(|e| e.get("code")).and_then(Value::as_i64);
+    let (kind, message) = match (code, error, result) {
+        (Some(-32602), _, _) => return None,
+        (Some(code), _, _) => (
+            FailureKind::WrongErrorClass,
+            format!("JSON-RPC error {code}, not -32602"),
+        ),
+        (None, Some(_), _) => (
+            FailureKind::WrongErrorClass,
+            "a JSON-RPC error without an integer code".into(),
+        ),
+        (None, None, Some(r)) if r.get("isError") == Some(&Value::Bool(true)) => (
+            FailureKind::InvalidAccepted,
+            "an isError result, not a protocol error".into(),
+        ),
+        (None, None, Some(_)) => (FailureKind::InvalidAccepted, "a success result".into()),
+        (None, None, None) => return None,
+    };
+    breach(CheckId::TcErrArgumentsType, kind, message)
+}
+
+/// `arguments` is optional in CallToolRequest: a call that leaves it out gets an answer.
+/// A JSON-RPC error is a breach only for a tool whose inputSchema requires nothing, where
+/// the call is valid as it stands (`needs_arguments` false); a tool that requires some
+/// may refuse it in whichever class the revision uses for invalid arguments.
+pub fn arguments_omitted(error: Option<&Value>, needs_arguments: bool) -> Option<Breach> {
+    let error = error.filter(|_| !needs_arguments)?;
+    let code = error
+        .get("code")
+        .map(Value::to_string)
+        .unwrap_or_else(|| "without a code".into());
+    breach(
+        CheckId::TcArgumentsOmitted,
+        FailureKind::ProtocolErrorOnValid,
+        format!("JSON-RPC error {code} for a tool that requires no arguments"),
     )
 }
 

@@ -67,6 +67,38 @@ impl Recorder {
         }
     }
 
+    /// The request without `method` the scripted phase sends, answered by `answer` as it
+    /// stands: an error without an id is taken as its answer, as the session does.
+    fn invalid_request(&mut self, answer: Value) -> Exchange {
+        let id = json!(900_001);
+        let request = json!({"jsonrpc": "2.0", "id": id, "params": {}});
+        let request_seq =
+            self.transcript
+                .push(Direction::Sent, &request.to_string(), Some(request.clone()));
+        let seq = self.transcript.push(
+            Direction::Received,
+            &answer.to_string(),
+            Some(answer.clone()),
+        );
+        let matched = match answer.get("id") {
+            None | Some(Value::Null) => IdMatch::Unread,
+            Some(got) => id_match(&id, got).unwrap_or(IdMatch::Loose),
+        };
+        let entry = self.transcript.get_mut(seq).unwrap();
+        entry.answers = Some(request_seq);
+        entry.id_match = Some(matched);
+        Exchange {
+            method: "request without method".into(),
+            request_seq,
+            request,
+            reply: Reply::Response {
+                seq,
+                message: answer,
+                id_match: matched,
+            },
+        }
+    }
+
     /// A line the server wrote on its own.
     fn received(&mut self, line: &str, problem: Option<FrameProblem>) {
         let json = serde_json::from_str(line).ok();
@@ -96,6 +128,9 @@ struct Script {
     unknown_method: Option<Value>,
     invalid_cursor: Option<Value>,
     invalid_arguments: Option<Value>,
+    arguments_type: Option<Value>,
+    arguments_omitted: Option<Value>,
+    invalid_request: Value,
     stray_line: Option<(&'static str, FrameProblem)>,
 }
 
@@ -123,6 +158,12 @@ impl Script {
             invalid_arguments: result(
                 json!({"content": [{"type": "text", "text": "text is required"}], "isError": true}),
             ),
+            arguments_type: error(-32602),
+            arguments_omitted: result(
+                json!({"content": [{"type": "text", "text": "text is required"}], "isError": true}),
+            ),
+            invalid_request: json!({"jsonrpc": "2.0", "id": 900_001,
+                "error": {"code": -32600, "message": "Invalid Request"}}),
             stray_line: None,
         }
     }
@@ -165,11 +206,30 @@ impl Script {
             self.invalid_arguments.clone(),
             "required property \"text\" left out",
         )];
+        let arguments_type = vec![call(
+            &mut r,
+            json!(["hi"]),
+            self.arguments_type.clone(),
+            "arguments given an array",
+        )];
+        let omitted = r.exchange(
+            "tools/call",
+            json!({"name": ECHO}),
+            self.arguments_omitted.clone(),
+        );
+        let arguments_omitted = Some(ToolCall {
+            name: ECHO.into(),
+            tool: tool.clone(),
+            intent: "arguments left out".into(),
+            exchange: Some(omitted),
+            skipped: None,
+        });
         let unknown_method = Some(r.exchange(
             "conformance/unknown",
             json!({}),
             self.unknown_method.clone(),
         ));
+        let invalid_request = Some(r.invalid_request(self.invalid_request.clone()));
         if let Some((line, problem)) = &self.stray_line {
             r.received(line, Some(problem.clone()));
         }
@@ -190,9 +250,11 @@ impl Script {
                 unknown_tool: None,
                 malformed: Vec::new(),
                 invalid_arguments,
+                arguments_type,
+                arguments_omitted,
             }),
             unknown_method,
-            invalid_request: None,
+            invalid_request,
             parse_error: None,
             ping_after_malformed: None,
             shutdown: None,
@@ -357,6 +419,72 @@ const ROWS: &[Row] = &[
             s.invalid_arguments = error(-32602);
         },
         &[],
+    ),
+    (
+        "an invalid request answered without its readable id",
+        Rev::R2025_11_25,
+        |s| {
+            s.invalid_request =
+                json!({"jsonrpc": "2.0", "error": {"code": -32600, "message": "Invalid Request"}});
+        },
+        &[(CheckId::RpcErrorId, Status::Fail)],
+    ),
+    (
+        "an invalid request answered with id null (2025-06-18)",
+        Rev::R2025_06_18,
+        |s| {
+            s.invalid_request = json!({"jsonrpc": "2.0", "id": null,
+                "error": {"code": -32600, "message": "Invalid Request"}});
+        },
+        &[(CheckId::RpcErrorId, Status::Fail)],
+    ),
+    (
+        "arguments that is an array accepted",
+        Rev::R2025_11_25,
+        |s| {
+            s.arguments_type = result(json!({"content": [{"type": "text", "text": "ok"}]}));
+        },
+        &[(CheckId::TcErrArgumentsType, Status::Fail)],
+    ),
+    (
+        "arguments that is an array refused with -32603",
+        Rev::R2025_11_25,
+        |s| {
+            s.arguments_type = error(-32603);
+        },
+        &[(CheckId::TcErrArgumentsType, Status::Warn)],
+    ),
+    (
+        "arguments left out: -32602 for a tool that requires them",
+        Rev::R2025_06_18,
+        |s| {
+            s.arguments_omitted = error(-32602);
+        },
+        &[],
+    ),
+    (
+        "arguments left out: no answer",
+        Rev::R2025_11_25,
+        |s| {
+            s.arguments_omitted = None;
+        },
+        // A tools/call that times out is a slow tool or a stall to rpc-response-required.
+        &[
+            (CheckId::TcArgumentsOmitted, Status::Fail),
+            (CheckId::RpcResponseRequired, Status::Warn),
+        ],
+    ),
+    (
+        "arguments left out: -32602 for a tool that requires none",
+        Rev::R2025_11_25,
+        |s| {
+            s.tools[0]["inputSchema"]
+                .as_object_mut()
+                .unwrap()
+                .remove("required");
+            s.arguments_omitted = error(-32602);
+        },
+        &[(CheckId::TcArgumentsOmitted, Status::Warn)],
     ),
     (
         "an invalid cursor answered with a page",

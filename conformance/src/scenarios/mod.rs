@@ -23,6 +23,7 @@ pub use property::{
 };
 pub use replay::{replay, ReplayOutcome};
 pub use revision::{run_revision, RevisionRecord, ShutdownRecord, PING_IDS};
+pub(crate) use tools::requires_arguments;
 pub use tools::{
     compile_input_schema, listed_tools, valid_arguments, walk, ToolCall, ToolsRecord,
     INVALID_CURSOR, UNKNOWN_TOOL,

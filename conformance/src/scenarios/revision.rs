@@ -95,6 +95,12 @@ impl RevisionRecord {
                     )
                     .chain(&t.unknown_tool)
                     .chain(&t.malformed)
+                    .chain(
+                        t.arguments_type
+                            .iter()
+                            .chain(&t.arguments_omitted)
+                            .filter_map(|c| c.exchange.as_ref()),
+                    )
             }))
             .chain(&self.unknown_method)
             .chain(&self.invalid_request)
@@ -256,7 +262,9 @@ async fn converse(session: &mut Session, record: &mut RevisionRecord, policy: &C
     }
 
     // A request object without `method` (RPC-ERR-INVALID-REQUEST). Its id is readable,
-    // so it should come back, but A2 also accepts a null or absent id.
+    // so the error must carry it (RPC-ERROR-ID); an error with a null or absent id is
+    // still taken as the probe's answer, so that rule can judge it (A2 excuses the id
+    // only when it could not be read).
     let id = json!(900_001);
     let line = json!({"jsonrpc": "2.0", "id": id, "params": {}}).to_string();
     record.invalid_request = Some(

@@ -1,6 +1,7 @@
 //! The Tools conversation: a second listing walk, an invalid cursor, a call of every tool
 //! the call policy allows (with minimal valid arguments), an unknown tool, malformed
-//! calls, and calls with arguments that break the tool's own inputSchema.
+//! calls, calls with arguments that break the tool's own inputSchema, and calls whose
+//! `arguments` is of the wrong JSON type or left out.
 //!
 //! It runs only when the server declares the `tools` capability: nothing is reported
 //! against a capability a server did not declare.
@@ -48,6 +49,44 @@ pub struct ToolsRecord {
     pub malformed: Vec<Exchange>,
     /// Calls whose arguments break the tool's inputSchema.
     pub invalid_arguments: Vec<ToolCall>,
+    /// Calls whose `arguments` is not an object (an array, a string, a number, null), to
+    /// one tool that answered its valid call.
+    pub arguments_type: Vec<ToolCall>,
+    /// A call of the same tool without `arguments`, the last call of the conversation
+    /// (a server that crashes on it still had every other tools probe judged).
+    pub arguments_omitted: Option<ToolCall>,
+}
+
+/// `arguments` values of the wrong JSON type (CallToolRequest: `arguments` is an object),
+/// with what each is.
+fn wrong_arguments() -> [(Value, &'static str); 4] {
+    [
+        (json!(["conformance"]), "an array"),
+        (json!("conformance"), "a string"),
+        (json!(42), "a number"),
+        (Value::Null, "null"),
+    ]
+}
+
+/// The tool the `arguments` probes call: one the call policy let us call and that
+/// answered its valid call (so a slow tool costs nothing twice), preferring one whose
+/// inputSchema requires nothing, so that leaving `arguments` out is a valid call.
+fn arguments_probe_tool(calls: &[ToolCall]) -> Option<&ToolCall> {
+    let answered = || {
+        calls
+            .iter()
+            .filter(|c| c.exchange.as_ref().is_some_and(|x| x.response().is_some()))
+    };
+    answered()
+        .find(|c| !requires_arguments(&c.tool))
+        .or_else(|| answered().next())
+}
+
+/// Whether a tool's inputSchema names a required property.
+pub(crate) fn requires_arguments(tool: &Value) -> bool {
+    tool.pointer("/inputSchema/required")
+        .and_then(Value::as_array)
+        .is_some_and(|r| !r.is_empty())
 }
 
 /// The tools listed on a walk's pages, in order (duplicates kept).
@@ -267,6 +306,31 @@ pub async fn converse(
         record
             .malformed
             .push(session.request("tools/call", Some(params)).await);
+    }
+    let Some(tool) = arguments_probe_tool(&record.calls).cloned() else {
+        return record;
+    };
+    let probe = |intent: String, exchange: Exchange| ToolCall {
+        name: tool.name.clone(),
+        tool: tool.tool.clone(),
+        intent,
+        exchange: Some(exchange),
+        skipped: None,
+    };
+    for (arguments, what) in wrong_arguments() {
+        if session.ended().is_some() {
+            return record;
+        }
+        let params = json!({"name": tool.name, "arguments": arguments});
+        let exchange = session.request("tools/call", Some(params)).await;
+        record
+            .arguments_type
+            .push(probe(format!("arguments given {what}"), exchange));
+    }
+    if session.ended().is_none() {
+        let params = json!({"name": tool.name});
+        let exchange = session.request("tools/call", Some(params)).await;
+        record.arguments_omitted = Some(probe("arguments left out".into(), exchange));
     }
     record
 }

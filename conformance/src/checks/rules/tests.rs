@@ -108,6 +108,50 @@ fn envelope_rules() {
 }
 
 #[test]
+fn error_id_rules() {
+    let error = |id: Option<Value>| {
+        let mut e = json!({"jsonrpc": "2.0", "error": {"code": -32600, "message": "x"}});
+        if let Some(id) = id {
+            e["id"] = id;
+        }
+        e
+    };
+    let dropped = Some((CheckId::RpcErrorId, FailureKind::IdNotEchoed));
+    let rows: &[(&str, Value, Value, Expect)] = &[
+        ("id echoed", json!(900_001), error(Some(json!(900_001))), OK),
+        (
+            "readable integer id left out",
+            json!(900_001),
+            error(None),
+            dropped,
+        ),
+        (
+            "readable string id sent as null",
+            json!("a"),
+            error(Some(Value::Null)),
+            dropped,
+        ),
+        ("unreadable: not JSON", Value::Null, error(None), OK),
+        (
+            "unreadable: a fractional id",
+            json!(1.5),
+            error(Some(Value::Null)),
+            OK,
+        ),
+        ("unreadable: an object id", json!({"a": 1}), error(None), OK),
+        (
+            "a result is not an error",
+            json!(1),
+            json!({"jsonrpc": "2.0", "result": {}}),
+            OK,
+        ),
+    ];
+    for (name, sent, response, expect) in rows {
+        assert_eq!(verdict(error_id(sent, response)), *expect, "{name}");
+    }
+}
+
+#[test]
 fn framing_rules() {
     let r2 = Rev::R2025_03_26.revision();
     let r3 = Rev::R2025_06_18.revision();
@@ -226,6 +270,51 @@ fn probe_answer_rules() {
         (
             "invalid args: silence",
             verdict(invalid_arguments(either, None, None)),
+            OK,
+        ),
+        (
+            "arguments type: -32602",
+            verdict(arguments_type(Some(&e32602), None)),
+            OK,
+        ),
+        (
+            "arguments type: -32603",
+            verdict(arguments_type(Some(&e32603), None)),
+            Some((TcErrArgumentsType, WrongErrorClass)),
+        ),
+        (
+            "arguments type: no code",
+            verdict(arguments_type(Some(&no_code), None)),
+            Some((TcErrArgumentsType, WrongErrorClass)),
+        ),
+        (
+            "arguments type: success",
+            verdict(arguments_type(None, Some(&success))),
+            Some((TcErrArgumentsType, InvalidAccepted)),
+        ),
+        (
+            "arguments type: isError",
+            verdict(arguments_type(None, Some(&is_error))),
+            Some((TcErrArgumentsType, InvalidAccepted)),
+        ),
+        (
+            "arguments type: silence",
+            verdict(arguments_type(None, None)),
+            OK,
+        ),
+        (
+            "arguments omitted: error, arguments required",
+            verdict(arguments_omitted(Some(&e32602), true)),
+            OK,
+        ),
+        (
+            "arguments omitted: error, nothing required",
+            verdict(arguments_omitted(Some(&e32602), false)),
+            Some((TcArgumentsOmitted, ProtocolErrorOnValid)),
+        ),
+        (
+            "arguments omitted: a result",
+            verdict(arguments_omitted(None, false)),
             OK,
         ),
         ("valid call: result", verdict(valid_call(None)), OK),

@@ -1,5 +1,6 @@
-//! Error classes of `tools/call`: an unknown tool, a malformed call, invalid arguments
-//! (`tools.mdx`, Error Handling; REQUIREMENTS.md 10 A6, A10).
+//! Error classes of `tools/call`: an unknown tool, a malformed call, `arguments` of the
+//! wrong type or left out, invalid arguments (`tools.mdx`, Error Handling; REQUIREMENTS.md
+//! 10 A6, A10).
 
 use serde_json::Value;
 
@@ -7,6 +8,7 @@ use super::super::model::{Ctx, Verdict};
 use super::super::rules;
 use super::*;
 use crate::protocol::Exchange;
+use crate::scenarios::requires_arguments;
 
 /// `TC-ERR-UNKNOWN-TOOL` (policy A10): an unknown tool is a JSON-RPC error, -32602.
 pub(in crate::checks) fn unknown_tool(ctx: &Ctx<'_>) -> Verdict {
@@ -146,5 +148,127 @@ pub(in crate::checks) fn input_validation(ctx: &Ctx<'_>) -> Verdict {
     Verdict::Pass(format!(
         "{answered} call(s) with invalid arguments were rejected as {} expects",
         rev.id
+    ))
+}
+
+/// Why the `arguments` probes were not sent: no call was made, or none was answered.
+fn arguments_probes_skipped(ctx: &Ctx<'_>) -> Verdict {
+    match calls(ctx) {
+        Err(skip) => skip,
+        Ok(_) => Verdict::Skip(
+            "no called tool answered its valid call, so the arguments probes were not sent".into(),
+        ),
+    }
+}
+
+/// `TC-ERR-MALFORMED` for `arguments`: an `arguments` that is not an object (an array, a
+/// string, a number, null) is a protocol error, -32602.
+pub(in crate::checks) fn arguments_type(ctx: &Ctx<'_>) -> Verdict {
+    let record = match conversation(ctx) {
+        Ok(r) => r,
+        Err(v) => return v,
+    };
+    if record.arguments_type.is_empty() {
+        return arguments_probes_skipped(ctx);
+    }
+    let mut fail = Vec::new();
+    let mut warn = Vec::new();
+    let mut answered = 0;
+    for call in &record.arguments_type {
+        let Some(x) = call.exchange.as_ref().filter(|x| x.response().is_some()) else {
+            continue;
+        };
+        answered += 1;
+        let Some(breach) = rules::arguments_type(x.error(), x.result()) else {
+            continue;
+        };
+        let line = (call, x, format!("{}: {}", call.intent, breach.message));
+        if breach.kind.is_policy_warning() {
+            warn.push(line);
+        } else {
+            fail.push(line);
+        }
+    }
+    if !fail.is_empty() {
+        return Verdict::Violation(
+            format!(
+                "{} tools/call request(s) whose arguments is not an object got a result; a request \
+                 that breaks the CallToolRequest schema is a protocol error (-32602)",
+                fail.len()
+            ),
+            call_failures(ctx, &fail),
+        );
+    }
+    if !warn.is_empty() {
+        return Verdict::Warn(
+            format!(
+                "{} tools/call request(s) whose arguments is not an object got an error other than \
+                 -32602 (\"Invalid params\"); a protocol error all the same (policy: warning)",
+                warn.len()
+            ),
+            call_failures(ctx, &warn),
+        );
+    }
+    if answered == 0 {
+        return Verdict::Skip(
+            "no call with arguments of the wrong type was answered (see rpc-response-required)"
+                .into(),
+        );
+    }
+    Verdict::Pass(format!(
+        "{answered} call(s) with arguments that is not an object (array, string, number, null) got -32602"
+    ))
+}
+
+/// `TC-ARGS-OMITTED`: `arguments` is optional; a call without it is answered and the
+/// server lives on. A tool that requires nothing should run; one that requires arguments
+/// may refuse in either error class.
+pub(in crate::checks) fn arguments_omitted(ctx: &Ctx<'_>) -> Verdict {
+    let record = match conversation(ctx) {
+        Ok(r) => r,
+        Err(v) => return v,
+    };
+    let Some(call) = &record.arguments_omitted else {
+        return arguments_probes_skipped(ctx);
+    };
+    let Some(x) = &call.exchange else {
+        return arguments_probes_skipped(ctx);
+    };
+    let evidence = ctx.exchange_evidence(x);
+    if let Some(silence) = x.silence() {
+        return Verdict::Violation(
+            format!(
+                "tools/call of {:?} without arguments (they are optional) got no response: {}",
+                call.name,
+                silence.describe()
+            ),
+            evidence,
+        );
+    }
+    let needs = requires_arguments(&call.tool);
+    if let Some(breach) = rules::arguments_omitted(x.error(), needs) {
+        return Verdict::Warn(
+            format!(
+                "tools/call of {:?} without arguments (they are optional) got {}",
+                call.name, breach.message
+            ),
+            evidence,
+        );
+    }
+    let how = match (x.error_code(), x.result()) {
+        (Some(code), _) => format!("JSON-RPC error {code}"),
+        (None, Some(r)) if r.get("isError") == Some(&Value::Bool(true)) => {
+            "an isError result".into()
+        }
+        _ => "a result".into(),
+    };
+    Verdict::Pass(format!(
+        "tools/call of {:?} without arguments got {how}{}",
+        call.name,
+        if needs {
+            " (the tool requires arguments)"
+        } else {
+            ""
+        }
     ))
 }

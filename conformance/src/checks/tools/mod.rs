@@ -19,7 +19,9 @@ mod names;
 mod pagination;
 mod results;
 
-pub(in crate::checks) use errors::{input_validation, malformed_call, unknown_tool};
+pub(in crate::checks) use errors::{
+    arguments_omitted, arguments_type, input_validation, malformed_call, unknown_tool,
+};
 pub(in crate::checks) use list_changed::{list_changed_declared, list_changed_shape};
 pub(in crate::checks) use listing::{input_schema_type, output_schema_object, schema_dialect};
 pub(in crate::checks) use names::{name_case, name_charset, name_length, name_unique};
