@@ -34,6 +34,11 @@ const SILENT_ON_MALFORMED: [(&str, Status, &[&str]); 2] = [
     ("rpc-err-invalid-request", Warn, ALL),
 ];
 
+/// `arguments` that is not an object: the Python SDK reads `null` as "no arguments" and runs
+/// the tool; server-everything refuses every wrong type with -32603, not -32602. Both a
+/// policy warning (reports/README.md, "arguments of the wrong type").
+const ARGUMENTS_TYPE: (&str, Status, &[&str]) = ("tc-err-arguments-type", Warn, ALL);
+
 /// Neither SDK answers a JSON-RPC batch, though both negotiate 2025-03-26, whose
 /// implementations "MUST support receiving JSON-RPC batches" (reports/README.md).
 const NO_BATCHES: (&str, Status, &[&str]) = ("rpc-batch", Fail, &["2025-03-26"]);
@@ -43,6 +48,7 @@ const EVERYTHING: Expected = &[
     SILENT_ON_MALFORMED[0],
     SILENT_ON_MALFORMED[1],
     NO_BATCHES,
+    ARGUMENTS_TYPE,
     ("pag-invalid-cursor", Warn, ALL),
     ("tc-err-unknown-tool", Warn, ALL),
     ("tc-err-malformed", Warn, ALL),
@@ -59,20 +65,26 @@ const PYTHON_SDK: Expected = &[
     SILENT_ON_MALFORMED[0],
     SILENT_ON_MALFORMED[1],
     NO_BATCHES,
+    ARGUMENTS_TYPE,
     ("pag-invalid-cursor", Warn, ALL),
     ("tc-err-unknown-tool", Warn, ALL),
     ("tc-structured-text-mirror", Warn, R3_UP),
 ];
 
 /// reports/python-sdk.md: the low-level server paginates and handles cursors itself.
-const PYTHON_SDK_PAGINATED: Expected =
-    &[SILENT_ON_MALFORMED[0], SILENT_ON_MALFORMED[1], NO_BATCHES];
+const PYTHON_SDK_PAGINATED: Expected = &[
+    SILENT_ON_MALFORMED[0],
+    SILENT_ON_MALFORMED[1],
+    NO_BATCHES,
+    ARGUMENTS_TYPE,
+];
 
 /// reports/mcp-server-time.md explains each line.
 const TIME: Expected = &[
     SILENT_ON_MALFORMED[0],
     SILENT_ON_MALFORMED[1],
     NO_BATCHES,
+    ARGUMENTS_TYPE,
     ("pag-invalid-cursor", Warn, ALL),
 ];
 

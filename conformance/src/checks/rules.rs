@@ -409,10 +409,26 @@ pub fn valid_call(error: Option<&Value>) -> Option<Breach> {
 /// `TC-ERR-MALFORMED` for `arguments`: a tools/call whose `arguments` is not an object
 /// (CallToolRequest: `arguments` is an object) is a protocol error, -32602 ("Invalid
 /// params"). Another error code is a policy warning; any result, an `isError` one too,
-/// says the tool ran on a request the schema refuses.
-pub fn arguments_type(error: Option<&Value>, result: Option<&Value>) -> Option<Breach> {
+/// says the tool ran on a request the schema refuses. `arguments: null` read as "no
+/// arguments" is a policy warning too (REQUIREMENTS.md 10 policy, see the explain text):
+/// the spec lists malformed requests among protocol errors but no sentence says a server
+/// MUST refuse them, and widely deployed SDKs (Python's) accept null for an optional
+/// member; an array, a string or a number run as arguments is a failure.
+pub fn arguments_type(
+    arguments: &Value,
+    error: Option<&Value>,
+    result: Option<&Value>,
+) -> Option<Breach> {
     let code = error.and_then(|e| e.get("code")).and_then(Value::as_i64);
     let (kind, message) = match (code, error, result) {
+        (None, None, Some(r)) if arguments.is_null() => (
+            FailureKind::WrongErrorClass,
+            if r.get("isError") == Some(&Value::Bool(true)) {
+                "null read as no arguments (an isError result), not refused with -32602".into()
+            } else {
+                "null read as no arguments (a result), not refused with -32602".into()
+            },
+        ),
         (Some(-32602), _, _) => return None,
         (Some(code), _, _) => (
             FailureKind::WrongErrorClass,

@@ -274,32 +274,42 @@ fn probe_answer_rules() {
         ),
         (
             "arguments type: -32602",
-            verdict(arguments_type(Some(&e32602), None)),
+            verdict(arguments_type(&json!([1]), Some(&e32602), None)),
             OK,
         ),
         (
             "arguments type: -32603",
-            verdict(arguments_type(Some(&e32603), None)),
+            verdict(arguments_type(&json!([1]), Some(&e32603), None)),
             Some((TcErrArgumentsType, WrongErrorClass)),
         ),
         (
             "arguments type: no code",
-            verdict(arguments_type(Some(&no_code), None)),
+            verdict(arguments_type(&json!([1]), Some(&no_code), None)),
             Some((TcErrArgumentsType, WrongErrorClass)),
         ),
         (
             "arguments type: success",
-            verdict(arguments_type(None, Some(&success))),
+            verdict(arguments_type(&json!([1]), None, Some(&success))),
             Some((TcErrArgumentsType, InvalidAccepted)),
         ),
         (
             "arguments type: isError",
-            verdict(arguments_type(None, Some(&is_error))),
+            verdict(arguments_type(&json!([1]), None, Some(&is_error))),
             Some((TcErrArgumentsType, InvalidAccepted)),
         ),
         (
+            "arguments type: null read as absent, isError (policy)",
+            verdict(arguments_type(&Value::Null, None, Some(&is_error))),
+            Some((TcErrArgumentsType, WrongErrorClass)),
+        ),
+        (
+            "arguments type: null read as absent, success (policy)",
+            verdict(arguments_type(&Value::Null, None, Some(&success))),
+            Some((TcErrArgumentsType, WrongErrorClass)),
+        ),
+        (
             "arguments type: silence",
-            verdict(arguments_type(None, None)),
+            verdict(arguments_type(&json!([1]), None, None)),
             OK,
         ),
         (

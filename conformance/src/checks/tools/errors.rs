@@ -179,7 +179,11 @@ pub(in crate::checks) fn arguments_type(ctx: &Ctx<'_>) -> Verdict {
             continue;
         };
         answered += 1;
-        let Some(breach) = rules::arguments_type(x.error(), x.result()) else {
+        let sent = x
+            .request
+            .pointer("/params/arguments")
+            .unwrap_or(&Value::Null);
+        let Some(breach) = rules::arguments_type(sent, x.error(), x.result()) else {
             continue;
         };
         let line = (call, x, format!("{}: {}", call.intent, breach.message));
@@ -202,8 +206,9 @@ pub(in crate::checks) fn arguments_type(ctx: &Ctx<'_>) -> Verdict {
     if !warn.is_empty() {
         return Verdict::Warn(
             format!(
-                "{} tools/call request(s) whose arguments is not an object got an error other than \
-                 -32602 (\"Invalid params\"); a protocol error all the same (policy: warning)",
+                "{} tools/call request(s) whose arguments is not an object were not refused with \
+                 -32602 (\"Invalid params\"): another error code, or null read as no arguments \
+                 (policy: warning)",
                 warn.len()
             ),
             call_failures(ctx, &warn),
