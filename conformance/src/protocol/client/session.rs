@@ -22,7 +22,9 @@ pub struct SessionConfig {
     pub timeout: Duration,
     /// Longest stdout line accepted.
     pub max_line: usize,
-    /// How long a server may take to exit after its stdin is closed.
+    /// How long a server may take to exit after its stdin is closed. Generous on purpose:
+    /// a conformant server exits at once and never waits it out, while a Python server's
+    /// teardown on a loaded machine took over 2 s and drew a false warning.
     pub shutdown_grace: Duration,
 }
 
@@ -31,7 +33,7 @@ impl Default for SessionConfig {
         Self {
             timeout: Duration::from_secs(10),
             max_line: 16 * 1024 * 1024,
-            shutdown_grace: Duration::from_secs(2),
+            shutdown_grace: Duration::from_secs(5),
         }
     }
 }
