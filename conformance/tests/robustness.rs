@@ -189,3 +189,40 @@ for line in sys.stdin:
         .unwrap_or_default();
     assert!(left.is_empty(), "the grandchild outlived the run");
 }
+
+/// A response nested 100,000 levels deep is refused by the depth bound at once and named
+/// for what it is, not "not JSON".
+#[test]
+fn deep_json_is_named_as_such() {
+    let server = r#"
+import json, sys
+for line in sys.stdin:
+    msg = json.loads(line)
+    if msg.get("method") == "initialize":
+        result = {"protocolVersion": msg["params"]["protocolVersion"], "capabilities": {},
+                  "serverInfo": {"name": "h", "version": "1"}}
+        print(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": result}), flush=True)
+    elif "id" in msg and msg.get("method") == "ping":
+        deep = "[" * 100000 + "]" * 100000
+        sys.stdout.write('{"jsonrpc":"2.0","id":%s,"result":{"x":%s}}\n' % (json.dumps(msg["id"]), deep))
+        sys.stdout.flush()
+"#;
+    let mut config = RunConfig::new(ServerCommand::new(
+        "python3",
+        ["-c".to_string(), server.to_string()],
+    ));
+    config.revisions = vec![Revision::find("2025-06-18").unwrap()];
+    config.properties = None;
+    config.session = SessionConfig {
+        timeout: Duration::from_secs(3),
+        ..SessionConfig::default()
+    };
+    let report = common::run_blocking(&config);
+    let framing = report.result("2025-06-18", "rpc-stdio-framing").unwrap();
+    assert_eq!(framing.status, Status::Fail);
+    assert!(
+        framing.message.contains("nested deeper than 128 levels"),
+        "{}",
+        framing.message
+    );
+}

@@ -35,6 +35,9 @@ pub enum FrameProblem {
     },
     /// Not JSON at all.
     NotJson,
+    /// JSON nested deeper than the parser's bound (serde_json's 128 levels): refused
+    /// before it can cost time or stack, and named as such rather than "not JSON".
+    TooDeep,
     /// JSON, but not a JSON-RPC message.
     NotAMessage,
 }
@@ -48,6 +51,9 @@ impl FrameProblem {
                 format!("a line of {length} bytes, over the line cap")
             }
             FrameProblem::NotJson => "not JSON".to_string(),
+            FrameProblem::TooDeep => {
+                "JSON nested deeper than 128 levels (the harness's depth bound)".to_string()
+            }
             FrameProblem::NotAMessage => "JSON but not a JSON-RPC message".to_string(),
         }
     }

@@ -160,6 +160,7 @@ fn framing_rules() {
     let rows: &[FrameRow] = &[
         ("a message", None, None, r3, OK),
         ("not JSON", Some(FrameProblem::NotJson), None, r3, framing),
+        ("too deep", Some(FrameProblem::TooDeep), None, r3, framing),
         (
             "invalid UTF-8",
             Some(FrameProblem::InvalidUtf8),

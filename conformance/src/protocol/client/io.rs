@@ -276,10 +276,19 @@ impl Session {
                 return None;
             }
         };
-        let Ok(value) = serde_json::from_str::<Value>(&text) else {
-            let seq = self.transcript.push(Direction::Received, &text, None);
-            self.mark(seq, FrameProblem::NotJson);
-            return None;
+        let value = match serde_json::from_str::<Value>(&text) {
+            Ok(value) => value,
+            Err(e) => {
+                // serde_json stops at 128 levels; its error says so only in words.
+                let problem = if e.to_string().starts_with("recursion limit exceeded") {
+                    FrameProblem::TooDeep
+                } else {
+                    FrameProblem::NotJson
+                };
+                let seq = self.transcript.push(Direction::Received, &text, None);
+                self.mark(seq, problem);
+                return None;
+            }
         };
         let kind = classify(&value);
         let seq = self
