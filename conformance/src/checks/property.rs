@@ -4,7 +4,7 @@
 
 use super::catalog::CheckId;
 use super::model::{evidence_from, Ctx, Evidence, Verdict};
-use crate::scenarios::PropertyFailure;
+use crate::scenarios::{PropertyFailure, SlowCall};
 
 fn findings<'a>(ctx: &'a Ctx<'_>, check: CheckId) -> Result<Vec<&'a PropertyFailure>, Verdict> {
     if let Some(skip) = ctx.skip_if_stopped() {
@@ -112,13 +112,15 @@ pub(super) fn server_survives(ctx: &Ctx<'_>) -> Verdict {
         .flat_map(|p| &p.failures)
         .filter(|f| f.check == CheckId::PropServerSurvives)
         .collect();
+    let props = ctx.record.properties.as_ref();
+    let slow: Vec<&SlowCall> = props.map(|p| p.slow.iter().collect()).unwrap_or_default();
+    let slow_evidence = || -> Vec<Evidence> {
+        slow.iter()
+            .map(|s| Evidence::note(format!("slow, not broken: {}", s.describe())))
+            .collect()
+    };
     let Some(first) = failed.first() else {
-        let notes = ctx
-            .record
-            .properties
-            .as_ref()
-            .map(|p| p.notes.as_slice())
-            .unwrap_or_default();
+        let notes = props.map(|p| p.notes.as_slice()).unwrap_or_default();
         let noted = if notes.is_empty() {
             String::new()
         } else {
@@ -131,18 +133,36 @@ pub(super) fn server_survives(ctx: &Ctx<'_>) -> Verdict {
             };
             format!(" (notes: {}{more})", shown.join("; "))
         };
+        // A slow answer is a warning with its time: the server survived, and answered
+        // ping throughout (only a server that answers nothing, ping included, fails).
+        if let Some(first_slow) = slow.first() {
+            return Verdict::Warn(
+                format!(
+                    "the server survived all {cases} generated case(s), but {} tool call(s) outlasted the timeout: {}",
+                    slow.len(),
+                    first_slow.describe()
+                ),
+                slow_evidence(),
+            );
+        }
         return Verdict::Pass(format!(
             "the server survived all {cases} generated case(s) and answered ping after each{noted}"
         ));
     };
+    let stopped = props
+        .and_then(|p| p.stopped.as_deref())
+        .map(|why| format!("; {why}"))
+        .unwrap_or_default();
+    let mut evidence: Vec<Evidence> = failed.iter().flat_map(|f| failure_evidence(f)).collect();
+    evidence.extend(slow_evidence());
     Verdict::Violation(
         format!(
-            "{} generated case(s) killed or stalled the server: {} (minimal case: {}); servers MUST validate all tool inputs",
+            "{} generated case(s) killed or stalled the server: {} (minimal case: {}); servers MUST validate all tool inputs{stopped}",
             failed.len(),
             first.outcome,
             first.input
         ),
-        failed.iter().flat_map(|f| failure_evidence(f)).collect(),
+        evidence,
     )
 }
 

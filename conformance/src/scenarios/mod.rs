@@ -19,7 +19,7 @@ pub use policy::{CallMode, CallPolicy};
 pub(crate) use property::splitmix64;
 pub use property::{
     runner_for, CaseFile, CaseMessage, FailureKind, PropertyConfig, PropertyFailure,
-    PropertyRecord, PropertyRun, RawFrame,
+    PropertyRecord, PropertyRun, RawFrame, SlowCall,
 };
 pub use replay::{replay, ReplayOutcome};
 pub use revision::{run_revision, RevisionRecord, ShutdownRecord, PING_IDS};

@@ -127,6 +127,28 @@ impl Session {
     /// purpose, possibly not UTF-8) is written as is and nothing is awaited for it.
     /// Returns `None` for raw lines and notifications.
     pub async fn pipeline_lines(&mut self, lines: &[Line]) -> Vec<Option<Exchange>> {
+        self.pipeline_inner(lines, false).await.0
+    }
+
+    /// [`Session::pipeline`] followed at once by a ping (the fence, in a write of its
+    /// own): a request among the messages still unanswered once the ping is answered gets
+    /// a short grace ([`FENCE_GRACE`]) and then counts as passed over
+    /// ([`Silence::Overtaken`]), instead of waiting out the timeout. For requests that may
+    /// rightly go unanswered (a cancelled one). Returns the exchanges and the ping's.
+    pub async fn pipeline_fenced(
+        &mut self,
+        messages: &[Value],
+    ) -> (Vec<Option<Exchange>>, Exchange) {
+        let lines: Vec<Line> = messages.iter().cloned().map(Line::Message).collect();
+        let (out, fence) = self.pipeline_inner(&lines, true).await;
+        (out, fence.expect("a fence was asked for"))
+    }
+
+    async fn pipeline_inner(
+        &mut self,
+        lines: &[Line],
+        fenced: bool,
+    ) -> (Vec<Option<Exchange>>, Option<Exchange>) {
         let mut seqs = Vec::new();
         let mut joined: Vec<u8> = Vec::new();
         for (i, line) in lines.iter().enumerate() {
@@ -161,6 +183,25 @@ impl Session {
                 self.on_write_failed().await;
             }
         }
+        let fence = if fenced {
+            let id = json!(self.next_id);
+            self.next_id += 1;
+            let ping = json!({"jsonrpc": "2.0", "id": id, "method": "ping"});
+            let seq = self.transcript.entries().len();
+            if self.ended.is_none() {
+                let seq = self
+                    .write(&ping.to_string(), Some(ping.clone()), false)
+                    .await;
+                self.outstanding.push(Outstanding {
+                    id: id.clone(),
+                    seq,
+                    answered: false,
+                });
+            }
+            Some((id, seq, ping))
+        } else {
+            None
+        };
         let deadline = TokioInstant::now() + self.config.timeout;
         let mut out = Vec::new();
         for (line, seq) in lines.iter().zip(seqs) {
@@ -192,7 +233,7 @@ impl Session {
                         id: Some(id),
                         seq: Some(seq),
                         accept_unread: false,
-                        fence: None,
+                        fence: fence.as_ref().map(|(id, ..)| id.clone()),
                     };
                     match self.pump(deadline, &target).await {
                         Ok(reply) => reply,
@@ -207,7 +248,49 @@ impl Session {
                 reply,
             }));
         }
-        out
+        let fence = match fence {
+            Some((id, seq, ping)) => Some(self.await_sent(id, seq, ping).await),
+            None => None,
+        };
+        (out, fence)
+    }
+
+    /// Waits (the timeout, from now) for the answer to a request already written.
+    async fn await_sent(&mut self, id: Value, seq: usize, request: Value) -> Exchange {
+        let answered = self.late_answer(seq);
+        let reply = match (answered, self.ended.clone()) {
+            (Some(rseq), _) => {
+                let entry = self.transcript.get(rseq);
+                Reply::Response {
+                    seq: rseq,
+                    message: entry.and_then(|e| e.json.clone()).unwrap_or(Value::Null),
+                    id_match: entry.and_then(|e| e.id_match).unwrap_or(IdMatch::Exact),
+                }
+            }
+            (None, Some(end)) => Reply::Silent(end),
+            (None, None) => {
+                let target = Target {
+                    id: Some(&id),
+                    seq: Some(seq),
+                    accept_unread: false,
+                    fence: None,
+                };
+                let deadline = TokioInstant::now() + self.config.timeout;
+                match self.pump(deadline, &target).await {
+                    Ok(reply) => reply,
+                    Err(silence) => {
+                        self.note(&format!("ping: {}", silence.describe()));
+                        Reply::Silent(silence)
+                    }
+                }
+            }
+        };
+        Exchange {
+            method: "ping".into(),
+            request_seq: seq,
+            request,
+            reply,
+        }
     }
 
     /// Starts a new transcript when every request sent has been answered, so a session
@@ -284,6 +367,34 @@ impl Session {
             separate,
             fence,
         }
+    }
+
+    /// Keeps reading for up to `window` for a response to `x`'s request that came after
+    /// its wait ended (a slow answer), and returns that response's transcript seq. A
+    /// response already read (while waiting for a later request) counts at once.
+    pub async fn await_late(&mut self, x: &Exchange, window: Duration) -> Option<usize> {
+        if let Some(seq) = self.late_answer(x.request_seq) {
+            return Some(seq);
+        }
+        let id = x.request.get("id")?.clone();
+        let target = Target {
+            id: Some(&id),
+            seq: Some(x.request_seq),
+            accept_unread: false,
+            fence: None,
+        };
+        let deadline = TokioInstant::now() + window;
+        match self.pump(deadline, &target).await {
+            Ok(Reply::Response { seq, .. }) => Some(seq),
+            _ => self.late_answer(x.request_seq),
+        }
+    }
+
+    fn late_answer(&self, request_seq: usize) -> Option<usize> {
+        self.transcript
+            .received()
+            .find(|e| e.answers == Some(request_seq))
+            .map(|e| e.seq)
     }
 
     /// Sends a notification; nothing is awaited.

@@ -6,7 +6,7 @@
 //! ([`crate::checks::rules`]), never restated here; this file only adds what a single
 //! exchange cannot say (a crash, a stall, a tool that answered other inputs in time).
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
@@ -32,8 +32,10 @@ pub(super) enum Probe {
 #[derive(Debug, Clone)]
 pub(super) enum Outcome {
     Ok,
-    /// A tool call that outlasted the timeout while the server still answered ping.
-    Slow,
+    /// A tool call that outlasted the timeout while the server still answered ping: slow,
+    /// not broken. Holds how long the answer took when it came late (within the late
+    /// window), `None` when it never came and the tool had answered nothing in time.
+    Slow(Option<Duration>),
     Failed(FailureKind, String),
     /// A rule of the rule book was broken.
     Broke(rules::Breach),
@@ -43,12 +45,19 @@ impl Outcome {
     /// The failure's kind, description and the rule broken, if the case failed.
     pub(super) fn failed(&self) -> Option<(FailureKind, &str, Option<CheckId>)> {
         match self {
-            Outcome::Ok | Outcome::Slow => None,
+            Outcome::Ok | Outcome::Slow(_) => None,
             Outcome::Failed(kind, text) => Some((*kind, text, None)),
             Outcome::Broke(b) => Some((b.kind, &b.message, Some(b.check))),
         }
     }
 }
+
+/// The shortest wait per shrink step, whatever the tool's measured latency: a ping and a
+/// prompt answer fit in it many times over, even on a loaded machine.
+const MIN_STEP_WAIT: Duration = Duration::from_millis(200);
+/// A shrink step waits this many times the tool's slowest prompt answer (at least
+/// [`MIN_STEP_WAIT`], at most the timeout).
+const STEP_WAIT_FACTOR: u32 = 20;
 
 /// The server's sessions during the property phase: restarted after every death.
 pub(super) struct Env<'a> {
@@ -57,11 +66,17 @@ pub(super) struct Env<'a> {
     pub(super) revision: &'static Revision,
     pub(super) schemas: &'a SchemaSet,
     pub(super) session: Option<Session>,
-    /// Tools that answered some case within the timeout: a later timeout of theirs is an
-    /// input-dependent stall, not a slow tool.
-    pub(super) prompt_tools: Vec<String>,
-    /// A shorter wait while shrinking a stall (each stalled candidate waits it out).
+    /// Tools that answered some case within the timeout, with their slowest such answer:
+    /// a later silence of theirs is an input-dependent stall, not a slow tool, and the
+    /// latency sets the per-step wait while shrinking a stall.
+    pub(super) prompt_tools: Vec<(String, Duration)>,
+    /// The per-step wait while shrinking a stall (each stalled candidate waits it out);
+    /// no late answer is awaited then. The confirmation uses the full timeout again.
     pub(super) shrink_timeout: Option<Duration>,
+    /// Whether a tool call that outlasted the timeout (ping answered) gets one more
+    /// timeout for its late answer. Off while confirming a shrunk stall: the case that
+    /// started the shrink was already given that wait.
+    pub(super) await_late: bool,
 }
 
 impl Env<'_> {
@@ -86,6 +101,7 @@ impl Env<'_> {
         value: &Value,
     ) -> Outcome {
         let messages = case_messages(probe, value);
+        let sent = Instant::now();
         let exchange = match messages.as_slice() {
             [one] => {
                 let id = one.get("id").cloned().unwrap_or(Value::Null);
@@ -96,7 +112,7 @@ impl Env<'_> {
             }
             _ => return Outcome::Ok,
         };
-        let outcome = self.judge(probe, value, &exchange, session).await;
+        let outcome = self.judge(probe, value, &exchange, session, sent).await;
         if !matches!(outcome, Outcome::Ok) {
             return outcome;
         }
@@ -124,11 +140,31 @@ impl Env<'_> {
         };
         session.set_timeout(self.shrink_timeout.unwrap_or(self.config.timeout));
         let outcome = self.evaluate_on(&mut session, probe, value).await;
-        self.session = Some(session);
+        let unanswered = matches!(
+            outcome,
+            Outcome::Slow(None) | Outcome::Failed(FailureKind::Stall, _)
+        );
+        if unanswered {
+            // Its answer may still come, and the next case reuses the id "case": a fresh
+            // process keeps a late answer from passing for the next case's.
+            session.kill().await;
+        } else {
+            self.session = Some(session);
+        }
         outcome
     }
 
-    async fn silent(&self, silence: &Silence, session: &mut Session) -> Outcome {
+    /// A case got no response. A timeout with the server still answering ping is a slow
+    /// call, unless the late answer never comes (below): only a server that answers
+    /// nothing, ping included, has stalled outright.
+    async fn silent(
+        &self,
+        x: &Exchange,
+        silence: &Silence,
+        session: &mut Session,
+        sent: Instant,
+    ) -> Outcome {
+        let call = x.method == "tools/call";
         match silence {
             Silence::Exited(exit) => Outcome::Failed(
                 FailureKind::Crash,
@@ -137,7 +173,13 @@ impl Env<'_> {
             Silence::Timeout(_) => {
                 let ping = session.request("ping", None).await;
                 match ping.silence() {
-                    None => Outcome::Slow,
+                    None if !self.awaits_late() || !call => Outcome::Slow(None),
+                    // A slow answer is still an answer: wait one more timeout for it (the
+                    // server answers ping meanwhile), and say how long it took.
+                    None => {
+                        let late = session.await_late(x, self.config.timeout).await;
+                        Outcome::Slow(late.map(|_| sent.elapsed()))
+                    }
                     Some(Silence::Exited(exit)) => Outcome::Failed(
                         FailureKind::Crash,
                         format!("the server exited ({})", exit.describe()),
@@ -155,33 +197,51 @@ impl Env<'_> {
         }
     }
 
+    fn awaits_late(&self) -> bool {
+        self.await_late && self.shrink_timeout.is_none()
+    }
+
+    /// The per-step wait while shrinking a stall of `tool`: a multiple of its slowest
+    /// prompt answer, within [`MIN_STEP_WAIT`] and the timeout.
+    pub(super) fn step_wait(&self, tool: Option<&str>) -> Duration {
+        let latency = tool
+            .and_then(|t| self.prompt_tools.iter().find(|(name, _)| name == t))
+            .map_or(Duration::ZERO, |(_, d)| *d);
+        (latency * STEP_WAIT_FACTOR)
+            .max(MIN_STEP_WAIT)
+            .min(self.config.timeout)
+    }
+
     async fn judge(
         &mut self,
         probe: &Probe,
         value: &Value,
         x: &Exchange,
         session: &mut Session,
+        sent: Instant,
     ) -> Outcome {
-        let tool = match probe {
-            Probe::ValidCall { tool } | Probe::InvalidCall { tool, .. } => {
-                tool.get("name").and_then(Value::as_str)
-            }
-            _ => None,
-        };
+        let tool = probe_tool(probe);
         if let Some(silence) = x.silence() {
-            let outcome = self.silent(silence, session).await;
-            if let (Outcome::Slow, Some(name)) = (&outcome, tool) {
-                if self.prompt_tools.iter().any(|t| t == name) {
+            let outcome = self.silent(x, silence, session, sent).await;
+            if let (Outcome::Slow(None), Some(name)) = (&outcome, tool) {
+                if self.prompt_tools.iter().any(|(t, _)| t == name) {
+                    let waited = match self.awaits_late() {
+                        false => silence.describe(),
+                        true => format!(
+                            "{} nor in the {:.1} s after it",
+                            silence.describe(),
+                            self.config.timeout.as_secs_f64()
+                        ),
+                    };
                     return Outcome::Failed(
                         FailureKind::Stall,
                         format!(
-                            "{}, while the same tool answered other inputs in time (the server still answers ping)",
-                            silence.describe()
+                            "{waited}, while the same tool answered other inputs in time (the server still answers ping)"
                         ),
                     );
                 }
             }
-            if matches!(probe, Probe::Id) && matches!(outcome, Outcome::Slow) {
+            if matches!(probe, Probe::Id) && matches!(outcome, Outcome::Slow(_)) {
                 return Outcome::Failed(
                     FailureKind::IdNotEchoed,
                     format!("no response carried the id {value}"),
@@ -190,8 +250,10 @@ impl Env<'_> {
             return outcome;
         }
         if let Some(name) = tool {
-            if !self.prompt_tools.iter().any(|t| t == name) {
-                self.prompt_tools.push(name.to_string());
+            let took = sent.elapsed();
+            match self.prompt_tools.iter_mut().find(|(t, _)| t == name) {
+                Some((_, slowest)) => *slowest = (*slowest).max(took),
+                None => self.prompt_tools.push((name.to_string(), took)),
             }
         }
         let error_code = x.error_code();
@@ -224,6 +286,16 @@ impl Env<'_> {
             Probe::Cursor => rules::cursor(error_code, result, true),
         };
         breach.map_or(Outcome::Ok, Outcome::Broke)
+    }
+}
+
+/// The tool a probe calls, if it calls one.
+pub(super) fn probe_tool(probe: &Probe) -> Option<&str> {
+    match probe {
+        Probe::ValidCall { tool } | Probe::InvalidCall { tool, .. } => {
+            tool.get("name").and_then(Value::as_str)
+        }
+        _ => None,
     }
 }
 

@@ -27,7 +27,7 @@ mod shrink;
 
 pub use crate::checks::rules::FailureKind;
 pub use case::{CaseFile, CaseMessage, RawFrame};
-pub use record::{PropertyFailure, PropertyRecord};
+pub use record::{PropertyFailure, PropertyRecord, SlowCall};
 pub use run::{PropertyConfig, PropertyRun};
 pub use seeds::runner_for;
 pub(crate) use seeds::splitmix64;

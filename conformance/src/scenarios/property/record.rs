@@ -4,6 +4,8 @@
 //! Kept apart from the run: the property checks, the fuzz mode and the runner read a
 //! record without needing to know how it was produced.
 
+use std::time::Duration;
+
 use serde_json::Value;
 
 use super::{CaseFile, FailureKind};
@@ -38,6 +40,45 @@ pub struct PropertyFailure {
     pub case_path: Option<std::path::PathBuf>,
 }
 
+/// A tool call that outlasted the timeout while the server kept answering ping: slow,
+/// not broken (a warning). The tool gets no more cases.
+#[derive(Debug, Clone)]
+pub struct SlowCall {
+    /// The tool.
+    pub tool: String,
+    /// The arguments it was slow on.
+    pub input: Value,
+    /// How long the answer took, when it came within one more timeout; `None` when it
+    /// never came (and the tool had answered nothing in time, so this is no stall).
+    pub answered_after: Option<Duration>,
+    /// The timeout it outlasted.
+    pub timeout: Duration,
+    /// The tool's generated cases not run because of it.
+    pub cases_not_run: u32,
+}
+
+impl SlowCall {
+    /// One sentence for reports.
+    pub fn describe(&self) -> String {
+        let timeout = self.timeout.as_secs_f64();
+        let took = match self.answered_after {
+            Some(d) => format!(
+                "answered {} only after {:.2} s, past --timeout {timeout:.1} s",
+                self.input,
+                d.as_secs_f64()
+            ),
+            None => format!(
+                "did not answer {} within --timeout {timeout:.1} s nor in the {timeout:.1} s after it, and answered no other input in time",
+                self.input
+            ),
+        };
+        format!(
+            "tool {:?} {took}, while the server answered ping meanwhile; its remaining {} generated case(s) were not run",
+            self.tool, self.cases_not_run
+        )
+    }
+}
+
 /// Counts and findings of the property phase.
 #[derive(Debug, Clone, Default)]
 pub struct PropertyRecord {
@@ -47,6 +88,10 @@ pub struct PropertyRecord {
     pub failures: Vec<PropertyFailure>,
     /// Things a reader should know (tools skipped, budget exhausted).
     pub notes: Vec<String>,
+    /// Tool calls that were slow, not broken.
+    pub slow: Vec<SlowCall>,
+    /// Why the argument cases stopped before the plan's end, when they did.
+    pub stopped: Option<String>,
 }
 
 impl PropertyRecord {

@@ -9,9 +9,9 @@ use std::time::{Duration, Instant};
 use proptest::strategy::{BoxedStrategy, Strategy, ValueTree};
 use serde_json::Value;
 
-use super::env::{probe_checks, Env, Outcome, Probe};
+use super::env::{probe_checks, probe_tool, Env, Outcome, Probe};
 use super::seeds::{cursor_strategy, id_strategy, method_strategy, runner_for};
-use super::{FailureKind, PropertyRecord};
+use super::{FailureKind, PropertyRecord, SlowCall};
 use crate::generate as strategy;
 use crate::protocol::{Exchange, Revision, SchemaSet, SessionConfig};
 use crate::scenarios::policy::CallPolicy;
@@ -75,6 +75,7 @@ impl PropertyRun<'_> {
             session: None,
             prompt_tools: Vec::new(),
             shrink_timeout: None,
+            await_late: true,
         };
         let mut plan: Vec<(String, Probe, BoxedStrategy<Value>, u32)> = Vec::new();
         let cases = self.config.cases.max(1);
@@ -152,18 +153,16 @@ impl PropertyRun<'_> {
         }
 
         let mut slow_tools: Vec<String> = Vec::new();
-        'plan: for (label, probe, strategy, n) in &plan {
-            let tool_name = match probe {
-                Probe::ValidCall { tool } | Probe::InvalidCall { tool, .. } => {
-                    tool.get("name").and_then(Value::as_str).map(str::to_string)
+        'plan: for (at, (label, probe, strategy, n)) in plan.iter().enumerate() {
+            let tool_name = probe_tool(probe).map(str::to_string);
+            if let Some(t) = tool_name.as_ref().filter(|t| slow_tools.contains(t)) {
+                if let Some(slow) = record.slow.iter_mut().find(|s| &s.tool == t) {
+                    slow.cases_not_run += n;
                 }
-                _ => None,
-            };
-            if tool_name.as_ref().is_some_and(|t| slow_tools.contains(t)) {
                 continue;
             }
             let mut runner = runner_for(self.seed, label, *n);
-            for _ in 0..*n {
+            for case in 0..*n {
                 if self
                     .config
                     .time_budget
@@ -192,11 +191,16 @@ impl PropertyRun<'_> {
                 }
                 match env.evaluate(probe, &value).await {
                     Outcome::Ok => {}
-                    Outcome::Slow => {
+                    Outcome::Slow(answered_after) => {
+                        // A slow tool costs its latency once: its other cases are not run.
                         if let Some(t) = &tool_name {
-                            record.notes.push(format!(
-                                "tool {t:?} outlasted the timeout; not called again"
-                            ));
+                            record.slow.push(SlowCall {
+                                tool: t.clone(),
+                                input: value,
+                                answered_after,
+                                timeout: self.session.timeout,
+                                cases_not_run: n - case - 1,
+                            });
                             slow_tools.push(t.clone());
                         }
                         continue 'plan;
@@ -229,7 +233,16 @@ impl PropertyRun<'_> {
                             slow_tools.push(t.clone());
                         }
                         if stalled_once {
-                            record.notes.push("argument cases stopped after a stall: each stall waits out the timeout".into());
+                            // Each stall waits out the timeout (twice): the argument cases
+                            // stop here, and the report says how many were not run.
+                            let rest =
+                                plan[at + 1..].iter().map(|p| p.3).sum::<u32>() + (n - case - 1);
+                            let why = format!(
+                                "argument cases stopped after the stall: {rest} generated case(s) of {} propert(ies) not run",
+                                plan.len() - at
+                            );
+                            record.notes.push(why.clone());
+                            record.stopped = Some(why);
                             break 'plan;
                         }
                         continue 'plan;

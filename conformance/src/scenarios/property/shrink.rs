@@ -2,15 +2,14 @@
 //! proptest's value tree, then confirming it once more in a fresh server process.
 //!
 //! The confirmed case becomes a [`PropertyFailure`] with its replayable [`CaseFile`].
-//! A stall is shrunk in fewer steps and a shorter wait: every stalled candidate waits the
-//! timeout out.
-
-use std::time::Duration;
+//! A stall is shrunk in fewer steps, each waiting a multiple of the tool's measured
+//! latency rather than the timeout (every stalled candidate waits its wait out); the
+//! confirmation waits the full timeout again.
 
 use proptest::strategy::ValueTree;
 use serde_json::{json, Value};
 
-use super::env::{case_messages, Env, Outcome, Probe};
+use super::env::{case_messages, probe_tool, Env, Outcome, Probe};
 use super::{CaseFile, CaseMessage, FailureKind, PropertyFailure, PropertyRun};
 use crate::checks::CheckId;
 use crate::protocol::Transcript;
@@ -28,20 +27,21 @@ impl PropertyRun<'_> {
         (kind, rule): (FailureKind, Option<CheckId>),
         outcome: String,
     ) -> PropertyFailure {
+        let original = value.clone();
         let mut best = (value, outcome);
         let mut steps = 0;
         let same = |o: &Outcome| o.failed().is_some_and(|(k, ..)| k == kind);
-        // Every stalled candidate waits out the timeout: shrink those in fewer steps, with a
-        // shorter wait (the tool answers other inputs at once; the confirmation below uses
-        // the full timeout again).
+        // Every stalled candidate waits out its wait: shrink those in fewer steps, each
+        // waiting a multiple of the tool's measured latency (it answers other inputs
+        // promptly), not the timeout. The confirmation below uses the full timeout again.
         let stall = kind == FailureKind::Stall;
         let max_steps = if stall {
-            self.config.max_shrink.min(8)
+            self.config.max_shrink.min(16)
         } else {
             self.config.max_shrink
         };
         if stall {
-            env.shrink_timeout = Some(self.session.timeout.min(Duration::from_secs(1)));
+            env.shrink_timeout = Some(env.step_wait(probe_tool(probe)));
         }
         if tree.simplify() {
             while steps < max_steps {
@@ -69,17 +69,25 @@ impl PropertyRun<'_> {
             }
         }
         env.shrink_timeout = None;
-        // Confirm the minimal case in a fresh process, recording a clean transcript.
-        let (input, outcome) = best;
-        let mut confirm = env.fresh().await;
-        let (reproduced, transcript) = match confirm.as_mut() {
-            Some(session) => {
-                let o = env.evaluate_on(session, probe, &input).await;
-                session.kill().await;
-                (same(&o), session.transcript().clone())
+        // Confirm the minimal case in a fresh process with the full timeout (no late-answer
+        // window: the case that started the shrink had it), recording a clean transcript;
+        // the outcome reported is the confirmation's. A stall shrunk with short waits may
+        // have reached an input that is merely slow: then the original input is confirmed
+        // instead.
+        let (mut input, mut outcome) = best;
+        let (mut reproduced, mut transcript, confirmed) =
+            self.confirm(env, probe, &input, &same).await;
+        if !reproduced && stall && input != original {
+            let (again, again_transcript, again_confirmed) =
+                self.confirm(env, probe, &original, &same).await;
+            if again {
+                (input, reproduced, transcript) = (original, again, again_transcript);
+                steps = 0;
+                outcome = again_confirmed.unwrap_or(outcome);
             }
-            None => (false, Transcript::default()),
-        };
+        } else if let Some(text) = confirmed.filter(|_| reproduced) {
+            outcome = text;
+        }
         let check = kind.reported_by();
         let description = match probe {
             Probe::ValidCall { .. } => format!("{label}: arguments valid for the inputSchema"),
@@ -131,5 +139,25 @@ impl PropertyRun<'_> {
             },
             case_path: None,
         }
+    }
+
+    /// Runs `input` once in a fresh process with the full timeout: whether it failed the
+    /// same way, the transcript, and what the failure said.
+    async fn confirm(
+        &self,
+        env: &mut Env<'_>,
+        probe: &Probe,
+        input: &Value,
+        same: &impl Fn(&Outcome) -> bool,
+    ) -> (bool, Transcript, Option<String>) {
+        let Some(mut session) = env.fresh().await else {
+            return (false, Transcript::default(), None);
+        };
+        env.await_late = false;
+        let o = env.evaluate_on(&mut session, probe, input).await;
+        env.await_late = true;
+        session.kill().await;
+        let text = o.failed().map(|(_, text, _)| text.to_string());
+        (same(&o), session.transcript().clone(), text)
     }
 }
