@@ -31,6 +31,21 @@ fn run_sh(script: &str) -> RunReport {
     common::run_blocking(&config)
 }
 
+/// Waits up to 5 s for the process whose pid `pidfile` holds to be gone; `what` names it
+/// in the failure (`{}` is its pid).
+fn assert_gone_soon(pidfile: &std::path::Path, what: &str) {
+    let pid: u32 = std::fs::read_to_string(pidfile)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    let deadline = std::time::Instant::now() + Duration::from_secs(5);
+    while !is_gone(pid) && std::time::Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(is_gone(pid), "{}", what.replace("{}", &pid.to_string()));
+}
+
 fn status(report: &RunReport, check: &str) -> Status {
     report
         .result("2025-06-18", check)
@@ -94,16 +109,7 @@ fn children_of_the_server_are_killed_with_it() {
     );
     let report = run_sh(&script);
     assert_eq!(status(&report, "lc-shutdown-stdio"), Status::Warn);
-    let pid: u32 = std::fs::read_to_string(&pidfile)
-        .unwrap()
-        .trim()
-        .parse()
-        .unwrap();
-    let deadline = std::time::Instant::now() + Duration::from_secs(5);
-    while !is_gone(pid) && std::time::Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    assert!(is_gone(pid), "the server's child {pid} outlived the run");
+    assert_gone_soon(&pidfile, "the server's child {} outlived the run");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -120,18 +126,9 @@ fn a_grandchild_that_left_the_process_group_is_killed_too() {
     );
     let report = run_sh(&script);
     assert_eq!(status(&report, "lc-init-result"), Status::Pass);
-    let pid: u32 = std::fs::read_to_string(&pidfile)
-        .unwrap()
-        .trim()
-        .parse()
-        .unwrap();
-    let deadline = std::time::Instant::now() + Duration::from_secs(5);
-    while !is_gone(pid) && std::time::Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    assert!(
-        is_gone(pid),
-        "the server's setsid grandchild {pid} outlived the run"
+    assert_gone_soon(
+        &pidfile,
+        "the server's setsid grandchild {} outlived the run",
     );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -391,14 +391,19 @@ pub fn invalid_arguments(
     }
 }
 
+/// An error's code as written ("-32603"), or "without a code", for messages.
+fn code_text(error: &Value) -> String {
+    error
+        .get("code")
+        .map(Value::to_string)
+        .unwrap_or_else(|| "without a code".into())
+}
+
 /// `TC-ERR-EXECUTION`: a call with arguments valid for the inputSchema gets a result;
 /// failures of the tool come back as `isError` results, not JSON-RPC errors.
 pub fn valid_call(error: Option<&Value>) -> Option<Breach> {
     let error = error?;
-    let code = error
-        .get("code")
-        .map(Value::to_string)
-        .unwrap_or_else(|| "without a code".into());
+    let code = code_text(error);
     breach(
         CheckId::TcErrExecution,
         FailureKind::ProtocolErrorOnValid,
@@ -454,10 +459,7 @@ pub fn arguments_type(
 /// may refuse it in whichever class the revision uses for invalid arguments.
 pub fn arguments_omitted(error: Option<&Value>, needs_arguments: bool) -> Option<Breach> {
     let error = error.filter(|_| !needs_arguments)?;
-    let code = error
-        .get("code")
-        .map(Value::to_string)
-        .unwrap_or_else(|| "without a code".into());
+    let code = code_text(error);
     breach(
         CheckId::TcArgumentsOmitted,
         FailureKind::ProtocolErrorOnValid,

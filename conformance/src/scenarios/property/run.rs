@@ -11,7 +11,8 @@ use serde_json::Value;
 
 use super::env::{probe_checks, probe_tool, Env, Outcome, Probe};
 use super::seeds::{cursor_strategy, id_strategy, method_strategy, runner_for};
-use super::{FailureKind, PropertyRecord, SlowCall};
+use super::{CaseFile, CaseMessage, FailureKind, PropertyRecord, SlowCall};
+use crate::checks::CheckId;
 use crate::generate as strategy;
 use crate::protocol::{Exchange, Revision, SchemaSet, SessionConfig};
 use crate::scenarios::policy::CallPolicy;
@@ -262,5 +263,29 @@ impl PropertyRun<'_> {
             return false;
         };
         compile_input_schema(schema, self.revision).is_ok_and(|v| v.is_valid(value))
+    }
+}
+
+impl PropertyRun<'_> {
+    /// The replayable file of a failing case found in this run.
+    pub(super) fn case_file(
+        &self,
+        check: CheckId,
+        kind: FailureKind,
+        description: String,
+        messages: Vec<CaseMessage>,
+    ) -> CaseFile {
+        CaseFile {
+            mcp_conformance_case: 1,
+            check: check.as_str().to_string(),
+            revision: self.revision.id.to_string(),
+            seed: self.seed,
+            description,
+            kind,
+            command: self.command.clone(),
+            messages,
+            timeout_secs: None,
+            output_schema: None,
+        }
     }
 }

@@ -8,7 +8,7 @@
 use serde_json::{json, Value};
 
 use super::env::Env;
-use super::{CaseFile, CaseMessage, FailureKind, PropertyFailure, PropertyRecord, PropertyRun};
+use super::{CaseMessage, FailureKind, PropertyFailure, PropertyRecord, PropertyRun};
 use crate::checks::CheckId;
 use crate::protocol::{IdMatch, Silence};
 use crate::scenarios::initialize_params;
@@ -150,18 +150,7 @@ impl PropertyRun<'_> {
                 shrink_steps: 0,
                 transcript: session.transcript().clone(),
                 reproduced: true,
-                case: CaseFile {
-                    mcp_conformance_case: 1,
-                    check: check.as_str().to_string(),
-                    revision: self.revision.id.to_string(),
-                    seed: self.seed,
-                    description,
-                    kind,
-                    command: self.command.clone(),
-                    messages: case_messages,
-                    timeout_secs: None,
-                    output_schema: None,
-                },
+                case: self.case_file(check, kind, description, case_messages),
                 case_path: None,
             });
         }

@@ -10,7 +10,7 @@ use proptest::strategy::ValueTree;
 use serde_json::{json, Value};
 
 use super::env::{case_messages, probe_tool, Env, Outcome, Probe};
-use super::{CaseFile, CaseMessage, FailureKind, PropertyFailure, PropertyRun};
+use super::{CaseMessage, FailureKind, PropertyFailure, PropertyRun};
 use crate::checks::CheckId;
 use crate::protocol::Transcript;
 use crate::scenarios::initialize_params;
@@ -125,18 +125,7 @@ impl PropertyRun<'_> {
             shrink_steps: steps,
             transcript,
             reproduced,
-            case: CaseFile {
-                mcp_conformance_case: 1,
-                check: check.as_str().to_string(),
-                revision: self.revision.id.to_string(),
-                seed: self.seed,
-                description,
-                kind,
-                command: self.command.clone(),
-                messages,
-                timeout_secs: None,
-                output_schema: None,
-            },
+            case: self.case_file(check, kind, description, messages),
             case_path: None,
         }
     }
