@@ -14,8 +14,7 @@ use mcp_conformance::Error;
 /// | 1 | `Fail` | the gate fails (`run`: a failure the baseline does not list, a warning under `--strict`, a stale entry under `--strict-baseline`); `fuzz` found a failure; `replay` reproduced it |
 /// | 2 | `Usage` | a usage error already explained on stderr: a bad flag (clap), an unknown check id, an unknown fault name |
 /// | 2 | `Setup` | the harness could not do its job: a bad config file or value, an unknown revision, a server that cannot be spawned, a report that cannot be written; printed as `mcp-conformance: failed to ...` |
-/// | 130 | `Interrupted` | Ctrl-C (every server process group is killed first) |
-/// | 128+N | `Signalled(N)` | `run` ended by SIGINT (130), SIGHUP (129) or SIGTERM (143), servers ended first |
+/// | 128+N | `Signalled(N)` | ended by a signal, servers ended first: SIGINT (Ctrl-C, 130; `run`, `fuzz`), SIGHUP (129) or SIGTERM (143; `run`) |
 /// | 0-255 | `Served` | `reference-server`: the bundled server's own exit status (1 when it does not fit in a byte) |
 #[derive(Debug)]
 pub(crate) enum Exit {
@@ -27,8 +26,6 @@ pub(crate) enum Exit {
     Usage,
     /// 2; printed with its chain of causes when the process ends.
     Setup(Error),
-    /// 130.
-    Interrupted,
     /// 128 + the signal's number.
     Signalled(i32),
     /// The reference server's own exit status.
@@ -36,6 +33,11 @@ pub(crate) enum Exit {
 }
 
 impl Exit {
+    /// Ended by Ctrl-C (SIGINT): 130.
+    pub(crate) fn interrupted() -> Exit {
+        Exit::Signalled(2)
+    }
+
     /// `Pass` when nothing failed, else `Fail`.
     pub(crate) fn failed_if(failed: bool) -> Exit {
         if failed {
@@ -51,7 +53,6 @@ impl Exit {
             Exit::Pass => 0,
             Exit::Fail => 1,
             Exit::Usage | Exit::Setup(_) => 2,
-            Exit::Interrupted => 130,
             Exit::Signalled(n) => u8::try_from(128 + n).unwrap_or(255),
             Exit::Served(status) => u8::try_from(*status).unwrap_or(1),
         }
@@ -96,7 +97,7 @@ mod tests {
             (Exit::Fail, 1),
             (Exit::Usage, 2),
             (Exit::Setup(Error::NoCommand), 2),
-            (Exit::Interrupted, 130),
+            (Exit::interrupted(), 130),
             (Exit::Served(0), 0),
             (Exit::Served(3), 3),
             (Exit::Served(-1), 1),

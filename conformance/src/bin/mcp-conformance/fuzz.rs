@@ -111,7 +111,7 @@ fn generators(args: FuzzArgs, setup: Setup) -> Result<Exit> {
         return Err(e);
     }
     let Some(outcome) = found else {
-        return Ok(Exit::Interrupted);
+        return Ok(Exit::interrupted());
     };
     let outcome = outcome?;
     println!(
@@ -147,7 +147,7 @@ fn live(args: FuzzArgs, setup: Setup) -> Result<Exit> {
     catch_interrupt(Arc::clone(&interrupted))?;
     let mut target = match LiveTarget::start(config) {
         Ok(t) => t,
-        Err(_) if interrupted.load(Ordering::SeqCst) => return Ok(Exit::Interrupted),
+        Err(_) if interrupted.load(Ordering::SeqCst) => return Ok(Exit::interrupted()),
         Err(e) => return Err(e),
     };
     let mut findings: Vec<(mcp_conformance::checks::CheckId, FailureKind)> = Vec::new();
@@ -194,7 +194,7 @@ fn live(args: FuzzArgs, setup: Setup) -> Result<Exit> {
         }
     }
     if interrupted.load(Ordering::SeqCst) {
-        return Ok(Exit::Interrupted);
+        return Ok(Exit::interrupted());
     }
     for note in target.notes() {
         println!("note: {}", escape_server_text(note));
