@@ -40,6 +40,7 @@ use serde::Deserialize;
 use crate::errors::{Error, Result};
 use crate::protocol::{Revision, REVISIONS};
 use crate::report::Format;
+use crate::runner::default_jobs;
 use crate::scenarios::CallMode;
 use crate::transport::ServerCommand;
 
@@ -107,6 +108,10 @@ pub struct RunSection {
     pub time_budget: Option<f64>,
     /// Where failing generated cases are saved (relative to the config file).
     pub cases_dir: Option<PathBuf>,
+    /// Revisions run at once.
+    pub jobs: Option<usize>,
+    /// Seconds the whole run may take.
+    pub max_time: Option<f64>,
 }
 
 /// A parsed config file.
@@ -200,6 +205,10 @@ pub struct Flags {
     pub time_budget: Option<f64>,
     /// `--cases-dir`.
     pub cases_dir: Option<PathBuf>,
+    /// `--jobs`.
+    pub jobs: Option<usize>,
+    /// `--max-time` in seconds.
+    pub max_time: Option<f64>,
 }
 
 /// The effective settings of a run: flags over the file over the defaults, every value
@@ -244,6 +253,10 @@ pub struct Settings {
     pub time_budget: Option<f64>,
     /// Where failing generated cases are saved.
     pub cases_dir: PathBuf,
+    /// Revisions run at once (at least one).
+    pub jobs: usize,
+    /// Seconds the whole run may take (finite and positive).
+    pub max_time: Option<f64>,
 }
 
 impl FileConfig {
@@ -328,6 +341,16 @@ impl FileConfig {
                 })
                 .collect::<Result<Vec<_>>>()?
         };
+        let jobs = flags.jobs.or(run.jobs).unwrap_or_else(default_jobs);
+        if jobs == 0 {
+            return Err(usage("jobs must be at least 1".into()));
+        }
+        let max_time = flags.max_time.or(run.max_time);
+        if max_time.is_some_and(|t| !t.is_finite() || t <= 0.0) {
+            return Err(usage(
+                "the maximum run time must be a positive number of seconds".into(),
+            ));
+        }
         if flags.output.is_some() && formats.len() > 1 {
             return Err(usage(
                 "--output takes one --format; use --output-dir for several".into(),
@@ -356,6 +379,8 @@ impl FileConfig {
                 .cases_dir
                 .or(run.cases_dir)
                 .unwrap_or_else(|| PathBuf::from(DEFAULT_CASES_DIR)),
+            jobs,
+            max_time,
         })
     }
 }

@@ -54,5 +54,5 @@ pub use report::{
     render_text, to_json, to_junit, to_markdown, to_sarif, Baseline, Format, Gate, GateOptions,
     RevisionReport, RunReport, Summary,
 };
-pub use runner::{run, RunConfig, RunEvent};
+pub use runner::{run, run_until, RunConfig, RunEvent};
 pub use transport::ServerCommand;

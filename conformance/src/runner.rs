@@ -1,15 +1,32 @@
-//! Runs the whole suite against one server: every selected revision in a fresh process,
-//! the negotiation probes, then every check of the catalog on each revision's record.
+//! Runs the whole suite against one server: every selected revision in a fresh process
+//! (up to `jobs` of them at once), the negotiation probes, then every check of the
+//! catalog on each revision's record.
+//!
+//! Revisions are independent conversations with their own processes and their own
+//! seeds, so running several at once changes only the wall time: records are kept in the
+//! order the revisions were asked for and judged in that order, whatever finishes first.
+//! A run can be cut short (a signal, `max_time`): the revisions that finished are still
+//! judged and reported, and the report says what did not run.
 //!
 //! Progress is reported as typed [`RunEvent`]s so that any front end (the CLI's progress
 //! line, a libtest harness) can follow a run without parsing text.
 
 use std::collections::HashMap;
+use std::future::Future;
+use std::rc::Rc;
+use std::time::{Duration, Instant};
+
+use tokio::task::JoinSet;
 
 use crate::checks::{judge_all, Ctx, CATALOG};
-use crate::protocol::{Revision, SchemaSet, SessionConfig, REVISIONS};
-use crate::report::{RevisionReport, RunReport, Summary, TargetInfo};
-use crate::scenarios::{negotiate, run_revision, CallPolicy, PropertyConfig};
+use crate::protocol::{measured, Revision, SchemaSet, SessionConfig, Usage, REVISIONS};
+use crate::report::{
+    Incomplete, PartTiming, RevisionReport, RevisionTiming, RunReport, RunTiming, Summary,
+    TargetInfo,
+};
+use crate::scenarios::{
+    negotiate, run_revision, CallPolicy, NegotiationRecord, PropertyConfig, RevisionRecord,
+};
 use crate::transport::ServerCommand;
 
 /// What to run.
@@ -31,6 +48,11 @@ pub struct RunConfig {
     pub properties: Option<PropertyConfig>,
     /// Where failing property cases are saved for `mcp-conformance replay`.
     pub cases_dir: Option<std::path::PathBuf>,
+    /// Revisions run at once (at least one). The report is the same for every value.
+    pub jobs: usize,
+    /// A bound on the whole run: past it, what finished is judged and the report is
+    /// marked incomplete.
+    pub max_time: Option<Duration>,
 }
 
 impl RunConfig {
@@ -45,8 +67,15 @@ impl RunConfig {
             call_policy: CallPolicy::default(),
             properties: Some(PropertyConfig::default()),
             cases_dir: None,
+            jobs: default_jobs(),
+            max_time: None,
         }
     }
+}
+
+/// The default `jobs`: the machine's cores.
+pub fn default_jobs() -> usize {
+    std::thread::available_parallelism().map_or(1, usize::from)
 }
 
 /// Progress of a run.
@@ -58,38 +87,81 @@ pub enum RunEvent {
     NegotiationStarted,
     /// A revision has been judged.
     RevisionJudged(&'static str, Summary),
+    /// The run was cut short; what finished is being judged.
+    Cut(String),
 }
 
 /// Runs the suite. `Err` only for harness problems (e.g. the server cannot be spawned);
 /// everything the server does wrong is in the report.
-pub async fn run(
+pub async fn run(config: &RunConfig, on_event: impl FnMut(RunEvent)) -> crate::Result<RunReport> {
+    run_until(config, on_event, std::future::pending()).await
+}
+
+/// Runs the suite until `stop` yields a reason (e.g. a signal arrived) or `max_time` has
+/// passed: then every server is ended, the revisions that finished are judged, and the
+/// report is marked incomplete with that reason.
+pub async fn run_until(
     config: &RunConfig,
     mut on_event: impl FnMut(RunEvent),
+    stop: impl Future<Output = String>,
 ) -> crate::Result<RunReport> {
-    let mut records = Vec::new();
-    for &revision in &config.revisions {
-        on_event(RunEvent::RevisionStarted(revision.id));
-        records.push(
-            run_revision(
-                &config.command,
-                revision,
-                &config.session,
-                &config.call_policy,
-                config.properties.as_ref(),
-                config.seed,
-            )
-            .await?,
-        );
-    }
-    if let Some(dir) = &config.cases_dir {
-        save_cases(dir, &mut records)?;
-    }
-    on_event(RunEvent::NegotiationStarted);
-    let negotiation = negotiate(&config.command, &records, &config.session).await?;
+    let started = Instant::now();
+    let max_time = config.max_time;
+    let stop = async move {
+        let deadline = async {
+            match max_time {
+                Some(t) => {
+                    tokio::time::sleep(t).await;
+                    format!("--max-time of {} s reached", t.as_secs_f64())
+                }
+                None => std::future::pending().await,
+            }
+        };
+        tokio::select! {
+            reason = stop => reason,
+            reason = deadline => reason,
+        }
+    };
+    tokio::pin!(stop);
 
+    // The property phase holds proptest's strategies, which are not `Send`: conversations
+    // run as local tasks, interleaved on this thread while each waits on its server.
+    let (mut finished, cut) = tokio::task::LocalSet::new()
+        .run_until(conversations(config, &mut on_event, &mut stop))
+        .await?;
+    if let Some(dir) = &config.cases_dir {
+        save_cases(dir, finished.iter_mut().flatten().map(|f| &mut f.record))?;
+    }
+    let (negotiation, negotiation_timing, cut) = match cut {
+        Some(reason) => (
+            NegotiationRecord::default(),
+            PartTiming::default(),
+            Some(reason),
+        ),
+        None => {
+            on_event(RunEvent::NegotiationStarted);
+            let records: Vec<RevisionRecord> = finished
+                .iter()
+                .flatten()
+                .map(|f| f.record.clone())
+                .collect();
+            let probes = timed(negotiate(&config.command, &records, &config.session));
+            tokio::select! {
+                (result, timing) = probes => (result?, timing, None),
+                reason = &mut stop => (NegotiationRecord::default(), PartTiming::default(), Some(reason)),
+            }
+        }
+    };
+    if let Some(reason) = &cut {
+        on_event(RunEvent::Cut(reason.clone()));
+    }
+
+    let judging = Instant::now();
     let mut schemas: HashMap<&'static str, SchemaSet> = HashMap::new();
     let mut reports = Vec::new();
-    for record in &records {
+    let mut timings = Vec::new();
+    for f in finished.iter().flatten() {
+        let record = &f.record;
         let revision = record.negotiated.as_deref().and_then(Revision::find);
         if let Some(rev) = revision {
             if !schemas.contains_key(rev.id) {
@@ -112,6 +184,12 @@ pub async fn run(
             negotiated: record.negotiated.clone(),
             results,
         });
+        timings.push(RevisionTiming {
+            revision: record.requested.id,
+            total: f.timing,
+            scripted_ms: millis(record.phases.scripted),
+            property_ms: millis(record.phases.properties),
+        });
     }
     let target = TargetInfo {
         transport: "stdio",
@@ -119,13 +197,125 @@ pub async fn run(
         args: config.command.args.clone(),
         reference: config.reference,
     };
-    Ok(RunReport::new(target, config.seed, reports))
+    let mut report = RunReport::new(target, config.seed, reports);
+    report.incomplete = cut.map(|reason| Incomplete {
+        reason,
+        not_run: config
+            .revisions
+            .iter()
+            .zip(&finished)
+            .filter(|(_, f)| f.is_none())
+            .map(|(r, _)| r.id)
+            .collect(),
+        negotiation_ran: negotiation.unsupported.is_some(),
+    });
+    let processes = timings.iter().map(|t| t.total.processes).sum::<u64>();
+    let requests = timings.iter().map(|t| t.total.requests).sum::<u64>();
+    report.timing = Some(RunTiming {
+        wall_ms: millis(started.elapsed()),
+        jobs: config.jobs.max(1),
+        processes: processes + negotiation_timing.processes,
+        requests: requests + negotiation_timing.requests,
+        revisions: timings,
+        negotiation: negotiation_timing,
+        judging_ms: millis(judging.elapsed()),
+    });
+    Ok(report)
+}
+
+/// A revision's conversation and what it cost.
+struct Finished {
+    record: RevisionRecord,
+    timing: PartTiming,
+}
+
+/// Runs every revision's conversation, up to `jobs` at once, until all have finished or
+/// `stop` yields. Returns one slot per revision, in the order asked (`None`: it did not
+/// finish), and the reason the run was cut, if it was. Unfinished conversations are
+/// aborted, which ends their servers.
+async fn conversations(
+    config: &RunConfig,
+    on_event: &mut impl FnMut(RunEvent),
+    stop: &mut (impl Future<Output = String> + Unpin),
+) -> crate::Result<(Vec<Option<Finished>>, Option<String>)> {
+    let shared = Rc::new(config.clone());
+    let mut finished: Vec<Option<Finished>> = config.revisions.iter().map(|_| None).collect();
+    let mut running = JoinSet::new();
+    let mut next = 0;
+    let mut cut = None;
+    loop {
+        while running.len() < config.jobs.max(1) && next < config.revisions.len() {
+            let revision = config.revisions[next];
+            on_event(RunEvent::RevisionStarted(revision.id));
+            let c = Rc::clone(&shared);
+            let slot = next;
+            running.spawn_local(async move {
+                let conversation = run_revision(
+                    &c.command,
+                    revision,
+                    &c.session,
+                    &c.call_policy,
+                    c.properties.as_ref(),
+                    c.seed,
+                );
+                (slot, timed(conversation).await)
+            });
+            next += 1;
+        }
+        let joined = tokio::select! {
+            joined = running.join_next() => joined,
+            reason = &mut *stop => {
+                cut = Some(reason);
+                break;
+            }
+        };
+        let Some(joined) = joined else { break };
+        let (slot, (record, timing)) = match joined {
+            Ok(done) => done,
+            // A panic in a conversation is a bug of ours: let it surface as one.
+            Err(e) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
+            Err(_) => continue,
+        };
+        match record {
+            Ok(record) => finished[slot] = Some(Finished { record, timing }),
+            Err(e) => {
+                running.shutdown().await;
+                return Err(e);
+            }
+        }
+    }
+    // Aborts what still runs and waits until each task is dropped: its sessions end
+    // their servers as they drop.
+    running.shutdown().await;
+    Ok((finished, cut))
+}
+
+/// Runs `part`, measuring its wall time, processes and requests.
+async fn timed<F: Future>(part: F) -> (F::Output, PartTiming) {
+    let started = Instant::now();
+    let (
+        output,
+        Usage {
+            processes,
+            requests,
+        },
+    ) = measured(part).await;
+    let timing = PartTiming {
+        wall_ms: millis(started.elapsed()),
+        processes,
+        requests,
+    };
+    (output, timing)
+}
+
+fn millis(d: Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
 }
 
 /// Saves every failing property case as `DIR/<revision>-<check>-<n>.json`.
-fn save_cases(
+fn save_cases<'a>(
     dir: &std::path::Path,
-    records: &mut [crate::scenarios::RevisionRecord],
+    records: impl Iterator<Item = &'a mut RevisionRecord>,
 ) -> crate::Result<()> {
     let write_err = |path: &std::path::Path, source| crate::Error::WriteReport {
         path: path.to_path_buf(),

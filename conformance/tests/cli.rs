@@ -73,6 +73,25 @@ const CASES: &[Case] = &[
         check: None,
     },
     Case {
+        name: "--max-time cuts a stalled run (1): what finished is reported, marked incomplete",
+        files: &[],
+        steps: &[(&["run", "--revision", "2025-06-18", "--revision", "2025-11-25", "--jobs", "2", "--timeout", "60",
+                    "--max-time", "3", "--format", "json", "--output", "{dir}/report.json",
+                    "--", "{exe}", "reference-server", "--fault", "hang-on-tools-list"],
+                  1, &["INCOMPLETE: --max-time of 3 s reached; not finished, so not reported: 2025-06-18, 2025-11-25"],
+                  &["the run is incomplete"])],
+        check: Some(incomplete_json_report),
+    },
+    Case {
+        name: "--jobs does not change the report (0)",
+        files: &[],
+        steps: &[
+            (&["run", "--jobs", "1", "--cases", "4", "--format", "json", "--output", "{dir}/one.json"], 0, &[], &[]),
+            (&["run", "--jobs", "3", "--cases", "4", "--format", "json", "--output", "{dir}/three.json"], 0, &[], &[]),
+        ],
+        check: Some(same_report_for_any_jobs),
+    },
+    Case {
         name: "a server that cannot be spawned is a setup error (2)",
         files: &[],
         steps: &[(&["run", "--", "/nonexistent/mcp-server"], 2, &[], &["failed to spawn server command"])],
@@ -275,6 +294,43 @@ fn run_case(index: usize, case: &Case) -> Result<(), String> {
     Ok(())
 }
 
+fn incomplete_json_report(dir: &Path, _: &[Output]) {
+    let json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("report.json")).unwrap()).unwrap();
+    let cut = &json["incomplete"];
+    assert_eq!(cut["reason"], "--max-time of 3 s reached", "{json}");
+    assert_eq!(
+        cut["not_run"],
+        serde_json::json!(["2025-06-18", "2025-11-25"])
+    );
+    assert_eq!(cut["negotiation_ran"], false);
+    assert_eq!(json["revisions"], serde_json::json!([]));
+}
+
+/// Two runs at different `--jobs` give the same JSON report, apart from the measured
+/// timing section, which must be there and count the work done.
+fn same_report_for_any_jobs(dir: &Path, _: &[Output]) {
+    let read = |name: &str| -> serde_json::Value {
+        serde_json::from_slice(&std::fs::read(dir.join(name)).unwrap()).unwrap()
+    };
+    let (mut one, mut three) = (read("one.json"), read("three.json"));
+    let timing = one["timing"].take();
+    assert_eq!(timing["jobs"], 1);
+    assert_eq!(three["timing"].take()["jobs"], 3);
+    assert_eq!(
+        timing["revisions"].as_array().map(Vec::len),
+        Some(4),
+        "{timing}"
+    );
+    let processes = timing["processes"].as_u64().unwrap();
+    assert!(
+        processes >= 6,
+        "four revisions and the negotiation probes: {timing}"
+    );
+    assert!(timing["requests"].as_u64().unwrap() > 4 * 10, "{timing}");
+    assert_eq!(one, three);
+}
+
 fn json_report_shape(dir: &Path, _: &[Output]) {
     let json: serde_json::Value =
         serde_json::from_slice(&std::fs::read(dir.join("report.json")).unwrap()).unwrap();
@@ -378,10 +434,10 @@ fn signalled_with_no_server_behind(
     let dir = temp_dir(label);
     let pidfile = dir.join("server.pid");
     let script = format!("echo $$ > '{}'; exec sleep 300", pidfile.display());
-    let mut harness = Command::new(EXE)
+    let harness = Command::new(EXE)
         .args(args)
         .args(["--", "sh", "-c", &script])
-        .stdout(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::null())
         .spawn()
         .unwrap();
@@ -395,8 +451,17 @@ fn signalled_with_no_server_behind(
         .parse()
         .unwrap();
     kill(Pid::from_raw(harness.id() as i32), signal).unwrap();
-    let status = harness.wait().unwrap();
-    assert_eq!(status.code(), Some(code), "{signal:?}");
+    let output = harness.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(code), "{signal:?}");
+    if args[0] == "run" {
+        // The report of what finished is still written, marked incomplete.
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        let name = format!("{signal:?}");
+        assert!(
+            stdout.contains(&format!("INCOMPLETE: interrupted by {name}")),
+            "{stdout}"
+        );
+    }
     let gone = |pid: i32| common::is_gone(pid.unsigned_abs());
     let deadline = Instant::now() + Duration::from_secs(5);
     while !gone(server) && Instant::now() < deadline {

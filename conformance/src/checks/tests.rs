@@ -260,6 +260,7 @@ impl Script {
             shutdown: None,
             properties: None,
             transcript: r.transcript,
+            phases: Default::default(),
         }
     }
 }

@@ -10,7 +10,9 @@ mod revision;
 mod schema;
 mod transcript;
 
-pub use client::{BatchExchange, Exchange, Line, Reply, Session, SessionConfig, Silence};
+pub use client::{
+    measured, BatchExchange, Exchange, Line, Reply, Session, SessionConfig, Silence, Usage,
+};
 pub use jsonrpc::{classify, id_match, IdMatch, MessageKind};
 pub use revision::{ErrorClass, Rev, Revision, REVISIONS};
 pub use schema::{result_definition, SchemaSet, SchemaViolation};

@@ -91,11 +91,12 @@ impl RunReport {
                 }
             }
         }
-        // An entry for a revision that did not run is not stale: nothing was judged.
-        let ran = |e: &BaselineEntry| {
-            e.revision
-                .as_deref()
-                .is_none_or(|r| self.revisions.iter().any(|rev| rev.revision == r))
+        // An entry for a revision that did not run is not stale: nothing was judged. In a
+        // run cut short, neither is an entry for every revision.
+        let complete = self.incomplete.is_none();
+        let ran = |e: &BaselineEntry| match e.revision.as_deref() {
+            None => complete,
+            Some(r) => self.revisions.iter().any(|rev| rev.revision == r),
         };
         outcome.stale = baseline
             .expected
@@ -125,6 +126,12 @@ impl RunReport {
         if options.strict && warns > 0 {
             reasons.push(format!(
                 "{warns} warning(s), and --strict makes warnings fail"
+            ));
+        }
+        if let Some(cut) = &self.incomplete {
+            reasons.push(format!(
+                "the run is incomplete ({}): a cut run never passes",
+                cut.reason
             ));
         }
         let stale = self.baseline.as_ref().map_or(0, |b| b.stale.len());

@@ -69,6 +69,16 @@ pub fn to_junit(report: &RunReport) -> crate::Result<String> {
         );
         junit.add_test_suite(suite);
     }
+    if let Some(cut) = &report.incomplete {
+        // A cut run must not read as a green one: one failing case says what it left out.
+        let mut suite = TestSuite::new(format!("{} run", report.tool.name));
+        let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
+        status
+            .set_type("INCOMPLETE")
+            .set_message(xml_text(&cut.describe()));
+        suite.add_test_case(TestCase::new("run-complete", status));
+        junit.add_test_suite(suite);
+    }
     junit.to_string().map_err(|e| {
         crate::Error::Serialize(<serde_json::Error as serde::ser::Error>::custom(
             format_args!("junit xml: {e}"),

@@ -37,7 +37,12 @@ pub fn to_markdown(report: &RunReport) -> String {
         report.seed,
         report.seed
     );
-    let verdict = if report.summary.fail > 0 {
+    if let Some(cut) = &report.incomplete {
+        let _ = writeln!(out, "> **{}**\n", md_text(&cut.describe()));
+    }
+    let verdict = if report.incomplete.is_some() {
+        "INCOMPLETE"
+    } else if report.summary.fail > 0 {
         "FAILED"
     } else if report.summary.warn > 0 {
         "PASSED with warnings"

@@ -111,6 +111,86 @@ pub struct RunReport {
     /// How the baseline met the run, when one was given.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub baseline: Option<BaselineOutcome>,
+    /// Set when the run was cut short (a signal, `--max-time`): what was judged is
+    /// reported, and what did not run is listed here.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub incomplete: Option<Incomplete>,
+    /// Where the time went (measured, so it differs between runs; only the JSON report
+    /// carries it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub timing: Option<RunTiming>,
+}
+
+/// Why a run stopped early, and what it did not do.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Incomplete {
+    /// What cut it ("interrupted by SIGTERM", "--max-time 60 s reached").
+    pub reason: String,
+    /// Revisions whose conversation did not finish: they have no results.
+    pub not_run: Vec<&'static str>,
+    /// Whether the version negotiation probes ran (their checks skip when not).
+    pub negotiation_ran: bool,
+}
+
+impl Incomplete {
+    /// One sentence for every format: what cut the run and what it left out.
+    pub fn describe(&self) -> String {
+        let mut text = format!("INCOMPLETE: {}", self.reason);
+        if !self.not_run.is_empty() {
+            text.push_str(&format!(
+                "; not finished, so not reported: {}",
+                self.not_run.join(", ")
+            ));
+        }
+        if !self.negotiation_ran {
+            text.push_str("; the version negotiation probes did not run (their checks skip)");
+        }
+        text
+    }
+}
+
+/// Wall time and cost of one part of a run.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct PartTiming {
+    /// Wall time in milliseconds.
+    pub wall_ms: u64,
+    /// Server processes started.
+    pub processes: u64,
+    /// Requests sent (our answers to the server's own requests not counted).
+    pub requests: u64,
+}
+
+/// One revision's time, by phase.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RevisionTiming {
+    /// The revision asked for.
+    pub revision: &'static str,
+    /// The whole revision (both phases), its processes and requests.
+    #[serde(flatten)]
+    pub total: PartTiming,
+    /// The scripted conversation, shutdown included, in milliseconds.
+    pub scripted_ms: u64,
+    /// The property phase, in milliseconds (0 when it did not run).
+    pub property_ms: u64,
+}
+
+/// Where a run's time went.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct RunTiming {
+    /// The whole run, in milliseconds.
+    pub wall_ms: u64,
+    /// Revisions run at once (`--jobs`).
+    pub jobs: usize,
+    /// Server processes started, in all.
+    pub processes: u64,
+    /// Requests sent, in all.
+    pub requests: u64,
+    /// Each revision that ran, in report order.
+    pub revisions: Vec<RevisionTiming>,
+    /// The version negotiation probes.
+    pub negotiation: PartTiming,
+    /// Judging every check of every revision, in milliseconds.
+    pub judging_ms: u64,
 }
 
 impl RunReport {
@@ -125,6 +205,8 @@ impl RunReport {
             revisions,
             summary,
             baseline: None,
+            incomplete: None,
+            timing: None,
         }
     }
 

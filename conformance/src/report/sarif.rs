@@ -13,8 +13,9 @@
 
 use serde_json::{json, Value};
 use serde_sarif::sarif::{
-    Message, MultiformatMessageString, PropertyBag, ReportingConfiguration, ReportingDescriptor,
-    Result as SarifResult, ResultLevel, Run, Sarif, Tool, ToolComponent,
+    Invocation, Message, MultiformatMessageString, Notification, PropertyBag,
+    ReportingConfiguration, ReportingDescriptor, Result as SarifResult, ResultLevel, Run, Sarif,
+    Tool, ToolComponent,
 };
 
 use super::escape::escape_server_text;
@@ -90,11 +91,22 @@ pub fn to_sarif(report: &RunReport) -> crate::Result<String> {
                 })
         })
         .collect();
-    let run = Run::builder()
+    let mut run = Run::builder()
         .tool(Tool::builder().driver(driver).build())
         .results(results)
         .properties(run_properties(report))
         .build();
+    if let Some(cut) = &report.incomplete {
+        // A cut run did not execute successfully: SARIF's way to say the results are partial.
+        let note = Notification::builder()
+            .level(json!("error"))
+            .message(Message::builder().text(sarif_text(&cut.describe())).build())
+            .build();
+        run.invocations = Some(vec![Invocation::builder()
+            .execution_successful(false)
+            .tool_execution_notifications(vec![note])
+            .build()]);
+    }
     let sarif = Sarif::builder()
         .schema(SARIF_SCHEMA)
         .version(json!("2.1.0"))
@@ -193,6 +205,7 @@ fn run_properties(report: &RunReport) -> PropertyBag {
         "target": report.target,
         "revisions": revisions,
         "summary": report.summary,
+        "incomplete": report.incomplete,
     })))
 }
 

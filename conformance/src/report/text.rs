@@ -41,6 +41,10 @@ pub fn render_text_styled(report: &RunReport, color: bool) -> String {
         "{} {}: {} over {}, seed {}",
         report.tool.name, report.tool.version, target, report.target.transport, report.seed
     );
+    if let Some(cut) = &report.incomplete {
+        let line = escape_server_text(&cut.describe());
+        let _ = writeln!(out, "{}", paint(&line, Status::Fail, color));
+    }
     for rev in &report.revisions {
         let s = Summary::of(&rev.results);
         let negotiated = rev

@@ -22,7 +22,7 @@ pub use property::{
     PropertyRecord, PropertyRun, RawFrame, SlowCall,
 };
 pub use replay::{replay, ReplayOutcome};
-pub use revision::{run_revision, RevisionRecord, ShutdownRecord, PING_IDS};
+pub use revision::{run_revision, PhaseTimes, RevisionRecord, ShutdownRecord, PING_IDS};
 pub(crate) use tools::requires_arguments;
 pub use tools::{
     compile_input_schema, listed_tools, valid_arguments, walk, ToolCall, ToolsRecord,

@@ -74,6 +74,17 @@ pub struct RevisionRecord {
     pub properties: Option<PropertyRecord>,
     /// Everything exchanged.
     pub transcript: Transcript,
+    /// How long each phase took.
+    pub phases: PhaseTimes,
+}
+
+/// Wall time of a revision's phases, for the report's timing section.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct PhaseTimes {
+    /// The scripted conversation, shutdown included.
+    pub scripted: Duration,
+    /// The property phase (zero when it did not run).
+    pub properties: Duration,
 }
 
 impl RevisionRecord {
@@ -133,6 +144,7 @@ pub async fn run_revision(
     properties: Option<&PropertyConfig>,
     seed: u64,
 ) -> crate::Result<RevisionRecord> {
+    let started = std::time::Instant::now();
     let mut session = Session::start(command, config.clone())?;
     let initialize = session
         .request("initialize", Some(initialize_params(revision.id)))
@@ -160,6 +172,7 @@ pub async fn run_revision(
         shutdown: None,
         properties: None,
         transcript: Transcript::default(),
+        phases: PhaseTimes::default(),
     };
     record.stopped = match (&negotiated, record.initialize.result()) {
         (_, None) => Some("initialize did not succeed".to_string()),
@@ -181,6 +194,8 @@ pub async fn run_revision(
         waited,
     });
     record.transcript = session.into_transcript();
+    record.phases.scripted = started.elapsed();
+    let started = std::time::Instant::now();
     if let (Some(props), None) = (properties, &record.stopped) {
         let revision = record
             .negotiated
@@ -203,6 +218,7 @@ pub async fn run_revision(
             config: props,
         };
         record.properties = Some(run.run().await);
+        record.phases.properties = started.elapsed();
     }
     Ok(record)
 }

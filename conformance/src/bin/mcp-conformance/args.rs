@@ -120,6 +120,13 @@ pub(crate) struct RunArgs {
     /// Seconds the property phase may take per revision (a cut run is not reproducible).
     #[arg(long, value_name = "SECS")]
     pub time_budget: Option<f64>,
+    /// Revisions run at once (the report is the same for any value) [default: the number of cores]
+    #[arg(long, value_name = "N")]
+    pub jobs: Option<usize>,
+    /// Bound on the whole run: past it, the servers are ended, what finished is reported
+    /// (marked incomplete) and the run fails.
+    #[arg(long, value_name = "SECS")]
+    pub max_time: Option<f64>,
     // Save failing generated cases here, for `mcp-conformance replay`.
     #[arg(long, value_name = "DIR", help = format!(
         "Save failing generated cases here, for `mcp-conformance replay` [default: {DEFAULT_CASES_DIR}]"

@@ -65,6 +65,8 @@ pub(crate) fn plan(args: RunArgs) -> Result<Plan> {
             properties,
             // Failing generated cases are always saved (only when there are some).
             cases_dir: Some(settings.cases_dir),
+            jobs: settings.jobs,
+            max_time: settings.max_time.map(Duration::from_secs_f64),
         },
         formats: settings.formats,
         output: settings.output,
@@ -99,6 +101,8 @@ fn flags(args: RunArgs) -> Flags {
         cases: args.cases,
         time_budget: args.time_budget,
         cases_dir: args.cases_dir,
+        jobs: args.jobs,
+        max_time: args.max_time,
     }
 }
 

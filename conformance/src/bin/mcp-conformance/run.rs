@@ -1,11 +1,12 @@
 //! `run`: the suite against one server, the reports written where the plan says, and the
 //! gate's verdict.
 
+use std::cell::Cell;
 use std::io::IsTerminal;
 use std::path::Path;
 
 use mcp_conformance::report::{render_text_styled, Baseline, Format, RunReport};
-use mcp_conformance::runner::{run, RunEvent};
+use mcp_conformance::runner::{run_until, RunEvent};
 use mcp_conformance::{Error, Result};
 
 use crate::args::RunArgs;
@@ -22,31 +23,40 @@ pub(crate) fn run_command(args: RunArgs) -> Result<Exit> {
         .enable_all()
         .build()
         .map_err(Error::Runtime)?;
-    let outcome = runtime.block_on(async {
+    // A signal cuts the run: the servers are ended, what finished is judged and written
+    // (marked incomplete), and the exit code still says which signal it was.
+    let signalled = Cell::new(None);
+    let mut report = runtime.block_on(async {
         let mut signals = Signals::register()?;
-        Ok::<_, Error>(tokio::select! {
-            report = run(&plan.config, progress) => Ok(report),
-            // Dropping the run future kills every server process group it owns.
-            n = signals.recv() => Err(n),
-        })
+        let stop = async {
+            let n = signals.recv().await;
+            signalled.set(Some(n));
+            format!("interrupted by {}", signal_name(n))
+        };
+        run_until(&plan.config, progress, stop).await
     })?;
-    let report = match outcome {
-        Ok(report) => report,
-        Err(n) => {
-            eprintln!("mcp-conformance: interrupted (signal {n}); the servers were ended");
-            return Ok(Exit::Signalled(n));
-        }
-    };
-    let mut report = report?;
     if let Some(baseline) = &baseline {
         report.apply_baseline(baseline);
     }
     emit(&report, &plan)?;
     let gate = report.gate(plan.gate);
+    if let Some(n) = signalled.get() {
+        eprintln!("mcp-conformance: interrupted (signal {n}); the servers were ended");
+        return Ok(Exit::Signalled(n));
+    }
     if !gate.passed {
         eprintln!("mcp-conformance: {}", gate.reasons.join("; "));
     }
     Ok(Exit::failed_if(!gate.passed))
+}
+
+fn signal_name(n: i32) -> String {
+    match n {
+        2 => "SIGINT".to_string(),
+        15 => "SIGTERM".to_string(),
+        1 => "SIGHUP".to_string(),
+        n => format!("signal {n}"),
+    }
 }
 
 fn progress(event: RunEvent) {
@@ -54,6 +64,9 @@ fn progress(event: RunEvent) {
         RunEvent::RevisionStarted(rev) => eprintln!("mcp-conformance: running {rev}"),
         RunEvent::NegotiationStarted => eprintln!("mcp-conformance: probing version negotiation"),
         RunEvent::RevisionJudged(..) => {}
+        RunEvent::Cut(reason) => {
+            eprintln!("mcp-conformance: {reason}; judging what finished")
+        }
     }
 }
 

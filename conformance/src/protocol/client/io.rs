@@ -139,6 +139,14 @@ impl Session {
         json: Option<Value>,
         auto_reply: bool,
     ) -> usize {
+        // Everything we send that expects an answer: not our notifications, not our
+        // answers to the server's requests.
+        let notification = json
+            .as_ref()
+            .is_some_and(|j| j.get("method").is_some() && j.get("id").is_none());
+        if !auto_reply && !notification {
+            super::usage::count_request();
+        }
         let seq = self.transcript.push(Direction::Sent, line, json);
         if let Some(entry) = self.transcript.get_mut(seq) {
             entry.auto_reply = auto_reply;

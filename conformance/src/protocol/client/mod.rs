@@ -14,12 +14,14 @@
 //! events, correlating responses with requests, answering the server's requests);
 //! `shutdown.rs` ends the process; `exchange.rs` holds what a request gets back
 //! ([`Exchange`], [`Reply`], [`Silence`], [`BatchExchange`]) and the [`Line`]s a pipelined
-//! write is made of.
+//! write is made of; `usage.rs` counts the processes and requests a part of a run costs.
 
 mod exchange;
 mod io;
 mod session;
 mod shutdown;
+mod usage;
 
 pub use exchange::{BatchExchange, Exchange, Line, Reply, Silence};
 pub use session::{Session, SessionConfig};
+pub use usage::{measured, Usage};

@@ -56,6 +56,7 @@ impl Session {
     /// Spawns the server and starts recording.
     pub fn start(command: &ServerCommand, config: SessionConfig) -> crate::Result<Self> {
         let transport = StdioTransport::spawn(command, config.max_line)?;
+        super::usage::count_process();
         Ok(Self {
             transport,
             transcript: Transcript::default(),

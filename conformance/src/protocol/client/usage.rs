@@ -1,0 +1,94 @@
+//! What a part of a run cost the server: processes started and requests sent, so that a
+//! report can say where the time went (slowness seen and attributed, not guessed).
+//!
+//! The counters ride a task-local that the runner sets around each part it measures (a
+//! revision, the negotiation probes): every session started inside that part counts
+//! itself, without a counter threaded through each constructor of every phase. Outside
+//! such a scope nothing is counted.
+
+use std::future::Future;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+use serde::Serialize;
+
+tokio::task_local! {
+    static COUNTERS: Arc<Counters>;
+}
+
+#[derive(Debug, Default)]
+struct Counters {
+    processes: AtomicU64,
+    requests: AtomicU64,
+}
+
+/// Counts of one measured part of a run.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct Usage {
+    /// Server processes started.
+    pub processes: u64,
+    /// Requests sent (our automatic answers to the server's requests not included).
+    pub requests: u64,
+}
+
+impl Usage {
+    /// The sum of two counts.
+    pub fn plus(self, other: Usage) -> Usage {
+        Usage {
+            processes: self.processes + other.processes,
+            requests: self.requests + other.requests,
+        }
+    }
+}
+
+/// Runs `part`, counting the processes and requests of every session it starts.
+pub async fn measured<F: Future>(part: F) -> (F::Output, Usage) {
+    let counters = Arc::new(Counters::default());
+    let output = COUNTERS.scope(Arc::clone(&counters), part).await;
+    let usage = Usage {
+        processes: counters.processes.load(Ordering::Relaxed),
+        requests: counters.requests.load(Ordering::Relaxed),
+    };
+    (output, usage)
+}
+
+pub(super) fn count_process() {
+    let _ = COUNTERS.try_with(|c| c.processes.fetch_add(1, Ordering::Relaxed));
+}
+
+pub(super) fn count_request() {
+    let _ = COUNTERS.try_with(|c| c.requests.fetch_add(1, Ordering::Relaxed));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn counts_only_inside_the_measured_part() {
+        count_process();
+        let ((), usage) = measured(async {
+            count_process();
+            count_request();
+            count_request();
+        })
+        .await;
+        assert_eq!(
+            usage,
+            Usage {
+                processes: 1,
+                requests: 2
+            }
+        );
+    }
+
+    #[tokio::test]
+    async fn nested_parts_count_apart() {
+        let (inner, outer) = measured(async {
+            count_request();
+            measured(async { count_request() }).await.1
+        })
+        .await;
+        assert_eq!((outer.requests, inner.requests), (1, 1));
+    }
+}
