@@ -198,6 +198,7 @@ pub async fn run_until(
         reference: config.reference,
     };
     let mut report = RunReport::new(target, config.seed, reports);
+    report.link_causes();
     report.incomplete = cut.map(|reason| Incomplete {
         reason,
         not_run: config

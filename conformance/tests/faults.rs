@@ -403,6 +403,9 @@ fn run_reference(fault: Option<&str>, revisions: Vec<&'static Revision>) -> RunR
     config.reference = true;
     config.revisions = revisions;
     config.session = session_config(fault);
+    // The rows already run in parallel threads; revisions one at a time within a row
+    // keep the number of live servers what the machine can answer within the timeouts.
+    config.jobs = 1;
     common::run_blocking(&config)
 }
 

@@ -293,6 +293,29 @@ pub struct CheckResult {
     pub message: String,
     /// The messages that show it.
     pub evidence: Vec<Evidence>,
+    /// The earlier finding that shows the same server answer, when one does: the
+    /// readable formats print the evidence once, there.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub same_cause_as: Option<SameCause>,
+}
+
+/// The finding another one shares its cause with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct SameCause {
+    /// Its check id.
+    pub check: &'static str,
+    /// Its revision.
+    pub revision: &'static str,
+}
+
+impl SameCause {
+    /// The line the readable formats print in place of the evidence.
+    pub fn describe(&self) -> String {
+        format!(
+            "same cause as {} ({}): the same server answer, shown there",
+            self.check, self.revision
+        )
+    }
 }
 
 /// What a judge may read.
@@ -406,6 +429,7 @@ pub fn judge_all(catalog: &[Check], ctx: &Ctx<'_>) -> Vec<CheckResult> {
                 status,
                 message,
                 evidence,
+                same_cause_as: None,
             }
         })
         .collect()

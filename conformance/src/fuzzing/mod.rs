@@ -211,6 +211,7 @@ pub fn render_hostile(data: &[u8]) {
                 text: hostile.clone(),
             },
         ],
+        same_cause_as: None,
     };
     let target = TargetInfo {
         transport: "stdio",

@@ -186,6 +186,7 @@ mod tests {
             status,
             message: "m".into(),
             evidence: vec![],
+            same_cause_as: None,
         }
     }
 

@@ -103,8 +103,8 @@ fn test_case(revision: &str, r: &CheckResult, baselined: Option<&str>) -> TestCa
         (Status::Fail, None) => {
             let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
             status.set_type(r.level.as_str()).set_message(&message);
-            if !r.evidence.is_empty() {
-                status.set_description(evidence_block(&r.evidence));
+            if let Some(shown) = evidence_text(r) {
+                status.set_description(shown);
             }
             status
         }
@@ -136,13 +136,23 @@ fn test_case(revision: &str, r: &CheckResult, baselined: Option<&str>) -> TestCa
             "FAIL (baselined)"
         };
         let mut out = format!("{word}: {message}");
-        if !r.evidence.is_empty() {
+        if let Some(shown) = evidence_text(r) {
             out.push('\n');
-            out.push_str(&evidence_block(&r.evidence));
+            out.push_str(&shown);
         }
         case.set_system_out(out);
     }
     case
+}
+
+/// What a finding shows below its message: its evidence, or, when an earlier finding
+/// shows the same server answer, a pointer to that one.
+fn evidence_text(r: &CheckResult) -> Option<String> {
+    match r.same_cause_as {
+        Some(root) => Some(root.describe()),
+        None if r.evidence.is_empty() => None,
+        None => Some(evidence_block(&r.evidence)),
+    }
 }
 
 /// The evidence, one escaped line each.
@@ -196,6 +206,7 @@ mod tests {
             status,
             message: message.to_string(),
             evidence: Vec::new(),
+            same_cause_as: None,
         }
     }
 

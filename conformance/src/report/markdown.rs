@@ -143,7 +143,9 @@ fn finding(out: &mut String, revision: &str, r: &CheckResult, baselined: Option<
             md_text(reason)
         );
     }
-    if !r.evidence.is_empty() {
+    if let Some(root) = r.same_cause_as {
+        let _ = writeln!(out, "- Evidence: {}", md_text(&root.describe()));
+    } else if !r.evidence.is_empty() {
         let lines: Vec<String> = r
             .evidence
             .iter()
@@ -241,6 +243,7 @@ mod tests {
             status,
             message: message.to_string(),
             evidence: Vec::new(),
+            same_cause_as: None,
         }
     }
 

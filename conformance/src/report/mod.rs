@@ -4,6 +4,7 @@
 //! transport or a check). Server text is escaped by one rule (`escape.rs`) in every renderer, then for its medium.
 
 mod baseline;
+mod causes;
 mod escape;
 mod format;
 mod json;

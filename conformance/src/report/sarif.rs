@@ -302,6 +302,7 @@ mod tests {
             status,
             message: message.to_string(),
             evidence: Vec::new(),
+            same_cause_as: None,
         }
     }
 

@@ -129,8 +129,11 @@ fn render_result(
                 r.title,
                 message
             );
-            for e in &r.evidence {
-                render_evidence(out, e);
+            match r.same_cause_as {
+                Some(root) => {
+                    let _ = writeln!(out, "       ** {}", root.describe());
+                }
+                None => r.evidence.iter().for_each(|e| render_evidence(out, e)),
             }
         }
     }

@@ -1,0 +1,204 @@
+//! One root cause, one finding. A server answer that breaks one rule often breaks others
+//! with it: a content type the revision does not define fails the content-type check,
+//! the schema check and the generated-call property, in every revision that lacks it.
+//! Every check keeps its own status (a baseline or a gate sees them all), but a finding
+//! whose evidence is a server answer an earlier finding already showed is linked to that
+//! one, and the readable formats print its evidence once, there.
+//!
+//! Two findings share a cause when they show the same answer (ids aside) to the same
+//! request (ids aside): the answers the evidence holds, each with the request it follows.
+//! Initialize answers are left out (every generated case shows one), and so are
+//! notifications and lines that are not JSON: they do not point at one cause. Findings
+//! are linked only to a finding of the same status, the first in report order
+//! (revisions in order; within one, failures then warnings, in catalog order).
+
+use std::collections::HashMap;
+
+use serde_json::Value;
+
+use super::model::RunReport;
+use crate::checks::{Evidence, SameCause, Status};
+use crate::protocol::Direction;
+
+impl RunReport {
+    /// Links each finding that shows a server answer an earlier finding of the same
+    /// status already showed (see the module documentation).
+    pub fn link_causes(&mut self) {
+        let mut first: HashMap<(Status, String), SameCause> = HashMap::new();
+        for rev in &mut self.revisions {
+            let revision = rev.revision;
+            for status in [Status::Fail, Status::Warn] {
+                for result in rev.results.iter_mut().filter(|r| r.status == status) {
+                    let keys = answers(&result.evidence);
+                    let root = keys
+                        .iter()
+                        .find_map(|k| first.get(&(status, k.clone())).copied());
+                    let owner = root.unwrap_or(SameCause {
+                        check: result.check,
+                        revision,
+                    });
+                    for key in keys {
+                        first.entry((status, key)).or_insert(owner);
+                    }
+                    result.same_cause_as = root;
+                }
+            }
+        }
+    }
+}
+
+/// The answers in some evidence, each keyed with the request before it, ids removed.
+fn answers(evidence: &[Evidence]) -> Vec<String> {
+    let mut keys = Vec::new();
+    let mut request: Option<Value> = None;
+    for e in evidence {
+        let Ok(mut message) = serde_json::from_str::<Value>(&e.text) else {
+            continue;
+        };
+        let Some(object) = message.as_object_mut() else {
+            continue;
+        };
+        let had_id = object.remove("id").is_some();
+        match e.direction {
+            Direction::Sent if had_id && object.contains_key("method") => {
+                request = Some(message);
+            }
+            Direction::Received if object.contains_key("result") || object.contains_key("error") => {
+                let Some(request) = &request else { continue };
+                if request.get("method").and_then(Value::as_str) == Some("initialize") {
+                    continue;
+                }
+                keys.push(format!("{request}\n{message}"));
+            }
+            _ => {}
+        }
+    }
+    keys
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::checks::{CheckResult, Level};
+    use crate::report::{RevisionReport, TargetInfo};
+
+    fn finding(check: &'static str, status: Status, evidence: &[(Direction, Value)]) -> CheckResult {
+        CheckResult {
+            check,
+            title: "",
+            level: Level::Must,
+            requirement: "",
+            source: "",
+            status,
+            message: String::new(),
+            evidence: evidence
+                .iter()
+                .map(|(direction, v)| Evidence {
+                    direction: *direction,
+                    text: v.to_string(),
+                })
+                .collect(),
+            same_cause_as: None,
+        }
+    }
+
+    fn call(id: Value) -> (Direction, Value) {
+        (
+            Direction::Sent,
+            json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": "links"}}),
+        )
+    }
+
+    fn answer(id: Value, kind: &str) -> (Direction, Value) {
+        (
+            Direction::Received,
+            json!({"jsonrpc": "2.0", "id": id, "result": {"content": [{"type": kind}]}}),
+        )
+    }
+
+    fn initialize() -> [(Direction, Value); 2] {
+        [
+            (Direction::Sent, json!({"jsonrpc": "2.0", "id": 1, "method": "initialize"})),
+            (Direction::Received, json!({"jsonrpc": "2.0", "id": 1, "result": {}})),
+        ]
+    }
+
+    fn report(revisions: Vec<(&'static str, Vec<CheckResult>)>) -> RunReport {
+        let target = TargetInfo {
+            transport: "stdio",
+            command: "server".into(),
+            args: Vec::new(),
+            reference: false,
+        };
+        let revisions = revisions
+            .into_iter()
+            .map(|(revision, results)| RevisionReport {
+                revision,
+                negotiated: Some(revision.into()),
+                results,
+            })
+            .collect();
+        RunReport::new(target, 0, revisions)
+    }
+
+    fn links(report: &RunReport) -> Vec<(&str, &str, Option<SameCause>)> {
+        report
+            .revisions
+            .iter()
+            .flat_map(|rev| rev.results.iter().map(move |r| (rev.revision, r.check, r.same_cause_as)))
+            .collect()
+    }
+
+    #[test]
+    fn the_same_answer_to_the_same_request_links_to_the_first_finding() {
+        let shown = [call(json!(13)), answer(json!(13), "resource_link")];
+        let generated = [call(json!("case")), answer(json!("case"), "resource_link")];
+        let mut r = report(vec![
+            (
+                "2024-11-05",
+                vec![
+                    finding("tc-content-types", Status::Fail, &shown),
+                    finding("prop-valid-call-result", Status::Fail, &generated),
+                    finding("schema-server-messages", Status::Fail, &shown),
+                ],
+            ),
+            ("2025-03-26", vec![finding("tc-content-types", Status::Fail, &shown)]),
+        ]);
+        r.link_causes();
+        let root = Some(SameCause {
+            check: "tc-content-types",
+            revision: "2024-11-05",
+        });
+        assert_eq!(
+            links(&r),
+            [
+                ("2024-11-05", "tc-content-types", None),
+                ("2024-11-05", "prop-valid-call-result", root),
+                ("2024-11-05", "schema-server-messages", root),
+                ("2025-03-26", "tc-content-types", root),
+            ]
+        );
+    }
+
+    #[test]
+    fn other_answers_statuses_and_initialize_do_not_link() {
+        let mut with_init = initialize().to_vec();
+        with_init.extend([call(json!(2)), answer(json!(2), "text")]);
+        let mut other_init = initialize().to_vec();
+        other_init.extend([call(json!(2)), answer(json!(2), "image")]);
+        let mut r = report(vec![(
+            "2025-06-18",
+            vec![
+                finding("a", Status::Fail, &with_init),
+                finding("b", Status::Fail, &other_init),
+                finding("c", Status::Warn, &[call(json!(3)), answer(json!(3), "text")]),
+                finding("d", Status::Pass, &[call(json!(4)), answer(json!(4), "text")]),
+                finding("e", Status::Fail, &[(Direction::Received, json!({"jsonrpc": "2.0", "id": 5, "result": {}}))]),
+            ],
+        )]);
+        r.link_causes();
+        assert!(links(&r).iter().all(|(_, _, link)| link.is_none()), "{:?}", links(&r));
+    }
+}
