@@ -114,6 +114,14 @@ pub struct RunSection {
     pub max_time: Option<f64>,
 }
 
+/// `[tools.NAME]`: what the user says about one tool.
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct ToolSection {
+    /// Arguments for the tool's first call (a table).
+    pub arguments: Option<serde_json::Value>,
+}
+
 /// A parsed config file.
 #[derive(Debug, Clone, Default, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
@@ -123,6 +131,9 @@ pub struct FileConfig {
     /// `[run]`.
     #[serde(default)]
     pub run: RunSection,
+    /// `[tools.NAME]`, by tool name.
+    #[serde(default)]
+    pub tools: BTreeMap<String, ToolSection>,
 }
 
 impl FileConfig {
@@ -209,6 +220,8 @@ pub struct Flags {
     pub jobs: Option<usize>,
     /// `--max-time` in seconds.
     pub max_time: Option<f64>,
+    /// `--tool-args NAME=JSON`, as written.
+    pub tool_args: Vec<String>,
 }
 
 /// The effective settings of a run: flags over the file over the defaults, every value
@@ -257,6 +270,8 @@ pub struct Settings {
     pub jobs: usize,
     /// Seconds the whole run may take (finite and positive).
     pub max_time: Option<f64>,
+    /// Arguments for tools' first calls, by tool name: the file's, then the flags'.
+    pub tool_arguments: BTreeMap<String, serde_json::Value>,
 }
 
 impl FileConfig {
@@ -269,6 +284,7 @@ impl FileConfig {
         default_server: impl FnOnce() -> Result<ServerCommand>,
     ) -> Result<Settings> {
         let run = self.run;
+        let tool_arguments = tool_arguments(self.tools, &flags.tool_args)?;
         let usage = |message: String| Error::Config {
             path: PathBuf::from("command line"),
             message,
@@ -381,8 +397,39 @@ impl FileConfig {
                 .unwrap_or_else(|| PathBuf::from(DEFAULT_CASES_DIR)),
             jobs,
             max_time,
+            tool_arguments,
         })
     }
+}
+
+/// The file's `[tools.NAME] arguments`, then each `--tool-args NAME=JSON` over them; each
+/// must be a JSON object.
+fn tool_arguments(
+    file: BTreeMap<String, ToolSection>,
+    flags: &[String],
+) -> Result<BTreeMap<String, serde_json::Value>> {
+    let usage = |message: String| Error::Config {
+        path: PathBuf::from("command line"),
+        message,
+    };
+    let mut out: BTreeMap<String, serde_json::Value> = file
+        .into_iter()
+        .filter_map(|(name, section)| section.arguments.map(|a| (name, a)))
+        .collect();
+    for flag in flags {
+        let (name, json) = flag
+            .split_once('=')
+            .ok_or_else(|| usage(format!("--tool-args {flag:?} is not NAME=JSON")))?;
+        let value = serde_json::from_str(json)
+            .map_err(|e| usage(format!("--tool-args {name}: not JSON: {e}")))?;
+        out.insert(name.to_string(), value);
+    }
+    if let Some((name, _)) = out.iter().find(|(_, v)| !v.is_object()) {
+        return Err(usage(format!(
+            "the arguments given for tool {name:?} are not an object"
+        )));
+    }
+    Ok(out)
 }
 
 /// A repeatable flag given at least once replaces the file's list (it does not add to it).

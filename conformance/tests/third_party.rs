@@ -176,6 +176,52 @@ fn python_sdk_server_paginated() {
 #[test]
 fn mcp_server_time() {
     let exe = third_party().join("venv/bin/mcp-server-time");
-    let report = run_server(exe, &["--local-timezone", "UTC"], &[]);
+    let report = run_server(exe.clone(), &["--local-timezone", "UTC"], &[]);
     assert_outcome(&report, TIME);
+    // It rejects every generated time zone: the report says so at the top, with the checks
+    // that cost, in every revision that has them.
+    let noted: Vec<(&str, Vec<&str>)> = report
+        .coverage
+        .iter()
+        .map(|n| {
+            (
+                n.revision,
+                n.tools.iter().map(|t| t.tool.as_str()).collect(),
+            )
+        })
+        .collect();
+    let both = vec!["get_current_time", "convert_time"];
+    assert_eq!(
+        noted,
+        [("2025-06-18", both.clone()), ("2025-11-25", both)],
+        "{}",
+        render_text(&report)
+    );
+    assert!(report.coverage[0]
+        .checks_skipped
+        .contains(&"tc-outputschema-conform"));
+
+    // Given arguments (`--tool-args`), the same checks run, and pass.
+    let mut config = RunConfig::new(ServerCommand::new(
+        exe.to_string_lossy(),
+        ["--local-timezone".to_string(), "UTC".to_string()],
+    ));
+    config.revisions = vec![&mcp_conformance::protocol::REVISIONS[2]];
+    config.properties = None;
+    config.call_policy.arguments = [
+        ("get_current_time", serde_json::json!({"timezone": "UTC"})),
+        (
+            "convert_time",
+            serde_json::json!({"source_timezone": "UTC", "time": "12:00", "target_timezone": "Europe/Paris"}),
+        ),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_string(), v))
+    .collect();
+    let given = common::run_blocking(&config);
+    assert!(given.coverage.is_empty(), "{}", render_text(&given));
+    let conform = given
+        .result("2025-06-18", "tc-outputschema-conform")
+        .unwrap();
+    assert_eq!(conform.status, Status::Pass, "{}", render_text(&given));
 }

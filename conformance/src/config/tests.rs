@@ -86,6 +86,11 @@ const PRECEDENCE: &[(&str, Option<&str>, Option<&str>, &str)] = &[
     ("cases_dir",       Some("flag"),        Some(r#""file""#),              "flag"),
     ("cases_dir",       None,                Some(r#""file""#),              "file"),
     ("cases_dir",       None,                None,                           "mcp-conformance-cases"),
+    ("jobs",            Some("3"),           Some("5"),                      "3"),
+    ("jobs",            None,                Some("5"),                      "5"),
+    ("max_time",        Some("60"),          Some("90.0"),                   "60"),
+    ("max_time",        None,                Some("90.0"),                   "90"),
+    ("max_time",        None,                None,                           "-"),
 ];
 
 /// A flag given beats the file, the file beats the default.
@@ -137,6 +142,8 @@ fn flag_set(setting: &str, v: &str) -> Flags {
         "cases" => f.cases = Some(v.parse().unwrap()),
         "time_budget" => f.time_budget = Some(v.parse().unwrap()),
         "cases_dir" => f.cases_dir = Some(v.into()),
+        "jobs" => f.jobs = Some(v.parse().unwrap()),
+        "max_time" => f.max_time = Some(v.parse().unwrap()),
         other => panic!("no flag for {other}"),
     }
     f
@@ -172,6 +179,8 @@ fn effective(s: &Settings, setting: &str) -> String {
         "cases" => s.cases.to_string(),
         "time_budget" => s.time_budget.map_or("-".into(), |t| t.to_string()),
         "cases_dir" => s.cases_dir.display().to_string(),
+        "jobs" => s.jobs.to_string(),
+        "max_time" => s.max_time.map_or("-".into(), |t| t.to_string()),
         other => panic!("no setting {other}"),
     }
 }
@@ -298,4 +307,34 @@ fn defaults_agree_with_the_library() {
         crate::runner::RunConfig::new(ServerCommand::default()).seed,
         DEFAULT_SEED
     );
+}
+
+/// `[tools.NAME] arguments` from the file, each `--tool-args NAME=JSON` over them (per
+/// tool); arguments must be objects.
+#[test]
+fn tool_arguments_come_from_the_file_and_the_flags() {
+    let file = "[tools.get_time]\narguments = { timezone = \"UTC\" }\n\n[tools.git_log]\narguments = { repo_path = \"/file\" }\n";
+    let merged = |flags: &[&str]| {
+        let config = FileConfig::parse(file, Path::new("c.toml")).unwrap();
+        let flags = Flags {
+            tool_args: flags.iter().map(|f| f.to_string()).collect(),
+            ..Flags::default()
+        };
+        config
+            .merge(flags, || Ok(ServerCommand::new("srv", [])))
+            .map(|s| serde_json::Value::from_iter(s.tool_arguments))
+            .map_err(|e| e.to_string())
+    };
+    assert_eq!(
+        merged(&[r#"git_log={"repo_path": "/flag"}"#]),
+        Ok(serde_json::json!({
+            "get_time": {"timezone": "UTC"},
+            "git_log": {"repo_path": "/flag"}
+        }))
+    );
+    assert!(merged(&["git_log"]).unwrap_err().contains("NAME=JSON"));
+    assert!(merged(&["git_log={"]).unwrap_err().contains("not JSON"));
+    assert!(merged(&["git_log=[1]"])
+        .unwrap_err()
+        .contains("not an object"));
 }

@@ -63,7 +63,9 @@ fn answers(evidence: &[Evidence]) -> Vec<String> {
             Direction::Sent if had_id && object.contains_key("method") => {
                 request = Some(message);
             }
-            Direction::Received if object.contains_key("result") || object.contains_key("error") => {
+            Direction::Received
+                if object.contains_key("result") || object.contains_key("error") =>
+            {
                 let Some(request) = &request else { continue };
                 if request.get("method").and_then(Value::as_str) == Some("initialize") {
                     continue;
@@ -84,7 +86,11 @@ mod tests {
     use crate::checks::{CheckResult, Level};
     use crate::report::{RevisionReport, TargetInfo};
 
-    fn finding(check: &'static str, status: Status, evidence: &[(Direction, Value)]) -> CheckResult {
+    fn finding(
+        check: &'static str,
+        status: Status,
+        evidence: &[(Direction, Value)],
+    ) -> CheckResult {
         CheckResult {
             check,
             title: "",
@@ -120,8 +126,14 @@ mod tests {
 
     fn initialize() -> [(Direction, Value); 2] {
         [
-            (Direction::Sent, json!({"jsonrpc": "2.0", "id": 1, "method": "initialize"})),
-            (Direction::Received, json!({"jsonrpc": "2.0", "id": 1, "result": {}})),
+            (
+                Direction::Sent,
+                json!({"jsonrpc": "2.0", "id": 1, "method": "initialize"}),
+            ),
+            (
+                Direction::Received,
+                json!({"jsonrpc": "2.0", "id": 1, "result": {}}),
+            ),
         ]
     }
 
@@ -147,7 +159,11 @@ mod tests {
         report
             .revisions
             .iter()
-            .flat_map(|rev| rev.results.iter().map(move |r| (rev.revision, r.check, r.same_cause_as)))
+            .flat_map(|rev| {
+                rev.results
+                    .iter()
+                    .map(move |r| (rev.revision, r.check, r.same_cause_as))
+            })
             .collect()
     }
 
@@ -164,7 +180,10 @@ mod tests {
                     finding("schema-server-messages", Status::Fail, &shown),
                 ],
             ),
-            ("2025-03-26", vec![finding("tc-content-types", Status::Fail, &shown)]),
+            (
+                "2025-03-26",
+                vec![finding("tc-content-types", Status::Fail, &shown)],
+            ),
         ]);
         r.link_causes();
         let root = Some(SameCause {
@@ -193,12 +212,31 @@ mod tests {
             vec![
                 finding("a", Status::Fail, &with_init),
                 finding("b", Status::Fail, &other_init),
-                finding("c", Status::Warn, &[call(json!(3)), answer(json!(3), "text")]),
-                finding("d", Status::Pass, &[call(json!(4)), answer(json!(4), "text")]),
-                finding("e", Status::Fail, &[(Direction::Received, json!({"jsonrpc": "2.0", "id": 5, "result": {}}))]),
+                finding(
+                    "c",
+                    Status::Warn,
+                    &[call(json!(3)), answer(json!(3), "text")],
+                ),
+                finding(
+                    "d",
+                    Status::Pass,
+                    &[call(json!(4)), answer(json!(4), "text")],
+                ),
+                finding(
+                    "e",
+                    Status::Fail,
+                    &[(
+                        Direction::Received,
+                        json!({"jsonrpc": "2.0", "id": 5, "result": {}}),
+                    )],
+                ),
             ],
         )]);
         r.link_causes();
-        assert!(links(&r).iter().all(|(_, _, link)| link.is_none()), "{:?}", links(&r));
+        assert!(
+            links(&r).iter().all(|(_, _, link)| link.is_none()),
+            "{:?}",
+            links(&r)
+        );
     }
 }

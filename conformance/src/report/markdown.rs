@@ -40,6 +40,9 @@ pub fn to_markdown(report: &RunReport) -> String {
     if let Some(cut) = &report.incomplete {
         let _ = writeln!(out, "> **{}**\n", md_text(&cut.describe()));
     }
+    for note in &report.coverage {
+        let _ = writeln!(out, "> {}\n", md_text(&note.describe()));
+    }
     let verdict = if report.incomplete.is_some() {
         "INCOMPLETE"
     } else if report.summary.fail > 0 {

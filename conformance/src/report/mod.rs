@@ -21,8 +21,8 @@ pub use json::to_json;
 pub use junit::to_junit;
 pub use markdown::to_markdown;
 pub use model::{
-    BaselineEntry, BaselineOutcome, Baselined, Incomplete, PartTiming, RevisionReport,
-    RevisionTiming, RunReport, RunTiming, Summary, TargetInfo, ToolInfo,
+    BaselineEntry, BaselineOutcome, Baselined, CoverageNote, Incomplete, PartTiming,
+    RevisionReport, RevisionTiming, RunReport, RunTiming, Summary, TargetInfo, ToolGap, ToolInfo,
 };
 pub use sarif::to_sarif;
 pub use text::{render_finding, render_text, render_text_styled, render_transcript};

@@ -115,10 +115,59 @@ pub struct RunReport {
     /// reported, and what did not run is listed here.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub incomplete: Option<Incomplete>,
+    /// Per revision, the tools whose first call never returned a success and the checks
+    /// that cost (a note at the top of the readable reports).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub coverage: Vec<CoverageNote>,
     /// Where the time went (measured, so it differs between runs; only the JSON report
     /// carries it).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub timing: Option<RunTiming>,
+}
+
+/// What a revision could not judge because no call of some tools succeeded.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CoverageNote {
+    /// The revision.
+    pub revision: &'static str,
+    /// Each tool whose first call got no successful result, with what it got instead.
+    pub tools: Vec<ToolGap>,
+    /// Checks skipped for want of a successful call.
+    pub checks_skipped: Vec<&'static str>,
+}
+
+/// A tool that never returned a success.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ToolGap {
+    /// Its name (server text: escaped by each renderer).
+    pub tool: String,
+    /// What its call got instead (server text).
+    pub got: String,
+}
+
+impl CoverageNote {
+    /// One line for the readable formats (raw server text: each renderer escapes it).
+    pub fn describe(&self) -> String {
+        let tools: Vec<String> = self
+            .tools
+            .iter()
+            .map(|g| format!("{:?} ({})", g.tool, g.got))
+            .collect();
+        let mut text = format!(
+            "NOTE {}: no call of {} tool(s) returned a success: {}",
+            self.revision,
+            self.tools.len(),
+            tools.join(", ")
+        );
+        text.push_str(&format!(
+            "; so these checks were skipped: {}",
+            self.checks_skipped.join(", ")
+        ));
+        text.push_str(
+            "; give such tools arguments with --tool-args NAME=JSON or [tools.NAME] arguments",
+        );
+        text
+    }
 }
 
 /// Why a run stopped early, and what it did not do.
@@ -206,6 +255,7 @@ impl RunReport {
             summary,
             baseline: None,
             incomplete: None,
+            coverage: Vec::new(),
             timing: None,
         }
     }

@@ -45,6 +45,9 @@ pub fn render_text_styled(report: &RunReport, color: bool) -> String {
         let line = escape_server_text(&cut.describe());
         let _ = writeln!(out, "{}", paint(&line, Status::Fail, color));
     }
+    for note in &report.coverage {
+        let _ = writeln!(out, "{}", escape_server_text(&note.describe()));
+    }
     for rev in &report.revisions {
         let s = Summary::of(&rev.results);
         let negotiated = rev

@@ -4,6 +4,12 @@
 //! to call every listed tool (stated loudly in the README); `read-only` calls only tools
 //! annotated `readOnlyHint: true`; `none` calls nothing. A tool not called shows up as a
 //! skip with the reason, never silently.
+//!
+//! Tools that reject every generated input (a time zone, a repository path) can be given
+//! arguments by the user (`--tool-args NAME=JSON`, `[tools.NAME] arguments`): their first
+//! call uses those, so the checks that need a successful call are not skipped.
+
+use std::collections::BTreeMap;
 
 use serde_json::Value;
 
@@ -28,9 +34,16 @@ pub struct CallPolicy {
     pub allow: Vec<glob::Pattern>,
     /// Tools whose name matches one of these globs are never called.
     pub deny: Vec<glob::Pattern>,
+    /// Arguments given by the user for a tool's first call, by tool name.
+    pub arguments: BTreeMap<String, Value>,
 }
 
 impl CallPolicy {
+    /// The arguments the user gave for `name`'s first call, if any.
+    pub fn given_arguments(&self, name: &str) -> Option<&Value> {
+        self.arguments.get(name)
+    }
+
     /// `Ok` when `tool` may be called, else the reason it is not.
     pub fn permits(&self, tool: &Value) -> Result<(), String> {
         let name = tool.get("name").and_then(Value::as_str).unwrap_or_default();
@@ -65,6 +78,7 @@ mod tests {
             mode: CallMode::ReadOnly,
             allow: vec![glob::Pattern::new("get_*").unwrap()],
             deny: vec![glob::Pattern::new("get_secret").unwrap()],
+            ..CallPolicy::default()
         };
         let ro = |name: &str| json!({"name": name, "annotations": {"readOnlyHint": true}});
         assert!(policy.permits(&ro("get_time")).is_ok());

@@ -175,6 +175,24 @@ pub fn valid_arguments(tool: &Value, revision: &Revision) -> Result<Value, Strin
     }
 }
 
+/// Arguments the user gave for a tool, used only when they satisfy its inputSchema: a
+/// call with arguments that do not is no "valid call" to judge the server by.
+fn given_arguments(tool: &Value, revision: &Revision, args: &Value) -> Result<Value, String> {
+    let schema = tool
+        .get("inputSchema")
+        .filter(|s| s.is_object())
+        .ok_or("the tool has no inputSchema object")?;
+    let validator = compile_input_schema(schema, revision)
+        .map_err(|e| format!("its inputSchema does not compile: {e}"))?;
+    let first_error = validator.iter_errors(args).next().map(|e| e.to_string());
+    match first_error {
+        None => Ok(args.clone()),
+        Some(e) => Err(format!(
+            "the arguments given with --tool-args {args} do not satisfy the inputSchema ({e}); not sent"
+        )),
+    }
+}
+
 /// Arguments that break `tool`'s inputSchema, one rule each: a required property left
 /// out, and a property of a scalar type given an object (a value no lenient parser
 /// coerces). Empty when the schema has nothing to break.
@@ -250,16 +268,22 @@ pub async fn converse(
             continue;
         }
         seen_names.push(name.clone());
+        let given = policy.given_arguments(&name);
+        let intent = match given {
+            Some(_) => "the arguments given with --tool-args",
+            None => "minimal arguments valid for its inputSchema",
+        };
         let mut call = ToolCall {
             name: name.clone(),
             tool: tool.clone(),
-            intent: "minimal arguments valid for its inputSchema".into(),
+            intent: intent.into(),
             exchange: None,
             skipped: None,
         };
-        let args = policy
-            .permits(tool)
-            .and_then(|()| valid_arguments(tool, revision));
+        let args = policy.permits(tool).and_then(|()| match given {
+            Some(args) => given_arguments(tool, revision, args),
+            None => valid_arguments(tool, revision),
+        });
         match args {
             Err(why) => call.skipped = Some(why),
             Ok(args) => {

@@ -120,6 +120,10 @@ pub(crate) struct RunArgs {
     /// Seconds the property phase may take per revision (a cut run is not reproducible).
     #[arg(long, value_name = "SECS")]
     pub time_budget: Option<f64>,
+    /// Arguments for a tool's first call, as NAME=JSON (repeatable); for tools that
+    /// reject generated inputs (a time zone, a repository path)
+    #[arg(long = "tool-args", value_name = "NAME=JSON")]
+    pub tool_args: Vec<String>,
     /// Revisions run at once (the report is the same for any value) [default: the number of cores]
     #[arg(long, value_name = "N")]
     pub jobs: Option<usize>,

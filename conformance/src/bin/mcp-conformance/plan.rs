@@ -61,6 +61,7 @@ pub(crate) fn plan(args: RunArgs) -> Result<Plan> {
                 mode: settings.call,
                 allow: globs(&settings.allow_tool)?,
                 deny: globs(&settings.deny_tool)?,
+                arguments: settings.tool_arguments,
             },
             properties,
             // Failing generated cases are always saved (only when there are some).
@@ -103,6 +104,7 @@ fn flags(args: RunArgs) -> Flags {
         cases_dir: args.cases_dir,
         jobs: args.jobs,
         max_time: args.max_time,
+        tool_args: args.tool_args,
     }
 }
 

@@ -11,6 +11,8 @@
 //! Progress is reported as typed [`RunEvent`]s so that any front end (the CLI's progress
 //! line, a libtest harness) can follow a run without parsing text.
 
+mod coverage;
+
 use std::collections::HashMap;
 use std::future::Future;
 use std::rc::Rc;
@@ -160,6 +162,7 @@ pub async fn run_until(
     let mut schemas: HashMap<&'static str, SchemaSet> = HashMap::new();
     let mut reports = Vec::new();
     let mut timings = Vec::new();
+    let mut notes = Vec::new();
     for f in finished.iter().flatten() {
         let record = &f.record;
         let revision = record.negotiated.as_deref().and_then(Revision::find);
@@ -175,6 +178,11 @@ pub async fn run_until(
             negotiation: &negotiation,
         };
         let results = judge_all(CATALOG, &ctx);
+        notes.extend(coverage::note(
+            record,
+            revision.unwrap_or(record.requested),
+            &results,
+        ));
         on_event(RunEvent::RevisionJudged(
             record.requested.id,
             Summary::of(&results),
@@ -199,6 +207,7 @@ pub async fn run_until(
     };
     let mut report = RunReport::new(target, config.seed, reports);
     report.link_causes();
+    report.coverage = notes;
     report.incomplete = cut.map(|reason| Incomplete {
         reason,
         not_run: config
