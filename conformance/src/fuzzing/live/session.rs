@@ -72,6 +72,7 @@ impl State {
         self.probe_ids.clear();
         self.session_cases = 0;
         self.previous_raw = false;
+        self.previous_unreadable = false;
         self.previous_tolerated.clear();
         let mut why = String::new();
         for _ in 0..3 {

@@ -259,7 +259,11 @@ impl Env<'_> {
         let error_code = x.error_code();
         let result = x.result();
         let breach = match probe {
-            Probe::ValidCall { tool } => rules::valid_call(x.error()).or_else(|| {
+            Probe::ValidCall { tool } => rules::valid_call(
+                rules::TaskSupport::of(tool, self.revision),
+                x.error(),
+            )
+            .or_else(|| {
                 let result = result?;
                 rules::result_schema(self.schemas, "tools/call", result)
                     .map(|b| rules::Breach {
@@ -275,7 +279,12 @@ impl Env<'_> {
                             .filter(|b| b.check == CheckId::TcOutputschemaConform)
                     })
             }),
-            Probe::InvalidCall { .. } => rules::invalid_arguments(self.revision, x.error(), result),
+            Probe::InvalidCall { tool, .. } => rules::invalid_arguments(
+                self.revision,
+                rules::TaskSupport::of(tool, self.revision),
+                x.error(),
+                result,
+            ),
             Probe::Id => match &x.reply {
                 crate::protocol::Reply::Response {
                     message, id_match, ..
