@@ -51,6 +51,10 @@ const EXPECTATIONS: &[Row] = &[
         ],
     ),
     ("error-id-dropped", &[("rpc-error-id", Fail, ALL)]),
+    (
+        "error-message-multiline",
+        &[("rpc-error-message", Warn, ALL)],
+    ),
     ("parse-error-silent", &[("rpc-err-parse", Warn, ALL)]),
     ("parse-error-wrong-code", &[("rpc-err-parse", Fail, ALL)]),
     (
@@ -246,6 +250,14 @@ const EXPECTATIONS: &[Row] = &[
             ("prop-valid-call-accepted", Warn, ALL),
             ("tc-err-execution", Warn, ALL),
         ],
+    ),
+    // -- Tools: tasks (2025-11-25 tasks.mdx, Tool-Level Negotiation) --
+    ("task-required-runs-plain", &[("tc-task-required", Fail, R4)]),
+    ("task-forbidden-accepted", &[("tc-task-forbidden", Warn, R4)]),
+    ("task-create-plain-result", &[("tc-task-create", Fail, R4)]),
+    (
+        "task-support-undeclared",
+        &[("tool-task-support-declared", Warn, R4)],
     ),
     // -- Tools: list_changed (A12: a warning before 2025-06-18, a failure from it) --
     (

@@ -47,6 +47,7 @@ const SPEC_PAGES: &[(&str, &str)] = &[
     ("ping.mdx", "basic/utilities/ping"),
     ("cancellation.mdx", "basic/utilities/cancellation"),
     ("progress.mdx", "basic/utilities/progress"),
+    ("tasks.mdx", "basic/utilities/tasks"),
     ("tools.mdx", "server/tools"),
     ("pagination.mdx", "server/utilities/pagination"),
 ];
