@@ -252,8 +252,14 @@ const EXPECTATIONS: &[Row] = &[
         ],
     ),
     // -- Tools: tasks (2025-11-25 tasks.mdx, Tool-Level Negotiation) --
-    ("task-required-runs-plain", &[("tc-task-required", Fail, R4)]),
-    ("task-forbidden-accepted", &[("tc-task-forbidden", Warn, R4)]),
+    (
+        "task-required-runs-plain",
+        &[("tc-task-required", Fail, R4)],
+    ),
+    (
+        "task-forbidden-accepted",
+        &[("tc-task-forbidden", Warn, R4)],
+    ),
     ("task-create-plain-result", &[("tc-task-create", Fail, R4)]),
     (
         "task-support-undeclared",

@@ -523,7 +523,9 @@ pub fn arguments_omitted_unanswered(kind: FailureKind, what: &str) -> Breach {
     Breach {
         check: CheckId::TcArgumentsOmitted,
         kind,
-        message: format!("a tools/call without arguments (they are optional) got no response: {what}"),
+        message: format!(
+            "a tools/call without arguments (they are optional) got no response: {what}"
+        ),
     }
 }
 

@@ -316,7 +316,8 @@ const ROWS: &[Row] = &[
         "a tool requiring a task answers a plain call with isError",
         Rev::R2025_11_25,
         |s| {
-            let refused = json!({"content": [{"type": "text", "text": "needs a task"}], "isError": true});
+            let refused =
+                json!({"content": [{"type": "text", "text": "needs a task"}], "isError": true});
             task_required(s, true, result(refused));
         },
         &[(CheckId::TcTaskRequired, Status::Fail)],

@@ -390,10 +390,7 @@ async fn task_calls(session: &mut Session, revision: &Revision, record: &mut Too
         out.push(ToolCall {
             name: call.name.clone(),
             tool: call.tool.clone(),
-            intent: format!(
-                "a task-augmented call (taskSupport {:?})",
-                support.as_str()
-            ),
+            intent: format!("a task-augmented call (taskSupport {:?})", support.as_str()),
             exchange: Some(exchange),
             skipped: None,
         });

@@ -342,12 +342,22 @@ fn probe_answer_rules() {
         ),
         (
             "invalid args of a tool that requires a task, refused plainly",
-            verdict(invalid_arguments(tool_error, TaskSupport::Required, Some(&e32601), None)),
+            verdict(invalid_arguments(
+                tool_error,
+                TaskSupport::Required,
+                Some(&e32601),
+                None,
+            )),
             OK,
         ),
         (
             "invalid args of a tool that requires a task, run anyway",
-            verdict(invalid_arguments(tool_error, TaskSupport::Required, None, Some(&success))),
+            verdict(invalid_arguments(
+                tool_error,
+                TaskSupport::Required,
+                None,
+                Some(&success),
+            )),
             Some((TcErrInputValidation, InvalidAccepted)),
         ),
         (
@@ -505,7 +515,11 @@ fn tool_level_task_negotiation_rules() {
     let is_error = json!({"content": [{"type": "text", "text": "needs a task"}], "isError": true});
     let created = json!({"task": {"taskId": "t", "status": "working"}});
     let rows: &[(&str, Option<Breach>, Expect)] = &[
-        ("required, plain: -32601", plain_call_of_task_tool(Some(&e32601), None), OK),
+        (
+            "required, plain: -32601",
+            plain_call_of_task_tool(Some(&e32601), None),
+            OK,
+        ),
         (
             "required, plain: -32600 (A9)",
             plain_call_of_task_tool(Some(&e32600), None),
@@ -531,8 +545,16 @@ fn tool_level_task_negotiation_rules() {
             plain_call_of_task_tool(None, Some(&result)),
             Some((TcTaskRequired, InvalidAccepted)),
         ),
-        ("required, plain: silence", plain_call_of_task_tool(None, None), OK),
-        ("forbidden, task: -32601", task_call(F, Some(&e32601), None), OK),
+        (
+            "required, plain: silence",
+            plain_call_of_task_tool(None, None),
+            OK,
+        ),
+        (
+            "forbidden, task: -32601",
+            task_call(F, Some(&e32601), None),
+            OK,
+        ),
         (
             "forbidden, task: -32602",
             task_call(F, Some(&e32602), None),
@@ -573,7 +595,11 @@ fn tool_level_task_negotiation_rules() {
             task_call(TaskSupport::Optional, Some(&e32601), None),
             Some((TcTaskCreate, WrongErrorClass)),
         ),
-        ("optional, task: silence", task_call(TaskSupport::Optional, None, None), OK),
+        (
+            "optional, task: silence",
+            task_call(TaskSupport::Optional, None, None),
+            OK,
+        ),
     ];
     for (name, got, want) in rows {
         assert_eq!(verdict(got.clone()), *want, "{name}");
@@ -587,12 +613,30 @@ fn task_support_is_read_only_where_the_revision_has_tasks() {
     let tool = |support: &str| json!({"name": "t", "execution": {"taskSupport": support}});
     let r4 = Rev::R2025_11_25.revision();
     let r3 = Rev::R2025_06_18.revision();
-    assert_eq!(TaskSupport::of(&tool("required"), r4), TaskSupport::Required);
-    assert_eq!(TaskSupport::of(&tool("optional"), r4), TaskSupport::Optional);
-    assert_eq!(TaskSupport::of(&tool("forbidden"), r4), TaskSupport::Forbidden);
-    assert_eq!(TaskSupport::of(&tool("sometimes"), r4), TaskSupport::Forbidden);
-    assert_eq!(TaskSupport::of(&json!({"name": "t"}), r4), TaskSupport::Forbidden);
-    assert_eq!(TaskSupport::of(&tool("required"), r3), TaskSupport::Forbidden);
+    assert_eq!(
+        TaskSupport::of(&tool("required"), r4),
+        TaskSupport::Required
+    );
+    assert_eq!(
+        TaskSupport::of(&tool("optional"), r4),
+        TaskSupport::Optional
+    );
+    assert_eq!(
+        TaskSupport::of(&tool("forbidden"), r4),
+        TaskSupport::Forbidden
+    );
+    assert_eq!(
+        TaskSupport::of(&tool("sometimes"), r4),
+        TaskSupport::Forbidden
+    );
+    assert_eq!(
+        TaskSupport::of(&json!({"name": "t"}), r4),
+        TaskSupport::Forbidden
+    );
+    assert_eq!(
+        TaskSupport::of(&tool("required"), r3),
+        TaskSupport::Forbidden
+    );
     let declared = json!({"tasks": {"requests": {"tools": {"call": {}}}}});
     assert!(declares_task_calls(Some(&declared)));
     assert!(!declares_task_calls(Some(&json!({"tasks": {"list": {}}}))));
@@ -619,8 +663,14 @@ fn error_message_rule() {
 
 #[test]
 fn readable_frame_ids() {
-    assert_eq!(readable_frame_id(br#"{"jsonrpc":"2.0","id":"raw-1"}"#), Some(json!("raw-1")));
-    assert_eq!(readable_frame_id(br#"{"jsonrpc":"2.0","id":7,"method":5}"#), Some(json!(7)));
+    assert_eq!(
+        readable_frame_id(br#"{"jsonrpc":"2.0","id":"raw-1"}"#),
+        Some(json!("raw-1"))
+    );
+    assert_eq!(
+        readable_frame_id(br#"{"jsonrpc":"2.0","id":7,"method":5}"#),
+        Some(json!(7))
+    );
     assert_eq!(readable_frame_id(br#"{"jsonrpc":"2.0","id":true}"#), None);
     assert_eq!(readable_frame_id(br#"{"jsonrpc":"2.0","id":"#), None);
     assert_eq!(readable_frame_id(b"\xff{}"), None);

@@ -93,7 +93,11 @@ pub(in crate::checks) fn task_required(ctx: &Ctx<'_>) -> Verdict {
         let Some(breach) = rules::plain_call_of_task_tool(x.error(), x.result()) else {
             continue;
         };
-        let line = (*call, *x, format!("called without a task: {}", breach.message));
+        let line = (
+            *call,
+            *x,
+            format!("called without a task: {}", breach.message),
+        );
         if breach.kind.is_policy_warning() {
             warn.push(line);
         } else {

@@ -77,16 +77,13 @@ impl State {
         self.judge_frames(session.transcript(), case)
     }
 
-    /// Whether `x` calls a listed tool without `arguments` (they are optional: the call
-    /// must be answered, `TC-ARGS-OMITTED`).
+    /// Whether `x` is a tools/call without `arguments` (they are optional: the call must
+    /// be answered, `TC-ARGS-OMITTED`). Any tool name: a well-formed CallToolRequest
+    /// that leaves them out gets an answer, a protocol error for an unknown tool.
     fn omits_arguments(&self, x: &Exchange) -> bool {
         let params = x.request.get("params").filter(|p| p.is_object());
-        let name = params
-            .and_then(|p| p.get("name"))
-            .and_then(Value::as_str);
         x.method == "tools/call"
-            && params.is_some_and(|p| p.get("arguments").is_none())
-            && name.is_some_and(|n| self.tools.iter().any(|t| t.name == n))
+            && params.is_some_and(|p| p.get("arguments").is_none() && p["name"].is_string())
     }
 
     /// A request got no response in time.
@@ -99,7 +96,11 @@ impl State {
                 let b = rules::arguments_omitted_unanswered(kind, &text);
                 return Judged::Failed(b.kind, b.check, format!("{}: {}", what(x), b.message));
             }
-            Judged::Failed(kind, CheckId::PropServerSurvives, format!("{}: {text}", what(x)))
+            Judged::Failed(
+                kind,
+                CheckId::PropServerSurvives,
+                format!("{}: {text}", what(x)),
+            )
         };
         let crash = |exit: String| died(FailureKind::Crash, exit);
         match silence {
