@@ -6,7 +6,7 @@
 //! the generated phases it reports, and its explanation (`explain/<id>.md`, pulled in at
 //! compile time). Ids are stable and never reused.
 
-use super::model::{Applies, Check, Grade, Level};
+use super::model::{Applies, Check, Cite, Grade, Level};
 use super::rules::FailureKind::*;
 use super::{jsonrpc, lifecycle, property, schema, tools};
 use crate::protocol::Rev::*;
@@ -54,7 +54,7 @@ catalog! {
     LcInitResult = "lc-init-result" {
         title: "initialize is answered with protocolVersion and capabilities",
         level: MUST,
-        requirement: "LC-INIT-RESULT",
+        requirement: Cite::One("LC-INIT-RESULT"),
         applies: Applies::All,
         source: "lifecycle.mdx, Initialization",
         judge: lifecycle::init_result,
@@ -63,7 +63,7 @@ catalog! {
     LcInitServerinfo = "lc-init-serverinfo" {
         title: "initialize result carries serverInfo with name and version",
         level: MUST,
-        requirement: "LC-INIT-RESULT",
+        requirement: Cite::One("LC-INIT-RESULT"),
         applies: Applies::All,
         source: "lifecycle.mdx, Initialization; schema InitializeResult, Implementation",
         judge: lifecycle::server_info,
@@ -72,7 +72,7 @@ catalog! {
     LcVersionEcho = "lc-version-echo" {
         title: "a requested version is answered with itself, or with another version the server supports",
         level: MUST,
-        requirement: "LC-VERSION-ECHO",
+        requirement: Cite::One("LC-VERSION-ECHO"),
         applies: Applies::All,
         source: "lifecycle.mdx, Version Negotiation",
         judge: lifecycle::version_echo,
@@ -81,7 +81,7 @@ catalog! {
     LcVersionFallback = "lc-version-fallback" {
         title: "an unsupported version is answered with a version the server supports, never echoed",
         level: MUST,
-        requirement: "LC-VERSION-FALLBACK",
+        requirement: Cite::One("LC-VERSION-FALLBACK"),
         applies: Applies::All,
         source: "lifecycle.mdx, Version Negotiation; REQUIREMENTS.md 10 A1",
         judge: lifecycle::version_fallback,
@@ -90,7 +90,7 @@ catalog! {
     LcInitializedNoReply = "lc-initialized-no-reply" {
         title: "notifications/initialized (like every notification) gets no response",
         level: MUST,
-        requirement: "RPC-NOTIF-NO-REPLY",
+        requirement: Cite::One("RPC-NOTIF-NO-REPLY"),
         applies: Applies::All,
         source: "index.mdx, Notifications; lifecycle.mdx, Initialization",
         judge: lifecycle::initialized_no_reply,
@@ -99,7 +99,7 @@ catalog! {
     LcCapTools = "lc-cap-tools" {
         title: "the tools capability is declared exactly when tools/list works",
         level: MUST,
-        requirement: "LC-CAP-CONSISTENT",
+        requirement: Cite::One("LC-CAP-CONSISTENT"),
         applies: Applies::All,
         source: "tools.mdx, Capabilities; REQUIREMENTS.md 10 A11",
         judge: lifecycle::capability_tools,
@@ -108,7 +108,7 @@ catalog! {
     LcPing = "lc-ping" {
         title: "ping is answered promptly with an empty result",
         level: MUST,
-        requirement: "LC-PING",
+        requirement: Cite::One("LC-PING"),
         applies: Applies::All,
         source: "ping.mdx, Behavior Requirements",
         judge: lifecycle::ping,
@@ -117,7 +117,7 @@ catalog! {
     LcNoUndeclaredRequests = "lc-no-undeclared-requests" {
         title: "the server sends no requests for client capabilities that were not declared",
         level: SHOULD.from(R2025_06_18, MUST),
-        requirement: "LC-OPERATION-RESPECT",
+        requirement: Cite::One("LC-OPERATION-RESPECT"),
         applies: Applies::All,
         source: "lifecycle.mdx, Operation",
         judge: lifecycle::no_undeclared_requests,
@@ -126,7 +126,7 @@ catalog! {
     LcShutdownStdio = "lc-shutdown-stdio" {
         title: "the server exits when its stdin is closed",
         level: SHOULD,
-        requirement: "LC-SHUTDOWN-STDIO",
+        requirement: Cite::One("LC-SHUTDOWN-STDIO"),
         applies: Applies::All,
         source: "lifecycle.mdx, Shutdown (stdio); 2026-07-28 stdio.mdx (\"SHOULD exit promptly\"), applied by policy",
         judge: lifecycle::shutdown,
@@ -136,7 +136,7 @@ catalog! {
     RpcStdioFraming = "rpc-stdio-framing" {
         title: "stdout carries only newline-delimited JSON-RPC messages in UTF-8",
         level: MUST,
-        requirement: "RPC-STDIO-FRAMING",
+        requirement: Cite::One("RPC-STDIO-FRAMING"),
         applies: Applies::All,
         source: "transports.mdx, stdio",
         judge: jsonrpc::stdio_framing,
@@ -145,7 +145,7 @@ catalog! {
     RpcJsonrpcVersion = "rpc-jsonrpc-version" {
         title: "every message carries \"jsonrpc\": \"2.0\"",
         level: SCHEMA,
-        requirement: "RPC-JSONRPC-2.0",
+        requirement: Cite::One("RPC-JSONRPC-2.0"),
         applies: Applies::All,
         source: "index.mdx, Messages; schema JSONRPC*",
         judge: jsonrpc::jsonrpc_version,
@@ -154,7 +154,7 @@ catalog! {
     RpcRespExclusive = "rpc-resp-exclusive" {
         title: "a response holds exactly one of result and error",
         level: MUST,
-        requirement: "RPC-RESP-EXCLUSIVE",
+        requirement: Cite::One("RPC-RESP-EXCLUSIVE"),
         applies: Applies::All,
         source: "index.mdx, Responses; JSON-RPC 2.0, 5",
         judge: jsonrpc::response_exclusive,
@@ -163,7 +163,7 @@ catalog! {
     RpcIdEcho = "rpc-id-echo" {
         title: "a response carries its request's id with the same type and value",
         level: MUST,
-        requirement: "RPC-ID-ECHO",
+        requirement: Cite::One("RPC-ID-ECHO"),
         applies: Applies::All,
         source: "index.mdx, Responses",
         judge: jsonrpc::id_echo,
@@ -172,16 +172,25 @@ catalog! {
     RpcErrorShape = "rpc-error-shape" {
         title: "an error has an integer code and a string message",
         level: MUST,
-        requirement: "RPC-ERROR-SHAPE",
+        requirement: Cite::One("RPC-ERROR-SHAPE"),
         applies: Applies::All,
         source: "index.mdx, Error Responses; schema Error",
         judge: jsonrpc::error_shape,
         kinds: &[],
     }
+    RpcErrorMessage = "rpc-error-message" {
+        title: "an error message is a concise single sentence: one line, at most 512 characters",
+        level: SHOULD,
+        requirement: Cite::One("RPC-ERROR-SHAPE"),
+        applies: Applies::All,
+        source: "schema Error.message (\"SHOULD be limited to a concise single sentence\")",
+        judge: jsonrpc::error_message,
+        kinds: &[],
+    }
     RpcErrorId = "rpc-error-id" {
         title: "an error to a request whose id was readable carries that id",
         level: SCHEMA.from(R2025_11_25, MUST),
-        requirement: "RPC-ERROR-ID-R4",
+        requirement: Cite::One("RPC-ERROR-ID-R1R3").from(R2025_11_25, "RPC-ERROR-ID-R4"),
         applies: Applies::All,
         source: "2025-11-25 index.mdx, Error Responses; index.mdx, Responses (earlier revisions); schema JSONRPCError.id; REQUIREMENTS.md 10 A2",
         judge: jsonrpc::error_id,
@@ -190,7 +199,7 @@ catalog! {
     RpcErrParse = "rpc-err-parse" {
         title: "a line that is not JSON gets -32700 and the server keeps serving",
         level: JSONRPC,
-        requirement: "RPC-ERR-PARSE",
+        requirement: Cite::One("RPC-ERR-PARSE"),
         applies: Applies::All,
         source: "JSON-RPC 2.0, 5.1; REQUIREMENTS.md 10 A2",
         judge: jsonrpc::parse_error,
@@ -199,7 +208,7 @@ catalog! {
     RpcErrInvalidRequest = "rpc-err-invalid-request" {
         title: "a request object without method gets -32600",
         level: JSONRPC,
-        requirement: "RPC-ERR-INVALID-REQUEST",
+        requirement: Cite::One("RPC-ERR-INVALID-REQUEST"),
         applies: Applies::All,
         source: "JSON-RPC 2.0, 5.1; REQUIREMENTS.md 10 A2",
         judge: jsonrpc::invalid_request,
@@ -208,7 +217,7 @@ catalog! {
     RpcErrMethodNotFound = "rpc-err-method-not-found" {
         title: "an unknown method gets -32601",
         level: JSONRPC,
-        requirement: "RPC-ERR-METHOD-NOT-FOUND",
+        requirement: Cite::One("RPC-ERR-METHOD-NOT-FOUND"),
         applies: Applies::All,
         source: "JSON-RPC 2.0, 5.1",
         judge: jsonrpc::method_not_found,
@@ -217,7 +226,7 @@ catalog! {
     RpcBatch = "rpc-batch" {
         title: "a JSON-RPC batch is accepted and answered with an array of responses",
         level: MUST,
-        requirement: "RPC-BATCH-R2",
+        requirement: Cite::One("RPC-BATCH-R2"),
         applies: Applies::Only(R2025_03_26),
         source: "2025-03-26 index.mdx, Batching; JSON-RPC 2.0, 6",
         judge: jsonrpc::batch,
@@ -226,7 +235,7 @@ catalog! {
     RpcResponseRequired = "rpc-response-required" {
         title: "every request gets a response within the timeout; the server does not stall or exit",
         level: JSONRPC,
-        requirement: "JSONRPC-5",
+        requirement: Cite::One("JSONRPC-5"),
         applies: Applies::All,
         source: "JSON-RPC 2.0, 5 (\"the Server MUST reply with a Response\")",
         judge: jsonrpc::response_required,
@@ -236,7 +245,7 @@ catalog! {
     ToolInputschemaType = "tool-inputschema-type" {
         title: "every tool has an inputSchema object with \"type\": \"object\" (never null)",
         level: SCHEMA,
-        requirement: "TOOL-INPUTSCHEMA-REQUIRED",
+        requirement: Cite::One("TOOL-INPUTSCHEMA-REQUIRED"),
         applies: Applies::All,
         source: "tools.mdx, Tool; schema Tool.inputSchema",
         judge: tools::input_schema_type,
@@ -245,7 +254,7 @@ catalog! {
     ToolSchemaDialect = "tool-schema-dialect" {
         title: "inputSchema and outputSchema are valid JSON Schemas in their declared or default dialect",
         level: POLICY.from(R2025_11_25, MUST),
-        requirement: "TOOL-INPUTSCHEMA-DIALECT",
+        requirement: Cite::One("TOOL-INPUTSCHEMA-DIALECT"),
         applies: Applies::All,
         source: "2025-11-25 index.mdx, JSON Schema Usage; REQUIREMENTS.md 10 A8",
         judge: tools::schema_dialect,
@@ -254,17 +263,26 @@ catalog! {
     ToolOutputschemaObject = "tool-outputschema-object" {
         title: "an outputSchema has \"type\": \"object\" at its root",
         level: SCHEMA,
-        requirement: "TOOL-OUTPUTSCHEMA",
+        requirement: Cite::One("TOOL-OUTPUTSCHEMA"),
         applies: Applies::From(R2025_06_18),
         source: "tools.mdx, Output Schema; schema Tool.outputSchema",
         judge: tools::output_schema_object,
+        kinds: &[],
+    }
+    ToolTaskSupportDeclared = "tool-task-support-declared" {
+        title: "a tool offers task-augmented calls (taskSupport optional or required) only when the server declares tasks.requests.tools.call",
+        level: POLICY,
+        requirement: Cite::One("TC-TASK-CAP"),
+        applies: Applies::Only(R2025_11_25),
+        source: "2025-11-25 tasks.mdx, Tool-Level Negotiation (rule 1); schema ToolExecution.taskSupport",
+        judge: tools::task_support_declared,
         kinds: &[],
     }
     // -- Tools: names (2025-11-25 tools.mdx, Tool Names) --
     ToolNameUnique = "tool-name-unique" {
         title: "tool names are unique across all pages",
         level: MUST,
-        requirement: "TOOL-NAME-UNIQUE",
+        requirement: Cite::One("TOOL-NAME-UNIQUE"),
         applies: Applies::All,
         source: "tools.mdx (\"uniquely identified by a name\"); REQUIREMENTS.md 10 A14",
         judge: tools::name_unique,
@@ -273,7 +291,7 @@ catalog! {
     ToolNameLength = "tool-name-length" {
         title: "tool names are 1 to 128 characters long",
         level: SHOULD,
-        requirement: "TOOL-NAME-LENGTH",
+        requirement: Cite::One("TOOL-NAME-LENGTH"),
         applies: Applies::From(R2025_11_25),
         source: "tools.mdx, Tool Names",
         judge: tools::name_length,
@@ -282,7 +300,7 @@ catalog! {
     ToolNameCharset = "tool-name-charset" {
         title: "tool names use only A-Z a-z 0-9 _ - . (no spaces or commas)",
         level: SHOULD,
-        requirement: "TOOL-NAME-CHARSET",
+        requirement: Cite::One("TOOL-NAME-CHARSET"),
         applies: Applies::From(R2025_11_25),
         source: "tools.mdx, Tool Names",
         judge: tools::name_charset,
@@ -291,7 +309,7 @@ catalog! {
     ToolNameCase = "tool-name-case" {
         title: "no two tool names are equal but for case",
         level: SHOULD,
-        requirement: "TOOL-NAME-CASE",
+        requirement: Cite::One("TOOL-NAME-CASE"),
         applies: Applies::From(R2025_11_25),
         source: "tools.mdx, Tool Names",
         judge: tools::name_case,
@@ -301,7 +319,7 @@ catalog! {
     PagTerminates = "pag-terminates" {
         title: "following nextCursor ends: no repeated cursor, no cycle, within 1000 pages",
         level: POLICY,
-        requirement: "PAG-TERMINATES",
+        requirement: Cite::One("PAG-TERMINATES"),
         applies: Applies::All,
         source: "pagination.mdx, Response Format",
         judge: tools::pagination_terminates,
@@ -310,7 +328,7 @@ catalog! {
     PagInvalidCursor = "pag-invalid-cursor" {
         title: "an invalid cursor gets error -32602",
         level: SHOULD,
-        requirement: "PAG-INVALID-CURSOR",
+        requirement: Cite::One("PAG-INVALID-CURSOR"),
         applies: Applies::All,
         source: "pagination.mdx, Error Handling",
         judge: tools::pagination_invalid_cursor,
@@ -319,7 +337,7 @@ catalog! {
     PagStable = "pag-stable" {
         title: "two walks of tools/list give the same tools",
         level: SHOULD,
-        requirement: "PAG-STABLE",
+        requirement: Cite::One("PAG-STABLE"),
         applies: Applies::All,
         source: "pagination.mdx, Implementation Guidelines",
         judge: tools::pagination_stable,
@@ -329,7 +347,7 @@ catalog! {
     TcContentTypes = "tc-content-types" {
         title: "tool results use only the content types the negotiated revision defines",
         level: SCHEMA,
-        requirement: "TC-CONTENT-VERSION-GATE",
+        requirement: Cite::One("TC-CONTENT-VERSION-GATE"),
         applies: Applies::All,
         source: "tools.mdx, Tool Result; schema CallToolResult.content",
         judge: tools::content_types,
@@ -338,7 +356,7 @@ catalog! {
     TcContentBase64 = "tc-content-base64" {
         title: "image, audio and blob content is valid base64 with a mimeType",
         level: SCHEMA,
-        requirement: "TC-CONTENT-IMAGE",
+        requirement: Cite::One("TC-CONTENT-IMAGE"),
         applies: Applies::All,
         source: "tools.mdx, Image Content, Audio Content; schema format byte",
         judge: tools::content_base64,
@@ -347,7 +365,7 @@ catalog! {
     TcErrorExplained = "tc-error-explained" {
         title: "a tool execution error (isError: true) says what went wrong",
         level: POLICY,
-        requirement: "TC-ERR-EXECUTION",
+        requirement: Cite::One("TC-ERR-EXECUTION"),
         applies: Applies::All,
         source: "tools.mdx, Error Handling (Tool Execution Errors)",
         judge: tools::error_explained,
@@ -356,7 +374,7 @@ catalog! {
     TcErrExecution = "tc-err-execution" {
         title: "a call with valid arguments gets a result; tool failures come back as isError results",
         level: SHOULD,
-        requirement: "TC-ERR-EXECUTION",
+        requirement: Cite::One("TC-ERR-EXECUTION"),
         applies: Applies::All,
         source: "schema CallToolResult.isError; tools.mdx, Error Handling",
         judge: tools::execution_errors,
@@ -365,7 +383,7 @@ catalog! {
     TcOutputschemaPresence = "tc-outputschema-presence" {
         title: "a tool with an outputSchema returns structuredContent (error results exempt)",
         level: MUST,
-        requirement: "TC-OUTPUTSCHEMA-PRESENCE",
+        requirement: Cite::One("TC-OUTPUTSCHEMA-PRESENCE"),
         applies: Applies::From(R2025_06_18),
         source: "tools.mdx, Output Schema; REQUIREMENTS.md 10 A7",
         judge: tools::structured_presence,
@@ -374,7 +392,7 @@ catalog! {
     TcOutputschemaConform = "tc-outputschema-conform" {
         title: "structuredContent conforms to the tool's outputSchema",
         level: MUST,
-        requirement: "TC-OUTPUTSCHEMA-CONFORM",
+        requirement: Cite::One("TC-OUTPUTSCHEMA-CONFORM"),
         applies: Applies::From(R2025_06_18),
         source: "tools.mdx, Output Schema",
         judge: tools::structured_conform,
@@ -383,7 +401,7 @@ catalog! {
     TcStructuredTextMirror = "tc-structured-text-mirror" {
         title: "structuredContent is also returned serialized in a text block",
         level: SHOULD,
-        requirement: "TC-STRUCTURED-TEXT-MIRROR",
+        requirement: Cite::One("TC-STRUCTURED-TEXT-MIRROR"),
         applies: Applies::From(R2025_06_18),
         source: "tools.mdx, Structured Content; REQUIREMENTS.md 10 A13",
         judge: tools::structured_text_mirror,
@@ -393,7 +411,7 @@ catalog! {
     TcErrUnknownTool = "tc-err-unknown-tool" {
         title: "an unknown tool gets a JSON-RPC error, -32602",
         level: MUST,
-        requirement: "TC-ERR-UNKNOWN-TOOL",
+        requirement: Cite::One("TC-ERR-UNKNOWN-TOOL"),
         applies: Applies::All,
         source: "tools.mdx, Error Handling (Protocol Errors); REQUIREMENTS.md 10 A10",
         judge: tools::unknown_tool,
@@ -402,7 +420,7 @@ catalog! {
     TcErrMalformed = "tc-err-malformed" {
         title: "tools/call without a string name gets a protocol error (-32602)",
         level: MUST,
-        requirement: "TC-ERR-MALFORMED",
+        requirement: Cite::One("TC-ERR-MALFORMED"),
         applies: Applies::All,
         source: "2025-11-25 tools.mdx, Error Handling (Malformed requests)",
         judge: tools::malformed_call,
@@ -411,7 +429,7 @@ catalog! {
     TcErrArgumentsType = "tc-err-arguments-type" {
         title: "tools/call with arguments that is not an object gets a protocol error (-32602)",
         level: SCHEMA,
-        requirement: "TC-ERR-MALFORMED",
+        requirement: Cite::One("TC-ERR-MALFORMED"),
         applies: Applies::All,
         source: "schema CallToolRequest.params.arguments; 2025-11-25 tools.mdx, Error Handling (Malformed requests)",
         judge: tools::arguments_type,
@@ -420,7 +438,7 @@ catalog! {
     TcArgumentsOmitted = "tc-arguments-omitted" {
         title: "tools/call without arguments (they are optional) is answered, and the server lives on",
         level: MUST,
-        requirement: "TC-ARGS-OMITTED",
+        requirement: Cite::One("TC-ARGS-OMITTED"),
         applies: Applies::All,
         source: "schema CallToolRequest.params (arguments optional); tools.mdx, Security Considerations; JSON-RPC 2.0, 5",
         judge: tools::arguments_omitted,
@@ -429,17 +447,45 @@ catalog! {
     TcErrInputValidation = "tc-err-input-validation" {
         title: "arguments that break the inputSchema are rejected, with the error class the revision expects",
         level: MUST,
-        requirement: "TC-ERR-INPUT-VALIDATION",
+        requirement: Cite::One("TC-ERR-INPUT-VALIDATION"),
         applies: Applies::All,
         source: "tools.mdx, Error Handling; Security Considerations (\"Servers MUST validate all tool inputs\"); REQUIREMENTS.md 10 A6",
         judge: tools::input_validation,
+        kinds: &[],
+    }
+    // -- Tools: tasks (2025-11-25 tasks.mdx, Tool-Level Negotiation; experimental) --
+    TcTaskRequired = "tc-task-required" {
+        title: "a tool with taskSupport \"required\" called without a task gets -32601",
+        level: MUST,
+        requirement: Cite::One("TC-TASK-REQUIRED"),
+        applies: Applies::Only(R2025_11_25),
+        source: "2025-11-25 tasks.mdx, Tool-Level Negotiation; Error Handling; REQUIREMENTS.md 10 A9",
+        judge: tools::task_required,
+        kinds: &[],
+    }
+    TcTaskForbidden = "tc-task-forbidden" {
+        title: "a task-augmented call of a tool without task support gets -32601",
+        level: SHOULD,
+        requirement: Cite::One("TC-TASK-FORBIDDEN"),
+        applies: Applies::Only(R2025_11_25),
+        source: "2025-11-25 tasks.mdx, Tool-Level Negotiation",
+        judge: tools::task_forbidden,
+        kinds: &[],
+    }
+    TcTaskCreate = "tc-task-create" {
+        title: "a task-augmented call of a tool offering tasks gets a CreateTaskResult",
+        level: MUST,
+        requirement: Cite::One("TC-TASK-CREATE"),
+        applies: Applies::Only(R2025_11_25),
+        source: "2025-11-25 tasks.mdx, Creating Tasks; Behavior Requirements (Result Retrieval)",
+        judge: tools::task_create,
         kinds: &[],
     }
     // -- Tools: list_changed (tools.mdx, List Changed Notification) --
     LcnShape = "lcn-shape" {
         title: "notifications/tools/list_changed is well formed",
         level: SCHEMA,
-        requirement: "LCN-SHAPE",
+        requirement: Cite::One("LCN-SHAPE"),
         applies: Applies::All,
         source: "tools.mdx, List Changed Notification; schema ToolListChangedNotification",
         judge: tools::list_changed_shape,
@@ -448,7 +494,7 @@ catalog! {
     LcnNotUndeclared = "lcn-not-undeclared" {
         title: "list_changed is sent only with tools.listChanged declared",
         level: SHOULD.from(R2025_06_18, MUST),
-        requirement: "LCN-NOT-UNDECLARED",
+        requirement: Cite::One("LCN-NOT-UNDECLARED"),
         applies: Applies::All,
         source: "lifecycle.mdx, Operation; REQUIREMENTS.md 10 A12",
         judge: tools::list_changed_declared,
@@ -458,7 +504,7 @@ catalog! {
     PropServerSurvives = "prop-server-survives" {
         title: "no generated input (arguments, ids, methods, cursors) crashes or stalls the server",
         level: MUST,
-        requirement: "TC-VALIDATE-INPUTS",
+        requirement: Cite::One("TC-VALIDATE-INPUTS"),
         applies: Applies::All,
         source: "tools.mdx, Security Considerations (\"Servers MUST: Validate all tool inputs\")",
         judge: property::server_survives,
@@ -467,7 +513,7 @@ catalog! {
     PropValidCallResult = "prop-valid-call-result" {
         title: "generated valid arguments get results valid for the schema and the tool's outputSchema",
         level: SCHEMA,
-        requirement: "TC-OUTPUTSCHEMA-CONFORM",
+        requirement: Cite::One("TC-OUTPUTSCHEMA-CONFORM"),
         applies: Applies::All,
         source: "schema CallToolResult; tools.mdx, Output Schema",
         judge: property::valid_call_result,
@@ -476,7 +522,7 @@ catalog! {
     PropValidCallAccepted = "prop-valid-call-accepted" {
         title: "generated valid arguments never get a protocol error",
         level: SHOULD,
-        requirement: "TC-ERR-EXECUTION",
+        requirement: Cite::One("TC-ERR-EXECUTION"),
         applies: Applies::All,
         source: "schema CallToolResult.isError; tools.mdx, Error Handling",
         judge: property::valid_call_accepted,
@@ -485,7 +531,7 @@ catalog! {
     PropInvalidCallRejected = "prop-invalid-call-rejected" {
         title: "generated arguments breaking one rule are rejected, in the revision's error class",
         level: MUST,
-        requirement: "TC-ERR-INPUT-VALIDATION",
+        requirement: Cite::One("TC-ERR-INPUT-VALIDATION"),
         applies: Applies::All,
         source: "tools.mdx, Error Handling; Security Considerations; REQUIREMENTS.md 10 A6",
         judge: property::invalid_call_rejected,
@@ -494,7 +540,7 @@ catalog! {
     PropIdRoundtrip = "prop-id-roundtrip" {
         title: "generated request ids (integers to 2^53-1, negative, zero, Unicode and empty strings) come back exactly",
         level: MUST,
-        requirement: "RPC-ID-ECHO",
+        requirement: Cite::One("RPC-ID-ECHO"),
         applies: Applies::All,
         source: "index.mdx, Responses",
         judge: property::id_roundtrip,
@@ -503,7 +549,7 @@ catalog! {
     PropUnknownMethod = "prop-unknown-method" {
         title: "generated unknown method names get -32601",
         level: JSONRPC,
-        requirement: "RPC-ERR-METHOD-NOT-FOUND",
+        requirement: Cite::One("RPC-ERR-METHOD-NOT-FOUND"),
         applies: Applies::All,
         source: "JSON-RPC 2.0, 5.1",
         judge: property::unknown_method,
@@ -512,7 +558,7 @@ catalog! {
     PropRandomCursor = "prop-random-cursor" {
         title: "generated cursors get -32602 or a page",
         level: SHOULD,
-        requirement: "PAG-INVALID-CURSOR",
+        requirement: Cite::One("PAG-INVALID-CURSOR"),
         applies: Applies::All,
         source: "pagination.mdx, Error Handling",
         judge: property::random_cursor,
@@ -521,7 +567,7 @@ catalog! {
     SeqPipelined = "seq-pipelined" {
         title: "requests sent together, without waiting, are each answered once with their own id",
         level: JSONRPC,
-        requirement: "RPC-ID-ECHO",
+        requirement: Cite::One("RPC-ID-ECHO"),
         applies: Applies::All,
         source: "JSON-RPC 2.0, 5; index.mdx, Responses",
         judge: property::pipelined,
@@ -530,7 +576,7 @@ catalog! {
     SeqCancel = "seq-cancel" {
         title: "notifications/cancelled (for an in-flight or an unknown request) is handled gracefully",
         level: MUST,
-        requirement: "CANCEL-RACE",
+        requirement: Cite::One("CANCEL-RACE"),
         applies: Applies::All,
         source: "cancellation.mdx, Behavior Requirements, Error Handling; REQUIREMENTS.md 10 A15",
         judge: property::cancel,
@@ -540,7 +586,7 @@ catalog! {
     SchemaServerMessages = "schema-server-messages" {
         title: "every result, error, notification and request validates against the revision's schema",
         level: SCHEMA,
-        requirement: "schema.json",
+        requirement: Cite::One("schema.json"),
         applies: Applies::All,
         source: "schema.json of the negotiated revision",
         judge: schema::server_messages,

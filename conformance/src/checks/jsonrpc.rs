@@ -195,6 +195,38 @@ pub(super) fn error_shape(ctx: &Ctx<'_>) -> Verdict {
     )
 }
 
+/// `RPC-ERROR-SHAPE` (schema `Error.message`, SHOULD): an error message is a concise
+/// single sentence, not a multi-line or overlong dump.
+pub(super) fn error_message(ctx: &Ctx<'_>) -> Verdict {
+    let (mut n, mut bad, mut first) = (0, Vec::new(), None);
+    for (entry, json) in responses(ctx) {
+        let Some(error) = json.get("error") else {
+            continue;
+        };
+        n += 1;
+        if let Some(breach) = rules::error_message(error) {
+            first.get_or_insert(breach.message);
+            bad.push(entry.seq);
+        }
+    }
+    if n == 0 {
+        return Verdict::Skip("no error response was received".into());
+    }
+    match first {
+        None => Verdict::Pass(format!(
+            "all {n} error message(s) are one line of at most {} characters",
+            rules::MAX_ERROR_MESSAGE
+        )),
+        Some(message) => Verdict::Violation(
+            format!(
+                "{} error message(s) are not a concise single sentence ({message}); details belong in error.data",
+                bad.len()
+            ),
+            examples(ctx, &bad),
+        ),
+    }
+}
+
 /// `RPC-ERROR-ID`: an error that answers a request whose id could be read carries it.
 /// Errors correlated to one of our requests only because they carried no id (the
 /// malformed probes accept those) are the ones that can break it; a line that is not JSON

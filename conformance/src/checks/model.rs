@@ -150,6 +150,75 @@ impl Grade {
     }
 }
 
+/// The REQUIREMENTS.md id a check implements, per revision: most checks cite one id; a
+/// few cite the id of each revision era (`RPC-ERROR-ID-R1R3` before 2025-11-25, where the
+/// schema requires `id`; `RPC-ERROR-ID-R4` from it, where the basic page says MUST).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cite {
+    /// The same id in every revision.
+    One(&'static str),
+    /// `before` up to (not including) `from`, then `id`.
+    Changes {
+        /// The id before `from`.
+        before: &'static str,
+        /// The first revision of the new id.
+        from: Rev,
+        /// The id from `from` on.
+        id: &'static str,
+    },
+}
+
+impl Cite {
+    /// This id until `from`, then `id`.
+    pub const fn from(self, from: Rev, id: &'static str) -> Cite {
+        let Cite::One(before) = self else {
+            panic!("a citation changes once")
+        };
+        Cite::Changes { before, from, id }
+    }
+
+    /// The id that applies in `revision`.
+    pub fn id_in(self, revision: &Revision) -> &'static str {
+        match self {
+            Cite::One(id) => id,
+            Cite::Changes { before, from, id } => {
+                if revision.at_least(from) {
+                    id
+                } else {
+                    before
+                }
+            }
+        }
+    }
+
+    /// The id in the newest revision.
+    pub fn latest(self) -> &'static str {
+        match self {
+            Cite::One(id) | Cite::Changes { id, .. } => id,
+        }
+    }
+
+    /// For listings: "RPC-ERROR-SHAPE", or "RPC-ERROR-ID-R1R3, RPC-ERROR-ID-R4 from 2025-11-25".
+    pub fn describe(self) -> String {
+        match self {
+            Cite::One(id) => id.to_string(),
+            Cite::Changes { before, from, id } => format!("{before}, {id} from {}", from.id()),
+        }
+    }
+}
+
+impl std::fmt::Display for Cite {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.pad(&self.describe())
+    }
+}
+
+impl Serialize for Cite {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.describe())
+    }
+}
+
 /// Outcome of one check in one revision.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -248,8 +317,8 @@ pub struct Check {
     pub title: &'static str,
     /// Normative level, per revision.
     pub level: Grade,
-    /// The REQUIREMENTS.md id it implements.
-    pub requirement: &'static str,
+    /// The REQUIREMENTS.md id it implements, per revision.
+    pub requirement: Cite,
     /// Revisions it applies to.
     pub applies: Applies,
     /// Spec file and section.
@@ -266,6 +335,11 @@ impl Check {
     /// The level that applies in `revision`.
     pub fn level_in(&self, revision: &Revision) -> Level {
         self.level.level_in(revision)
+    }
+
+    /// The REQUIREMENTS.md id that applies in `revision`.
+    pub fn requirement_in(&self, revision: &Revision) -> &'static str {
+        self.requirement.id_in(revision)
     }
 
     /// The revisions the check applies to.
@@ -424,7 +498,7 @@ pub fn judge_all(catalog: &[Check], ctx: &Ctx<'_>) -> Vec<CheckResult> {
                 check: check.id.as_str(),
                 title: check.title,
                 level,
-                requirement: check.requirement,
+                requirement: check.requirement.id_in(revision),
                 source: check.source,
                 status,
                 message,

@@ -242,6 +242,46 @@ pub fn error_id(sent: &Value, response: &Value) -> Option<Breach> {
     )
 }
 
+/// The id a malformed frame shows when a server can read it: the frame parses as a JSON
+/// object whose `id` is a string or an integer. An error answering such a frame carries
+/// that id ([`error_id`]); only a frame without one lets the error go without an id.
+pub fn readable_frame_id(frame: &[u8]) -> Option<Value> {
+    let message: Value = serde_json::from_slice(frame).ok()?;
+    let id = message.get("id")?;
+    (id.is_string() || id.is_i64() || id.is_u64()).then(|| id.clone())
+}
+
+/// Longest error message the suite still reads as "a concise single sentence": past it,
+/// the message is a dump (a stack trace, a serialized object), whatever its line breaks.
+pub const MAX_ERROR_MESSAGE: usize = 512;
+
+/// `RPC-ERROR-SHAPE` (schema `Error.message`): "The message SHOULD be limited to a concise
+/// single sentence". A message with a line break, or longer than [`MAX_ERROR_MESSAGE`]
+/// characters, is not one (a stack trace, a validation dump); the detail belongs in
+/// `data`. A message that is not a string is `error_shape`'s finding.
+pub fn error_message(error: &Value) -> Option<Breach> {
+    let message = error.get("message").and_then(Value::as_str)?;
+    let length = message.chars().count();
+    let problem = if message.contains(['\n', '\r']) {
+        format!(
+            "the error message spans {} lines",
+            message.lines().count().max(2)
+        )
+    } else if length > MAX_ERROR_MESSAGE {
+        format!("the error message is {length} characters long (more than {MAX_ERROR_MESSAGE})")
+    } else {
+        return None;
+    };
+    breach(
+        CheckId::RpcErrorMessage,
+        FailureKind::InvalidMessage,
+        format!(
+            "{problem}, not a concise single sentence: {}",
+            crate::protocol::cut_text(message, 120)
+        ),
+    )
+}
+
 /// The envelope of one response to `sent`: id, version, result xor error, error shape, in
 /// that order (the first broken rule explains the rest).
 pub fn envelope(sent: &Value, response: &Value, id_match: IdMatch) -> Option<Breach> {
@@ -355,11 +395,17 @@ pub fn unknown_method(error_code: Option<i64>, answered: bool) -> Option<Breach>
 /// `TC-ERR-INPUT-VALIDATION`: arguments that break the inputSchema are rejected, in the
 /// class the revision expects (REQUIREMENTS.md 10 A6): an `isError` result always; -32602
 /// too before 2025-11-25. A success is a violation; another class a policy warning.
+/// A tool that requires a task, called without one, is refused before its arguments are
+/// read: any JSON-RPC error is that refusal, judged by `tc-task-required` alone.
 pub fn invalid_arguments(
     revision: &Revision,
+    task: TaskSupport,
     error: Option<&Value>,
     result: Option<&Value>,
 ) -> Option<Breach> {
+    if task == TaskSupport::Required && error.is_some() {
+        return None;
+    }
     let code = error.and_then(|e| e.get("code")).and_then(Value::as_i64);
     let is_error_result = result.is_some_and(|r| r.get("isError") == Some(&Value::Bool(true)));
     let wrong = |message: String| {
@@ -400,9 +446,12 @@ fn code_text(error: &Value) -> String {
 }
 
 /// `TC-ERR-EXECUTION`: a call with arguments valid for the inputSchema gets a result;
-/// failures of the tool come back as `isError` results, not JSON-RPC errors.
-pub fn valid_call(error: Option<&Value>) -> Option<Breach> {
-    let error = error?;
+/// failures of the tool come back as `isError` results, not JSON-RPC errors. A tool that
+/// requires a task, called without one, must be refused with a JSON-RPC error (2025-11-25
+/// tasks.mdx, Tool-Level Negotiation): that error is no breach here, and its code is
+/// `tc-task-required`'s to judge.
+pub fn valid_call(task: TaskSupport, error: Option<&Value>) -> Option<Breach> {
+    let error = error.filter(|_| task != TaskSupport::Required)?;
     let code = code_text(error);
     breach(
         CheckId::TcErrExecution,
@@ -467,6 +516,19 @@ pub fn arguments_omitted(error: Option<&Value>, needs_arguments: bool) -> Option
     )
 }
 
+/// `TC-ARGS-OMITTED`: a call without `arguments` got no answer because the server exited
+/// or stopped answering (`what` says which); `kind` is [`FailureKind::Crash`] or
+/// [`FailureKind::Stall`].
+pub fn arguments_omitted_unanswered(kind: FailureKind, what: &str) -> Breach {
+    Breach {
+        check: CheckId::TcArgumentsOmitted,
+        kind,
+        message: format!(
+            "a tools/call without arguments (they are optional) got no response: {what}"
+        ),
+    }
+}
+
 /// `PAG-INVALID-CURSOR`: a cursor the server never issued gets -32602. `page_allowed`: a
 /// generated cursor may happen to be one the server accepts, so a page is no breach there.
 pub fn cursor(
@@ -489,6 +551,10 @@ pub fn cursor(
         message,
     )
 }
+
+mod tasks;
+
+pub use tasks::{declares_task_calls, plain_call_of_task_tool, task_call, TaskSupport};
 
 #[cfg(test)]
 mod tests;

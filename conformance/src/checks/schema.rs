@@ -91,7 +91,18 @@ pub(super) fn server_messages(ctx: &Ctx<'_>) -> Verdict {
                             .get("method")
                             .and_then(Value::as_str)
                             .unwrap_or_default();
-                        (result_definition(m).to_string(), result)
+                        // A task-augmented call is answered with a CreateTaskResult, or
+                        // (the task ignored) with the plain result: tc-task-create and
+                        // tc-task-forbidden judge which one came; this check its shape.
+                        let task = request.pointer("/params/task").is_some()
+                            && result.get("task").is_some()
+                            && schemas.has("CreateTaskResult");
+                        let definition = if task {
+                            "CreateTaskResult"
+                        } else {
+                            result_definition(m)
+                        };
+                        (definition.to_string(), result)
                     }
                     (None, Some(error)) => (schemas.error_object().to_string(), error),
                     _ => continue, // both or neither: rpc-resp-exclusive

@@ -252,6 +252,7 @@ impl Script {
                 invalid_arguments,
                 arguments_type,
                 arguments_omitted,
+                task_calls: Vec::new(),
             }),
             unknown_method,
             invalid_request,
@@ -292,8 +293,58 @@ type Row = (
     &'static [(CheckId, Status)],
 );
 
+/// The echo tool requires a task (2025-11-25); `declared`: the server declares
+/// task-augmented tools/call. The plain call gets `call`.
+fn task_required(s: &mut Script, declared: bool, call: Option<Value>) {
+    s.tools[0]["execution"] = json!({"taskSupport": "required"});
+    if declared {
+        s.init.as_mut().unwrap()["result"]["capabilities"]["tasks"] =
+            json!({"requests": {"tools": {"call": {}}}});
+    }
+    s.call = call;
+}
+
 const ROWS: &[Row] = &[
     ("conformant", Rev::R2025_11_25, |_| {}, &[]),
+    // Issue 12: a tool that requires a task, refused plainly with -32601, draws nothing.
+    (
+        "a tool requiring a task refuses a plain call with -32601",
+        Rev::R2025_11_25,
+        |s| task_required(s, true, error(-32601)),
+        &[],
+    ),
+    (
+        "a tool requiring a task answers a plain call with isError",
+        Rev::R2025_11_25,
+        |s| {
+            let refused =
+                json!({"content": [{"type": "text", "text": "needs a task"}], "isError": true});
+            task_required(s, true, result(refused));
+        },
+        &[(CheckId::TcTaskRequired, Status::Fail)],
+    ),
+    (
+        "a tool requiring a task refuses a plain call with -32600 (A9)",
+        Rev::R2025_11_25,
+        |s| task_required(s, true, error(-32600)),
+        &[(CheckId::TcTaskRequired, Status::Warn)],
+    ),
+    (
+        "a tool requires a task on a server without the tasks capability",
+        Rev::R2025_11_25,
+        |s| task_required(s, false, error(-32601)),
+        &[(CheckId::ToolTaskSupportDeclared, Status::Warn)],
+    ),
+    (
+        "an error message of two lines",
+        Rev::R2025_11_25,
+        |s| {
+            s.unknown_method = Some(
+                json!({"jsonrpc": "2.0", "error": {"code": -32601, "message": "Method not found\n  at dispatch"}}),
+            );
+        },
+        &[(CheckId::RpcErrorMessage, Status::Warn)],
+    ),
     (
         "conformant, oldest revision",
         Rev::R2024_11_05,

@@ -61,6 +61,10 @@ pub struct Revision {
     pub batching: bool,
     /// Expected error class for invalid tool arguments.
     pub invalid_arguments: ErrorClass,
+    /// Whether tools negotiate task-augmented calls (`Tool.execution.taskSupport` and the
+    /// `tasks` capability; 2025-11-25 tasks.mdx, experimental; later revisions move tasks
+    /// to an extension).
+    pub tasks: bool,
 }
 
 impl Revision {
@@ -118,6 +122,7 @@ pub static REVISIONS: &[Revision] = &[
         tool_fields: TOOL_FIELDS_R1,
         batching: false,
         invalid_arguments: ErrorClass::Either,
+        tasks: false,
     },
     Revision {
         rev: Rev::R2025_03_26,
@@ -128,6 +133,7 @@ pub static REVISIONS: &[Revision] = &[
         tool_fields: TOOL_FIELDS_R2,
         batching: true,
         invalid_arguments: ErrorClass::Either,
+        tasks: false,
     },
     Revision {
         rev: Rev::R2025_06_18,
@@ -138,6 +144,7 @@ pub static REVISIONS: &[Revision] = &[
         tool_fields: TOOL_FIELDS_R3,
         batching: false,
         invalid_arguments: ErrorClass::Either,
+        tasks: false,
     },
     Revision {
         rev: Rev::R2025_11_25,
@@ -148,6 +155,7 @@ pub static REVISIONS: &[Revision] = &[
         tool_fields: TOOL_FIELDS_R4,
         batching: false,
         invalid_arguments: ErrorClass::ToolError,
+        tasks: true,
     },
 ];
 

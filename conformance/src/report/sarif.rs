@@ -48,6 +48,7 @@ const SPEC_PAGES: &[(&str, &str)] = &[
     ("ping.mdx", "basic/utilities/ping"),
     ("cancellation.mdx", "basic/utilities/cancellation"),
     ("progress.mdx", "basic/utilities/progress"),
+    ("tasks.mdx", "basic/utilities/tasks"),
     ("tools.mdx", "server/tools"),
     ("pagination.mdx", "server/utilities/pagination"),
 ];
@@ -297,7 +298,7 @@ mod tests {
             check,
             title: c.title,
             level,
-            requirement: c.requirement,
+            requirement: c.requirement.latest(),
             source: c.source,
             status,
             message: message.to_string(),
@@ -374,7 +375,7 @@ mod tests {
             assert_eq!(rule.short_description.as_ref().unwrap().text, check.title);
             let props = &rule.properties.as_ref().unwrap().additional_properties;
             assert_eq!(props["level"], check.level.describe());
-            assert_eq!(props["requirement"], check.requirement);
+            assert_eq!(props["requirement"], check.requirement.describe());
             assert!(
                 !props["revisions"].as_array().unwrap().is_empty(),
                 "{}",

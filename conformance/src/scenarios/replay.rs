@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use super::property::CaseFile;
 use super::tools::compile_input_schema;
-use crate::checks::rules::{self, Breach, FailureKind};
+use crate::checks::rules::{self, Breach, FailureKind, TaskSupport};
 use crate::checks::CheckId;
 use crate::protocol::{
     Exchange, Line, Reply, Revision, SchemaSet, Session, SessionConfig, Silence, Transcript,
@@ -92,18 +92,21 @@ pub async fn replay(
     let answered = case_exchange.is_some_and(|x| x.response().is_some());
     // The rule book's verdict on the case's answer, for the kinds it judges.
     let breach = match case.kind {
-        FailureKind::ProtocolErrorOnValid => rules::valid_call(error),
-        FailureKind::InvalidAccepted | FailureKind::WrongErrorClass => {
-            revision.and_then(|r| rules::invalid_arguments(r, error, result))
-        }
+        // A case file does not hold the tool: it is judged as a tool without task
+        // support (a tool that requires one draws no such case).
+        FailureKind::ProtocolErrorOnValid => rules::valid_call(TaskSupport::Forbidden, error),
+        FailureKind::InvalidAccepted | FailureKind::WrongErrorClass => revision
+            .and_then(|r| rules::invalid_arguments(r, TaskSupport::Forbidden, error, result)),
         FailureKind::UnknownMethodAnswered => rules::unknown_method(code, answered),
         FailureKind::CursorAnswered => rules::cursor(code, result, true),
-        FailureKind::IdNotEchoed => case_exchange.and_then(|x| match &x.reply {
-            Reply::Response {
-                message, id_match, ..
-            } => rules::id_echo(&x.request["id"], message, *id_match),
-            _ => None,
-        }),
+        FailureKind::IdNotEchoed => case_exchange
+            .and_then(|x| match &x.reply {
+                Reply::Response {
+                    message, id_match, ..
+                } => rules::id_echo(&x.request["id"], message, *id_match),
+                _ => None,
+            })
+            .or_else(|| dropped_error_id(&transcript)),
         FailureKind::InvalidResult => invalid_result(case, &transcript, &exchanges)?,
         FailureKind::InvalidMessage => {
             revision.and_then(|r| invalid_message(r, &transcript, &exchanges))
@@ -182,6 +185,26 @@ pub async fn replay(
         observed,
         rule: breach.map(|b| b.check),
     })
+}
+
+/// `RPC-ERROR-ID` for malformed frames (the live target's finding): an error without an
+/// id, when every malformed frame sent showed an id the server could read.
+fn dropped_error_id(transcript: &Transcript) -> Option<Breach> {
+    let frames: Vec<Option<Value>> = transcript
+        .entries()
+        .iter()
+        .filter(|e| e.direction == crate::protocol::Direction::Sent && e.json.is_none())
+        .map(|e| rules::readable_frame_id(e.text.as_bytes()))
+        .collect();
+    if frames.iter().any(Option::is_none) {
+        return None;
+    }
+    let shown = frames.into_iter().flatten().next()?;
+    transcript
+        .received()
+        .filter(|e| e.unsolicited)
+        .filter_map(|e| e.json.as_ref())
+        .find_map(|m| rules::error_id(&shown, m))
 }
 
 /// The first line that is not a valid JSON-RPC message, or response nobody asked for

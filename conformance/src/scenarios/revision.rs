@@ -267,7 +267,15 @@ async fn converse(session: &mut Session, record: &mut RevisionRecord, policy: &C
             .and_then(Revision::find)
             .unwrap_or(record.requested);
         let walk = record.tools_pages.clone();
-        record.tools = Some(tools::converse(session, revision, &walk, policy, MAX_PAGES).await);
+        // Task-augmented calls only where the server declares them (2025-11-25 tasks.mdx,
+        // Tool-Level Negotiation: otherwise clients "MUST NOT attempt" them).
+        let capabilities = record.init_result().and_then(|r| r.get("capabilities"));
+        let tasks = revision.tasks && crate::checks::rules::declares_task_calls(capabilities);
+        let limits = tools::Limits {
+            max_pages: MAX_PAGES,
+            tasks,
+        };
+        record.tools = Some(tools::converse(session, revision, &walk, policy, limits).await);
         if session.ended().is_some() {
             return;
         }

@@ -1,7 +1,8 @@
 //! The Tools conversation: a second listing walk, an invalid cursor, a call of every tool
 //! the call policy allows (with minimal valid arguments), an unknown tool, malformed
-//! calls, calls with arguments that break the tool's own inputSchema, and calls whose
-//! `arguments` is of the wrong JSON type or left out.
+//! calls, calls with arguments that break the tool's own inputSchema, calls whose
+//! `arguments` is of the wrong JSON type or left out, and (2025-11-25, where the server
+//! declares task-augmented tools/call) calls made as tasks.
 //!
 //! It runs only when the server declares the `tools` capability: nothing is reported
 //! against a capability a server did not declare.
@@ -9,11 +10,26 @@
 use serde_json::{json, Value};
 
 use super::policy::CallPolicy;
+use crate::checks::rules::TaskSupport;
 use crate::generate::minimal_instance;
 use crate::protocol::{Exchange, Revision, Session};
 
 /// Most tools probed with invalid arguments (each probe is a real call).
 const MAX_INVALID_PROBES: usize = 32;
+/// Most task-augmented calls (each may start a task on the server).
+const MAX_TASK_PROBES: usize = 8;
+/// The task lifetime the task-augmented calls ask for (tasks.mdx, Creating Tasks).
+const TASK_TTL_MS: u64 = 60_000;
+
+/// What the Tools conversation may do besides calling tools.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// Most tools/list pages a walk follows.
+    pub max_pages: usize,
+    /// Whether the server declares task-augmented tools/call in a revision with tasks:
+    /// only then are tools called as tasks.
+    pub tasks: bool,
+}
 /// A cursor no server issued.
 pub const INVALID_CURSOR: &str = "conformance-invalid-cursor-\u{e9}";
 /// A tool name no server has.
@@ -55,6 +71,9 @@ pub struct ToolsRecord {
     /// A call of the same tool without `arguments`, the last call of the conversation
     /// (a server that crashes on it still had every other tools probe judged).
     pub arguments_omitted: Option<ToolCall>,
+    /// Task-augmented calls (`params.task`), made only when the server declares
+    /// `tasks.requests.tools.call`: each tool offering tasks, and one tool that does not.
+    pub task_calls: Vec<ToolCall>,
 }
 
 /// `arguments` values of the wrong JSON type (CallToolRequest: `arguments` is an object),
@@ -70,12 +89,14 @@ fn wrong_arguments() -> [(Value, &'static str); 4] {
 
 /// The tool the `arguments` probes call: one the call policy let us call and that
 /// answered its valid call (so a slow tool costs nothing twice), preferring one whose
-/// inputSchema requires nothing, so that leaving `arguments` out is a valid call.
-fn arguments_probe_tool(calls: &[ToolCall]) -> Option<&ToolCall> {
+/// inputSchema requires nothing, so that leaving `arguments` out is a valid call. Never a
+/// tool that requires a task: it refuses every plain call, whatever its arguments.
+fn arguments_probe_tool<'a>(calls: &'a [ToolCall], revision: &Revision) -> Option<&'a ToolCall> {
     let answered = || {
-        calls
-            .iter()
-            .filter(|c| c.exchange.as_ref().is_some_and(|x| x.response().is_some()))
+        calls.iter().filter(|c| {
+            c.exchange.as_ref().is_some_and(|x| x.response().is_some())
+                && TaskSupport::of(&c.tool, revision) != TaskSupport::Required
+        })
     };
     answered()
         .find(|c| !requires_arguments(&c.tool))
@@ -240,10 +261,10 @@ pub async fn converse(
     revision: &Revision,
     first_walk: &[Exchange],
     policy: &CallPolicy,
-    max_pages: usize,
+    limits: Limits,
 ) -> ToolsRecord {
     let mut record = ToolsRecord::default();
-    let (second, _) = walk(session, max_pages).await;
+    let (second, _) = walk(session, limits.max_pages).await;
     record.second_walk = second;
     if session.ended().is_some() {
         return record;
@@ -331,7 +352,10 @@ pub async fn converse(
             .malformed
             .push(session.request("tools/call", Some(params)).await);
     }
-    let Some(tool) = arguments_probe_tool(&record.calls).cloned() else {
+    if limits.tasks {
+        task_calls(session, revision, &mut record).await;
+    }
+    let Some(tool) = arguments_probe_tool(&record.calls, revision).cloned() else {
         return record;
     };
     let probe = |intent: String, exchange: Exchange| ToolCall {
@@ -357,4 +381,43 @@ pub async fn converse(
         record.arguments_omitted = Some(probe("arguments left out".into(), exchange));
     }
     record
+}
+
+/// The task-augmented calls: every called tool that offers tasks (`"optional"` or
+/// `"required"`), with the arguments of its valid call, and the first tool that answered
+/// its valid call without offering them (it SHOULD get -32601). Only tools the call
+/// policy let us call, and only on a server that declares task-augmented tools/call.
+async fn task_calls(session: &mut Session, revision: &Revision, record: &mut ToolsRecord) {
+    let made = || {
+        record.calls.iter().filter_map(|c| {
+            let x = c.exchange.as_ref().filter(|x| x.response().is_some())?;
+            let arguments = x.request.pointer("/params/arguments")?.clone();
+            Some((c, arguments, TaskSupport::of(&c.tool, revision)))
+        })
+    };
+    let mut probes: Vec<(&ToolCall, Value, TaskSupport)> = made()
+        .filter(|(_, _, support)| *support != TaskSupport::Forbidden)
+        .take(MAX_TASK_PROBES - 1)
+        .collect();
+    probes.extend(made().find(|(_, _, support)| *support == TaskSupport::Forbidden));
+    let mut out = Vec::new();
+    for (call, arguments, support) in probes {
+        if session.ended().is_some() {
+            break;
+        }
+        let params = json!({
+            "name": call.name,
+            "arguments": arguments,
+            "task": {"ttl": TASK_TTL_MS},
+        });
+        let exchange = session.request("tools/call", Some(params)).await;
+        out.push(ToolCall {
+            name: call.name.clone(),
+            tool: call.tool.clone(),
+            intent: format!("a task-augmented call (taskSupport {:?})", support.as_str()),
+            exchange: Some(exchange),
+            skipped: None,
+        });
+    }
+    record.task_calls = out;
 }

@@ -216,6 +216,7 @@ fn probe_answer_rules() {
     let is_error = json!({"content": [], "isError": true});
     let e32602 = json!({"code": -32602, "message": "bad"});
     let e32603 = json!({"code": -32603, "message": "bad"});
+    let e32601 = json!({"code": -32601, "message": "needs a task"});
     let no_code = json!({"message": "bad"});
     let rows: &[(&str, Expect, Expect)] = &[
         (
@@ -240,37 +241,37 @@ fn probe_answer_rules() {
         ),
         (
             "invalid args: success",
-            verdict(invalid_arguments(either, None, Some(&success))),
+            verdict(invalid_arguments(either, F, None, Some(&success))),
             Some((TcErrInputValidation, InvalidAccepted)),
         ),
         (
             "invalid args: isError",
-            verdict(invalid_arguments(tool_error, None, Some(&is_error))),
+            verdict(invalid_arguments(tool_error, F, None, Some(&is_error))),
             OK,
         ),
         (
             "invalid args: -32602 before 2025-11-25",
-            verdict(invalid_arguments(either, Some(&e32602), None)),
+            verdict(invalid_arguments(either, F, Some(&e32602), None)),
             OK,
         ),
         (
             "invalid args: -32602 from 2025-11-25",
-            verdict(invalid_arguments(tool_error, Some(&e32602), None)),
+            verdict(invalid_arguments(tool_error, F, Some(&e32602), None)),
             Some((TcErrInputValidation, WrongErrorClass)),
         ),
         (
             "invalid args: -32603",
-            verdict(invalid_arguments(either, Some(&e32603), None)),
+            verdict(invalid_arguments(either, F, Some(&e32603), None)),
             Some((TcErrInputValidation, WrongErrorClass)),
         ),
         (
             "invalid args: no code",
-            verdict(invalid_arguments(either, Some(&no_code), None)),
+            verdict(invalid_arguments(either, F, Some(&no_code), None)),
             Some((TcErrInputValidation, WrongErrorClass)),
         ),
         (
             "invalid args: silence",
-            verdict(invalid_arguments(either, None, None)),
+            verdict(invalid_arguments(either, F, None, None)),
             OK,
         ),
         (
@@ -328,10 +329,40 @@ fn probe_answer_rules() {
             verdict(arguments_omitted(None, false)),
             OK,
         ),
-        ("valid call: result", verdict(valid_call(None)), OK),
+        ("valid call: result", verdict(valid_call(F, None)), OK),
+        (
+            "valid call of a tool that requires a task, refused plainly",
+            verdict(valid_call(TaskSupport::Required, Some(&e32601))),
+            OK,
+        ),
+        (
+            "valid call of a tool offering tasks: an error is still one",
+            verdict(valid_call(TaskSupport::Optional, Some(&e32601))),
+            Some((TcErrExecution, ProtocolErrorOnValid)),
+        ),
+        (
+            "invalid args of a tool that requires a task, refused plainly",
+            verdict(invalid_arguments(
+                tool_error,
+                TaskSupport::Required,
+                Some(&e32601),
+                None,
+            )),
+            OK,
+        ),
+        (
+            "invalid args of a tool that requires a task, run anyway",
+            verdict(invalid_arguments(
+                tool_error,
+                TaskSupport::Required,
+                None,
+                Some(&success),
+            )),
+            Some((TcErrInputValidation, InvalidAccepted)),
+        ),
         (
             "valid call: error",
-            verdict(valid_call(Some(&e32603))),
+            verdict(valid_call(F, Some(&e32603))),
             Some((TcErrExecution, ProtocolErrorOnValid)),
         ),
         (
@@ -468,4 +499,180 @@ fn unsolicited_responses() {
         verdict(unsolicited(&stray, &["notifications/initialized"])),
         Some((CheckId::LcInitializedNoReply, FailureKind::InvalidMessage))
     );
+}
+
+/// A tool without task support, for the rules that take one.
+const F: TaskSupport = TaskSupport::Forbidden;
+
+#[test]
+fn tool_level_task_negotiation_rules() {
+    use CheckId::*;
+    use FailureKind::*;
+    let error = |code: i64| json!({"code": code, "message": "x"});
+    let (e32600, e32601, e32602) = (error(-32600), error(-32601), error(-32602));
+    let no_code = json!({"message": "x"});
+    let result = json!({"content": []});
+    let is_error = json!({"content": [{"type": "text", "text": "needs a task"}], "isError": true});
+    let created = json!({"task": {"taskId": "t", "status": "working"}});
+    let rows: &[(&str, Option<Breach>, Expect)] = &[
+        (
+            "required, plain: -32601",
+            plain_call_of_task_tool(Some(&e32601), None),
+            OK,
+        ),
+        (
+            "required, plain: -32600 (A9)",
+            plain_call_of_task_tool(Some(&e32600), None),
+            Some((TcTaskRequired, WrongErrorClass)),
+        ),
+        (
+            "required, plain: -32602",
+            plain_call_of_task_tool(Some(&e32602), None),
+            Some((TcTaskRequired, InvalidAccepted)),
+        ),
+        (
+            "required, plain: no code",
+            plain_call_of_task_tool(Some(&no_code), None),
+            Some((TcTaskRequired, InvalidAccepted)),
+        ),
+        (
+            "required, plain: isError (server-everything)",
+            plain_call_of_task_tool(None, Some(&is_error)),
+            Some((TcTaskRequired, InvalidAccepted)),
+        ),
+        (
+            "required, plain: success",
+            plain_call_of_task_tool(None, Some(&result)),
+            Some((TcTaskRequired, InvalidAccepted)),
+        ),
+        (
+            "required, plain: silence",
+            plain_call_of_task_tool(None, None),
+            OK,
+        ),
+        (
+            "forbidden, task: -32601",
+            task_call(F, Some(&e32601), None),
+            OK,
+        ),
+        (
+            "forbidden, task: -32602",
+            task_call(F, Some(&e32602), None),
+            Some((TcTaskForbidden, InvalidAccepted)),
+        ),
+        (
+            "forbidden, task ignored: a tool result",
+            task_call(F, None, Some(&result)),
+            Some((TcTaskForbidden, InvalidAccepted)),
+        ),
+        (
+            "forbidden, task: a CreateTaskResult",
+            task_call(F, None, Some(&created)),
+            Some((TcTaskForbidden, InvalidAccepted)),
+        ),
+        (
+            "optional, task: a CreateTaskResult",
+            task_call(TaskSupport::Optional, None, Some(&created)),
+            OK,
+        ),
+        (
+            "required, task: a CreateTaskResult",
+            task_call(TaskSupport::Required, None, Some(&created)),
+            OK,
+        ),
+        (
+            "required, task ignored: a tool result",
+            task_call(TaskSupport::Required, None, Some(&result)),
+            Some((TcTaskCreate, InvalidAccepted)),
+        ),
+        (
+            "optional, task ignored: an isError result",
+            task_call(TaskSupport::Optional, None, Some(&is_error)),
+            Some((TcTaskCreate, InvalidAccepted)),
+        ),
+        (
+            "optional, task refused (policy)",
+            task_call(TaskSupport::Optional, Some(&e32601), None),
+            Some((TcTaskCreate, WrongErrorClass)),
+        ),
+        (
+            "optional, task: silence",
+            task_call(TaskSupport::Optional, None, None),
+            OK,
+        ),
+    ];
+    for (name, got, want) in rows {
+        assert_eq!(verdict(got.clone()), *want, "{name}");
+    }
+    // A policy refusal is a warning; the other breaches follow the check's level.
+    assert!(FailureKind::WrongErrorClass.is_policy_warning());
+}
+
+#[test]
+fn task_support_is_read_only_where_the_revision_has_tasks() {
+    let tool = |support: &str| json!({"name": "t", "execution": {"taskSupport": support}});
+    let r4 = Rev::R2025_11_25.revision();
+    let r3 = Rev::R2025_06_18.revision();
+    assert_eq!(
+        TaskSupport::of(&tool("required"), r4),
+        TaskSupport::Required
+    );
+    assert_eq!(
+        TaskSupport::of(&tool("optional"), r4),
+        TaskSupport::Optional
+    );
+    assert_eq!(
+        TaskSupport::of(&tool("forbidden"), r4),
+        TaskSupport::Forbidden
+    );
+    assert_eq!(
+        TaskSupport::of(&tool("sometimes"), r4),
+        TaskSupport::Forbidden
+    );
+    assert_eq!(
+        TaskSupport::of(&json!({"name": "t"}), r4),
+        TaskSupport::Forbidden
+    );
+    assert_eq!(
+        TaskSupport::of(&tool("required"), r3),
+        TaskSupport::Forbidden
+    );
+    let declared = json!({"tasks": {"requests": {"tools": {"call": {}}}}});
+    assert!(declares_task_calls(Some(&declared)));
+    assert!(!declares_task_calls(Some(&json!({"tasks": {"list": {}}}))));
+    assert!(!declares_task_calls(None));
+}
+
+#[test]
+fn error_message_rule() {
+    let message = |m: &str| json!({"code": -32602, "message": m});
+    assert_eq!(error_message(&message("Unknown tool: x")), None);
+    let long_line = "x".repeat(MAX_ERROR_MESSAGE);
+    assert_eq!(error_message(&message(&long_line)), None);
+    for bad in [
+        "Unknown tool: x\nKnown tools: a, b".to_string(),
+        "1 validation error\r\n  city".to_string(),
+        "x".repeat(MAX_ERROR_MESSAGE + 1),
+    ] {
+        let breach = error_message(&message(&bad)).expect("a breach");
+        assert_eq!(breach.check, CheckId::RpcErrorMessage, "{bad}");
+    }
+    // Not a string: error_shape's finding, not this rule's.
+    assert_eq!(error_message(&json!({"code": 1, "message": 5})), None);
+}
+
+#[test]
+fn readable_frame_ids() {
+    assert_eq!(
+        readable_frame_id(br#"{"jsonrpc":"2.0","id":"raw-1"}"#),
+        Some(json!("raw-1"))
+    );
+    assert_eq!(
+        readable_frame_id(br#"{"jsonrpc":"2.0","id":7,"method":5}"#),
+        Some(json!(7))
+    );
+    assert_eq!(readable_frame_id(br#"{"jsonrpc":"2.0","id":true}"#), None);
+    assert_eq!(readable_frame_id(br#"{"jsonrpc":"2.0","id":"#), None);
+    assert_eq!(readable_frame_id(b"\xff{}"), None);
+    assert_eq!(readable_frame_id(b"42"), None);
 }

@@ -5,7 +5,7 @@
 use serde_json::Value;
 
 use super::super::model::{Ctx, Verdict};
-use super::super::rules;
+use super::super::rules::{self, TaskSupport};
 use super::*;
 use crate::protocol::Exchange;
 use crate::scenarios::requires_arguments;
@@ -114,7 +114,8 @@ pub(in crate::checks) fn input_validation(ctx: &Ctx<'_>) -> Verdict {
     let mut fail = Vec::new();
     let mut warn = Vec::new();
     for (call, x) in &probes {
-        let Some(breach) = rules::invalid_arguments(rev, x.error(), x.result()) else {
+        let task = TaskSupport::of(&call.tool, rev);
+        let Some(breach) = rules::invalid_arguments(rev, task, x.error(), x.result()) else {
             continue;
         };
         let line = (*call, *x, format!("{}: {}", call.intent, breach.message));
@@ -241,12 +242,14 @@ pub(in crate::checks) fn arguments_omitted(ctx: &Ctx<'_>) -> Verdict {
     };
     let evidence = ctx.exchange_evidence(x);
     if let Some(silence) = x.silence() {
+        let kind = if silence.suggests_trouble() {
+            rules::FailureKind::Crash
+        } else {
+            rules::FailureKind::Stall
+        };
+        let breach = rules::arguments_omitted_unanswered(kind, &silence.describe());
         return Verdict::Violation(
-            format!(
-                "tools/call of {:?} without arguments (they are optional) got no response: {}",
-                call.name,
-                silence.describe()
-            ),
+            format!("tools/call of {:?}: {}", call.name, breach.message),
             evidence,
         );
     }

@@ -18,6 +18,7 @@ mod listing;
 mod names;
 mod pagination;
 mod results;
+mod tasks;
 
 pub(in crate::checks) use errors::{
     arguments_omitted, arguments_type, input_validation, malformed_call, unknown_tool,
@@ -31,6 +32,9 @@ pub(in crate::checks) use pagination::{
 pub(in crate::checks) use results::{
     content_base64, content_types, error_explained, execution_errors, structured_conform,
     structured_presence, structured_text_mirror,
+};
+pub(in crate::checks) use tasks::{
+    task_create, task_forbidden, task_required, task_support_declared,
 };
 
 const NOT_DECLARED: &str = "the server does not declare the tools capability";

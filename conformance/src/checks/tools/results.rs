@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use super::super::catalog::CheckId;
 use super::super::model::{Ctx, Verdict};
-use super::super::rules;
+use super::super::rules::{self, TaskSupport};
 use super::*;
 use crate::protocol::Exchange;
 use crate::scenarios::{compile_input_schema, ToolCall, ToolsRecord};
@@ -164,6 +164,7 @@ pub(in crate::checks) fn execution_errors(ctx: &Ctx<'_>) -> Verdict {
         Ok(r) => r,
         Err(v) => return v,
     };
+    let rev = revision(ctx);
     let made: Vec<_> = record
         .calls
         .iter()
@@ -171,7 +172,7 @@ pub(in crate::checks) fn execution_errors(ctx: &Ctx<'_>) -> Verdict {
         .collect();
     let bad: Vec<_> = made
         .iter()
-        .filter(|(_, x)| rules::valid_call(x.error()).is_some())
+        .filter(|(c, x)| rules::valid_call(TaskSupport::of(&c.tool, rev), x.error()).is_some())
         .map(|(c, x)| {
             (
                 *c,

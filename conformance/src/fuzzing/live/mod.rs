@@ -53,11 +53,14 @@ pub const LIVE_CHECKS: &[CheckId] = &[
     CheckId::RpcJsonrpcVersion,
     CheckId::RpcRespExclusive,
     CheckId::RpcErrorShape,
+    CheckId::RpcErrorId,
     CheckId::RpcIdEcho,
     CheckId::LcInitializedNoReply,
     CheckId::SchemaServerMessages,
     CheckId::TcOutputschemaPresence,
     CheckId::TcOutputschemaConform,
+    CheckId::TcErrArgumentsType,
+    CheckId::TcArgumentsOmitted,
 ];
 
 /// The harness's own request ids (strings starting with `live-`; cases never use them).
@@ -102,5 +105,8 @@ struct State {
     /// malformed frame (a null-id error may come late) and the ids its frames showed.
     previous_raw: bool,
     previous_tolerated: Vec<Value>,
+    /// Whether one of the previous case's malformed frames showed no readable id (an
+    /// error without an id may still answer it late).
+    previous_unreadable: bool,
     restarts: u64,
 }

@@ -9,7 +9,7 @@ use super::{Judged, State, CHECK_ID};
 use crate::checks::rules::{self, Breach};
 use crate::checks::CheckId;
 use crate::fuzzing::cases::Case;
-use crate::protocol::{Exchange, Reply, Session, Silence, Transcript};
+use crate::protocol::{Exchange, Line, Reply, Session, Silence, Transcript};
 use crate::scenarios::FailureKind;
 
 /// Requests that run no user code: ping, listing tools, and methods no server has.
@@ -77,15 +77,32 @@ impl State {
         self.judge_frames(session.transcript(), case)
     }
 
+    /// Whether `x` is a tools/call without `arguments` (they are optional: the call must
+    /// be answered, `TC-ARGS-OMITTED`). Any tool name: a well-formed CallToolRequest
+    /// that leaves them out gets an answer, a protocol error for an unknown tool.
+    fn omits_arguments(&self, x: &Exchange) -> bool {
+        let params = x.request.get("params").filter(|p| p.is_object());
+        x.method == "tools/call"
+            && params.is_some_and(|p| p.get("arguments").is_none() && p["name"].is_string())
+    }
+
     /// A request got no response in time.
     async fn silent(&mut self, session: &mut Session, x: &Exchange, silence: &Silence) -> Judged {
-        let crash = |exit: String| {
+        // A call that leaves `arguments` out and kills or stalls the server breaks the
+        // rule that they are optional; any other request, that the server survives.
+        let omitted = self.omits_arguments(x);
+        let died = |kind: FailureKind, text: String| {
+            if omitted {
+                let b = rules::arguments_omitted_unanswered(kind, &text);
+                return Judged::Failed(b.kind, b.check, format!("{}: {}", what(x), b.message));
+            }
             Judged::Failed(
-                FailureKind::Crash,
+                kind,
                 CheckId::PropServerSurvives,
-                format!("{}: {exit}", what(x)),
+                format!("{}: {text}", what(x)),
             )
         };
+        let crash = |exit: String| died(FailureKind::Crash, exit);
         match silence {
             Silence::Exited(exit) => {
                 return crash(format!("the server exited ({})", exit.describe()))
@@ -99,12 +116,10 @@ impl State {
                 return crash(format!("the server exited ({})", exit.describe()))
             }
             Some(_) => {
-                return Judged::Failed(
+                return died(
                     FailureKind::Stall,
-                    CheckId::PropServerSurvives,
                     format!(
-                        "{}: {}, and a ping sent after it got none either",
-                        what(x),
+                        "{}, and a ping sent after it got none either",
                         silence.describe()
                     ),
                 )
@@ -190,10 +205,31 @@ impl State {
             // The previous case's frames count too: a server handling lines concurrently
             // may answer one after the ping that closed that case.
             let raw = case.has_raw() || self.previous_raw;
-            if (raw && id.is_null() && is_error)
-                || tolerated.contains(id)
-                || self.previous_tolerated.contains(id)
-            {
+            if tolerated.contains(id) || self.previous_tolerated.contains(id) {
+                continue;
+            }
+            if raw && id.is_null() && is_error {
+                // Only a frame whose id could not be read lets an error go without one
+                // (2025-11-25 index.mdx, Error Responses; earlier schemas require it).
+                if unreadable_frame(case) || self.previous_unreadable {
+                    continue;
+                }
+                let shown = readable_frame_ids(case)
+                    .into_iter()
+                    .chain(
+                        self.previous_tolerated
+                            .iter()
+                            .filter(|i| i.is_string() || i.is_i64() || i.is_u64())
+                            .cloned(),
+                    )
+                    .next()
+                    .unwrap_or(Value::Null);
+                if let Some(b) = rules::error_id(&shown, message) {
+                    return failed(Breach {
+                        message: format!("a malformed frame showing id {shown}: {}", b.message),
+                        ..b
+                    });
+                }
                 continue;
             }
             if let Some(b) = rules::unsolicited(message, &case.notifications()) {
@@ -221,10 +257,13 @@ impl State {
         if let Some(b) = rules::envelope(&x.request["id"], message, *id_match) {
             return failed(b);
         }
-        let result = message.get("result")?;
         if x.method.starts_with("tools/") && !self.declared {
             return None;
         }
+        if let Some(b) = self.arguments_type(x, message) {
+            return failed(b);
+        }
+        let result = message.get("result")?;
         if let Some(b) = rules::result_schema(&self.schemas, &x.method, result) {
             return failed(b);
         }
@@ -237,6 +276,42 @@ impl State {
             _ => None,
         }
     }
+}
+
+impl State {
+    /// `TC-ERR-MALFORMED` for `arguments`: a call of a listed tool whose `arguments` is not
+    /// an object gets a protocol error. Only the failures: the rule's policy warnings
+    /// (another error code, null read as no arguments) are the scripted check's.
+    fn arguments_type(&self, x: &Exchange, message: &Value) -> Option<Breach> {
+        let params = x.request.get("params")?;
+        let name = params.get("name").and_then(Value::as_str)?;
+        let arguments = params.get("arguments").filter(|a| !a.is_object())?;
+        if x.method != "tools/call" || !self.tools.iter().any(|t| t.name == name) {
+            return None;
+        }
+        rules::arguments_type(arguments, message.get("error"), message.get("result"))
+            .filter(|b| !b.kind.is_policy_warning())
+    }
+}
+
+/// Whether a malformed frame of the case shows no id a server could read (a line that is
+/// not JSON, an id of the wrong type): an error without an id may answer it.
+pub(super) fn unreadable_frame(case: &Case) -> bool {
+    case.lines.iter().any(|l| match l {
+        Line::Raw(bytes) => rules::readable_frame_id(bytes).is_none(),
+        Line::Message(_) => false,
+    })
+}
+
+/// The ids the case's malformed frames show, where a server can read them.
+fn readable_frame_ids(case: &Case) -> Vec<Value> {
+    case.lines
+        .iter()
+        .filter_map(|l| match l {
+            Line::Raw(bytes) => rules::readable_frame_id(bytes),
+            Line::Message(_) => None,
+        })
+        .collect()
 }
 
 /// "tools/call echo (id 1)" for reports.

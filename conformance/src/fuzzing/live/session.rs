@@ -7,6 +7,7 @@ use std::time::Duration;
 use serde_json::{json, Value};
 
 use super::{State, FIRST_ID, INIT_ID, SETTLE_ID};
+use crate::checks::rules::TaskSupport;
 use crate::fuzzing::cases::Tool;
 use crate::protocol::{Session, SessionConfig};
 use crate::scenarios::{compile_input_schema, initialize_params, listed_tools, walk};
@@ -72,6 +73,7 @@ impl State {
         self.probe_ids.clear();
         self.session_cases = 0;
         self.previous_raw = false;
+        self.previous_unreadable = false;
         self.previous_tolerated.clear();
         let mut why = String::new();
         for _ in 0..3 {
@@ -104,6 +106,16 @@ impl State {
                     continue;
                 };
                 if !seen.insert(name.to_string()) {
+                    continue;
+                }
+                // A tool that requires a task refuses every plain call before reading its
+                // arguments (2025-11-25 tasks.mdx, Tool-Level Negotiation), and the live
+                // target sends no task-augmented calls: calling it would test nothing. It
+                // is left out of the list, so the same bytes decode as before it existed.
+                if TaskSupport::of(tool, revision) == TaskSupport::Required {
+                    self.notes.push(format!(
+                        "tool {name:?} requires a task (execution.taskSupport); the live target sends no task-augmented calls, so it is not called"
+                    ));
                     continue;
                 }
                 if self.config.policy.permits(tool).is_err() {

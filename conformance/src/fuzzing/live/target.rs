@@ -49,6 +49,7 @@ impl LiveTarget {
             session_cases: 0,
             previous_raw: false,
             previous_tolerated: Vec::new(),
+            previous_unreadable: false,
             restarts: 0,
         };
         state.notifications = state.schemas.union_methods("ServerNotification");
@@ -207,10 +208,12 @@ impl State {
         // Only a session that goes on may still answer this case's frames late; fresh
         // processes (a restart, the confirmation) never saw them.
         self.previous_raw = false;
+        self.previous_unreadable = false;
         self.previous_tolerated.clear();
         match judged {
             Judged::Ok => {
                 self.previous_raw = case.has_raw();
+                self.previous_unreadable = super::oracle::unreadable_frame(case);
                 self.previous_tolerated.clone_from(&case.tolerated);
                 self.session = Some(session);
                 None

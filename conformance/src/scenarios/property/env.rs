@@ -259,23 +259,32 @@ impl Env<'_> {
         let error_code = x.error_code();
         let result = x.result();
         let breach = match probe {
-            Probe::ValidCall { tool } => rules::valid_call(x.error()).or_else(|| {
-                let result = result?;
-                rules::result_schema(self.schemas, "tools/call", result)
-                    .map(|b| rules::Breach {
-                        message: b.message.replacen("the result breaks ", "", 1),
-                        ..b
-                    })
-                    .or_else(|| {
-                        let schema = tool.get("outputSchema")?;
-                        let validator = compile_input_schema(schema, self.revision).ok()?;
-                        // Only a conformance breach: a result without structuredContent
-                        // is judged by the scripted tc-outputschema-presence.
-                        rules::structured_output(&validator, result)
-                            .filter(|b| b.check == CheckId::TcOutputschemaConform)
-                    })
-            }),
-            Probe::InvalidCall { .. } => rules::invalid_arguments(self.revision, x.error(), result),
+            Probe::ValidCall { tool } => {
+                rules::valid_call(rules::TaskSupport::of(tool, self.revision), x.error()).or_else(
+                    || {
+                        let result = result?;
+                        rules::result_schema(self.schemas, "tools/call", result)
+                            .map(|b| rules::Breach {
+                                message: b.message.replacen("the result breaks ", "", 1),
+                                ..b
+                            })
+                            .or_else(|| {
+                                let schema = tool.get("outputSchema")?;
+                                let validator = compile_input_schema(schema, self.revision).ok()?;
+                                // Only a conformance breach: a result without structuredContent
+                                // is judged by the scripted tc-outputschema-presence.
+                                rules::structured_output(&validator, result)
+                                    .filter(|b| b.check == CheckId::TcOutputschemaConform)
+                            })
+                    },
+                )
+            }
+            Probe::InvalidCall { tool, .. } => rules::invalid_arguments(
+                self.revision,
+                rules::TaskSupport::of(tool, self.revision),
+                x.error(),
+                result,
+            ),
             Probe::Id => match &x.reply {
                 crate::protocol::Reply::Response {
                     message, id_match, ..
