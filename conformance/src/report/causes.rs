@@ -5,8 +5,10 @@
 //! whose evidence is a server answer an earlier finding already showed is linked to that
 //! one, and the readable formats print its evidence once, there.
 //!
-//! Two findings share a cause when they show the same answer (ids aside) to the same
-//! request (ids aside): the answers the evidence holds, each with the request it follows.
+//! A finding shares the cause of an earlier one when every answer its evidence shows
+//! (ids aside), each with the request it follows (ids aside), was shown before: the link
+//! never hides an answer the reader has not seen. It points at the first finding that
+//! showed its first answer.
 //! Initialize answers are left out (every generated case shows one), and so are
 //! notifications and lines that are not JSON: they do not point at one cause. Findings
 //! are linked only to a finding of the same status, the first in report order
@@ -30,9 +32,13 @@ impl RunReport {
             for status in [Status::Fail, Status::Warn] {
                 for result in rev.results.iter_mut().filter(|r| r.status == status) {
                     let keys = answers(&result.evidence);
-                    let root = keys
-                        .iter()
-                        .find_map(|k| first.get(&(status, k.clone())).copied());
+                    // Linked only when every answer it shows was shown before: a link
+                    // never hides an answer the reader has not seen.
+                    let shown = |k: &String| first.get(&(status, k.clone())).copied();
+                    let root = match keys.iter().map(shown).collect::<Option<Vec<_>>>() {
+                        Some(roots) => roots.first().copied(),
+                        None => None,
+                    };
                     let owner = root.unwrap_or(SameCause {
                         check: result.check,
                         revision,
@@ -198,6 +204,26 @@ mod tests {
                 ("2024-11-05", "schema-server-messages", root),
                 ("2025-03-26", "tc-content-types", root),
             ]
+        );
+    }
+
+    #[test]
+    fn a_finding_with_one_answer_not_shown_before_keeps_its_evidence() {
+        let shown = [call(json!(13)), answer(json!(13), "resource_link")];
+        let mut more = shown.to_vec();
+        more.extend([call(json!(14)), answer(json!(14), "audio")]);
+        let mut r = report(vec![(
+            "2024-11-05",
+            vec![
+                finding("tc-content-types", Status::Fail, &shown),
+                finding("prop-valid-call-result", Status::Fail, &more),
+            ],
+        )]);
+        r.link_causes();
+        assert!(
+            links(&r).iter().all(|(_, _, link)| link.is_none()),
+            "{:?}",
+            links(&r)
         );
     }
 
