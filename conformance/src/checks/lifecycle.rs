@@ -305,10 +305,33 @@ pub(super) fn shutdown(ctx: &Ctx<'_>) -> Verdict {
         ))
     } else {
         let last = ctx.transcript().entries().len().saturating_sub(1);
+        let mut evidence = ctx.evidence(&[last]);
+        evidence.push(Evidence::note(format!(
+            "still running when the grace period after closing its stdin ended; then ended by \
+             us ({})",
+            shutdown.exit.describe()
+        )));
+        // Our own calls may have started what keeps it alive (a timer, a subscription).
+        let mut called: Vec<&str> = ctx
+            .record
+            .tools
+            .iter()
+            .flat_map(|t| &t.calls)
+            .filter(|c| c.exchange.is_some())
+            .map(|c| c.name.as_str())
+            .collect();
+        called.dedup();
+        if !called.is_empty() {
+            evidence.push(Evidence::note(format!(
+                "tools called in this session before stdin was closed (one that starts a timer or \
+                 a background task can keep a server alive): {}",
+                called.join(", ")
+            )));
+        }
         Verdict::Violation(
             "the server kept running after its stdin was closed; servers SHOULD exit promptly"
                 .to_string(),
-            ctx.evidence(&[last]),
+            evidence,
         )
     }
 }
