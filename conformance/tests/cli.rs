@@ -433,7 +433,9 @@ fn signalled_with_no_server_behind(
 
     let dir = temp_dir(label);
     let pidfile = dir.join("server.pid");
-    let script = format!("echo $$ > '{}'; exec sleep 300", pidfile.display());
+    // Several servers may start at once (revisions run concurrently, and the version
+    // probe beside them): each appends its pid, one line each.
+    let script = format!("echo $$ >> '{}'; exec sleep 300", pidfile.display());
     let harness = Command::new(EXE)
         .args(args)
         .args(["--", "sh", "-c", &script])
@@ -442,14 +444,10 @@ fn signalled_with_no_server_behind(
         .spawn()
         .unwrap();
     let deadline = Instant::now() + Duration::from_secs(10);
-    while !pidfile.exists() && Instant::now() < deadline {
+    let started = || std::fs::read_to_string(&pidfile).is_ok_and(|t| t.ends_with('\n'));
+    while !started() && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(20));
     }
-    let server: i32 = std::fs::read_to_string(&pidfile)
-        .unwrap()
-        .trim()
-        .parse()
-        .unwrap();
     kill(Pid::from_raw(harness.id() as i32), signal).unwrap();
     let output = harness.wait_with_output().unwrap();
     assert_eq!(output.status.code(), Some(code), "{signal:?}");
@@ -462,11 +460,19 @@ fn signalled_with_no_server_behind(
             "{stdout}"
         );
     }
-    let gone = |pid: i32| common::is_gone(pid.unsigned_abs());
+    // Every server that got as far as writing its pid (complete lines only).
+    let servers: Vec<u32> = std::fs::read_to_string(&pidfile)
+        .unwrap()
+        .lines()
+        .filter_map(|l| l.trim().parse().ok())
+        .collect();
+    assert!(!servers.is_empty());
     let deadline = Instant::now() + Duration::from_secs(5);
-    while !gone(server) && Instant::now() < deadline {
+    while !servers.iter().all(|&pid| common::is_gone(pid)) && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(20));
     }
-    assert!(gone(server), "server {server} survived the interrupt");
+    for pid in servers {
+        assert!(common::is_gone(pid), "server {pid} survived the interrupt");
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }

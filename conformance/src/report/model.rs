@@ -209,6 +209,18 @@ pub struct PartTiming {
     pub requests: u64,
 }
 
+impl PartTiming {
+    /// Two parts' costs together (wall times added: for parts that ran one after the
+    /// other, or to count work rather than elapsed time).
+    pub fn plus(self, other: PartTiming) -> PartTiming {
+        PartTiming {
+            wall_ms: self.wall_ms + other.wall_ms,
+            processes: self.processes + other.processes,
+            requests: self.requests + other.requests,
+        }
+    }
+}
+
 /// One revision's time, by phase.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct RevisionTiming {

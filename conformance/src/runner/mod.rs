@@ -27,7 +27,8 @@ use crate::report::{
     TargetInfo,
 };
 use crate::scenarios::{
-    negotiate, run_revision, CallPolicy, NegotiationRecord, PropertyConfig, RevisionRecord,
+    negotiate, probe_unsupported, run_revision, CallPolicy, NegotiationRecord, PropertyConfig,
+    RevisionRecord,
 };
 use crate::transport::ServerCommand;
 
@@ -127,19 +128,23 @@ pub async fn run_until(
     tokio::pin!(stop);
 
     // The property phase holds proptest's strategies, which are not `Send`: conversations
-    // run as local tasks, interleaved on this thread while each waits on its server.
-    let (mut finished, cut) = tokio::task::LocalSet::new()
+    // run as local tasks, interleaved on this thread while each waits on its server. The
+    // unsupported-version probe needs nothing they learn: it runs beside them.
+    let local = tokio::task::LocalSet::new();
+    let (command, session) = (config.command.clone(), config.session.clone());
+    let unsupported = local.spawn_local(async move {
+        let (probe, timing) = timed(probe_unsupported(&command, &session)).await;
+        probe.map(|p| (p, timing))
+    });
+    let (mut finished, cut) = local
         .run_until(conversations(config, &mut on_event, &mut stop))
         .await?;
     if let Some(dir) = &config.cases_dir {
         save_cases(dir, finished.iter_mut().flatten().map(|f| &mut f.record))?;
     }
-    let (negotiation, negotiation_timing, cut) = match cut {
-        Some(reason) => (
-            NegotiationRecord::default(),
-            PartTiming::default(),
-            Some(reason),
-        ),
+    let negotiated = match cut {
+        // Dropping the set (below) aborts the probe, which ends its server.
+        Some(reason) => Err(reason),
         None => {
             on_event(RunEvent::NegotiationStarted);
             let records: Vec<RevisionRecord> = finished
@@ -147,12 +152,33 @@ pub async fn run_until(
                 .flatten()
                 .map(|f| f.record.clone())
                 .collect();
-            let probes = timed(negotiate(&config.command, &records, &config.session));
+            let probes = async {
+                let (probe, probe_timing) = match local.run_until(unsupported).await {
+                    Ok(done) => {
+                        let (probe, timing) = done?;
+                        (Some(probe), timing)
+                    }
+                    Err(e) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
+                    Err(_) => (None, PartTiming::default()),
+                };
+                let (record, timing) =
+                    timed(negotiate(&config.command, &records, probe, &config.session)).await;
+                Ok::<_, crate::Error>((record?, timing.plus(probe_timing)))
+            };
             tokio::select! {
-                (result, timing) = probes => (result?, timing, None),
-                reason = &mut stop => (NegotiationRecord::default(), PartTiming::default(), Some(reason)),
+                done = probes => Ok(done?),
+                reason = &mut stop => Err(reason),
             }
         }
+    };
+    drop(local);
+    let (negotiation, negotiation_timing, cut) = match negotiated {
+        Ok((record, timing)) => (record, timing, None),
+        Err(reason) => (
+            NegotiationRecord::default(),
+            PartTiming::default(),
+            Some(reason),
+        ),
     };
     if let Some(reason) = &cut {
         on_event(RunEvent::Cut(reason.clone()));

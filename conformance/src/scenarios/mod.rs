@@ -14,7 +14,9 @@ mod revision;
 mod tools;
 
 pub use fuzz::{fuzz, FuzzOutcome};
-pub use negotiation::{negotiate, NegotiationRecord, VersionProbe, UNSUPPORTED_VERSION};
+pub use negotiation::{
+    negotiate, probe_unsupported, NegotiationRecord, VersionProbe, UNSUPPORTED_VERSION,
+};
 pub use policy::{CallMode, CallPolicy};
 pub(crate) use property::splitmix64;
 pub use property::{

@@ -88,10 +88,21 @@ async fn probe(
     })
 }
 
-/// Probes an unsupported version and every answered version not yet known.
+/// Asks for [`UNSUPPORTED_VERSION`]. It needs nothing the revision runs learn, so it can
+/// run beside them.
+pub async fn probe_unsupported(
+    command: &ServerCommand,
+    config: &SessionConfig,
+) -> crate::Result<VersionProbe> {
+    probe(command, UNSUPPORTED_VERSION, config).await
+}
+
+/// With the unsupported-version probe done (`None`: it could not run), probes every
+/// answered version not yet known.
 pub async fn negotiate(
     command: &ServerCommand,
     records: &[RevisionRecord],
+    unsupported: Option<VersionProbe>,
     config: &SessionConfig,
 ) -> crate::Result<NegotiationRecord> {
     let mut out = NegotiationRecord::default();
@@ -101,12 +112,13 @@ pub async fn negotiate(
             answered(&record.initialize).map(str::to_string),
         );
     }
-    let unsupported = probe(command, UNSUPPORTED_VERSION, config).await?;
-    out.echoes.insert(
-        UNSUPPORTED_VERSION.to_string(),
-        unsupported.answered().map(str::to_string),
-    );
-    out.unsupported = Some(unsupported);
+    if let Some(unsupported) = unsupported {
+        out.echoes.insert(
+            UNSUPPORTED_VERSION.to_string(),
+            unsupported.answered().map(str::to_string),
+        );
+        out.unsupported = Some(unsupported);
+    }
     for _ in 0..MAX_ECHO_PROBES {
         let unknown = out
             .echoes
