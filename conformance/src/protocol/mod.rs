@@ -10,8 +10,12 @@ mod revision;
 mod schema;
 mod transcript;
 
-pub use client::{BatchExchange, Exchange, Line, Reply, Session, SessionConfig, Silence};
+pub use client::{
+    flood_bound, BatchExchange, Exchange, Line, Reply, Session, SessionConfig, Silence,
+};
 pub use jsonrpc::{classify, id_match, IdMatch, MessageKind};
 pub use revision::{ErrorClass, Rev, Revision, REVISIONS};
 pub use schema::{result_definition, SchemaSet, SchemaViolation};
-pub use transcript::{cut as cut_text, Direction, Entry, FrameProblem, Transcript};
+pub use transcript::{
+    cut as cut_text, thousands, Direction, Entry, FrameProblem, Tally, Transcript, Unprompted,
+};

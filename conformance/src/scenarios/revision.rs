@@ -181,7 +181,9 @@ pub async fn run_revision(
         waited,
     });
     record.transcript = session.into_transcript();
-    if let (Some(props), None) = (properties, &record.stopped) {
+    // A server that flooded the scripted session would flood every property case too.
+    let flooded = record.transcript.flood_cut().is_some();
+    if let (Some(props), None, false) = (properties, &record.stopped, flooded) {
         let revision = record
             .negotiated
             .as_deref()

@@ -22,4 +22,5 @@ mod session;
 mod shutdown;
 
 pub use exchange::{BatchExchange, Exchange, Line, Reply, Silence};
+pub use io::flood_bound;
 pub use session::{Session, SessionConfig};
