@@ -76,6 +76,8 @@ const EXPECTATIONS: &[Row] = &[
         "hang-on-tools-list",
         &[("rpc-response-required", Fail, ALL)],
     ),
+    // A log flood when stdin closes: the shutdown's reading is cut past the bound.
+    ("flood-on-stdin-eof", &[("rpc-traffic-bounded", Warn, ALL)]),
     // -- Lifecycle --
     ("ping-nonempty", &[("lc-ping", Fail, ALL)]),
     (

@@ -224,6 +224,7 @@ const LIVE: &[LiveRow] = &[
         Some(("prop-server-survives", FailureKind::Stall)),
     ),
     ("ignore-stdin-eof", R4, None),
+    ("flood-on-stdin-eof", R4, None),
     (
         "tool-missing-input-schema",
         R4,

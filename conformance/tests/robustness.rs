@@ -1,7 +1,16 @@
 //! The harness never hangs, panics or leaks on a hostile server: it crashes, stalls,
-//! prints garbage, forks children. Each case ends with findings and no process left.
+//! prints garbage, forks children, floods. Each case ends with findings and no process
+//! left.
+//!
+//! The hostile family (issue 11) runs the built binary against
+//! `fixtures/python/hostile_server.py`, one row per behaviour: each asserts the finding
+//! that names the behaviour, a generous wall-time bound (a hang guard, not a speed
+//! target: `benches/hostile.sh` measures speed), peak RSS measured from outside, and
+//! that nothing the server started is left running.
 
 mod common;
+#[path = "common/hostile.rs"]
+mod hostile;
 
 use common::is_gone;
 
@@ -133,93 +142,267 @@ fn a_grandchild_that_left_the_process_group_is_killed_too() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// A server that answers initialize, then exits leaving a grandchild that holds its stdout
-/// open: the exit is seen at once (not after a timeout per request), reported as an exit,
-/// not as a clean shutdown, and the grandchild is ended with the run.
-#[test]
-fn an_exit_is_seen_while_a_grandchild_holds_stdout() {
-    let server = r#"
-import json, subprocess, sys
-for line in sys.stdin:
-    msg = json.loads(line)
-    if msg.get("method") == "initialize":
-        result = {"protocolVersion": msg["params"]["protocolVersion"], "capabilities": {"tools": {}},
-                  "serverInfo": {"name": "h", "version": "1"}}
-        print(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": result}), flush=True)
-    elif msg.get("method") == "notifications/initialized":
-        subprocess.Popen(["sh", "-c", "exec sleep 301"])
-        sys.exit(0)
-"#;
-    let mut config = RunConfig::new(ServerCommand::new(
-        "python3",
-        ["-c".to_string(), server.to_string()],
-    ));
-    config.revisions = vec![Revision::find("2025-06-18").unwrap()];
-    config.properties = None;
-    config.session = SessionConfig {
-        timeout: Duration::from_secs(30),
-        shutdown_grace: Duration::from_millis(500),
-        max_line: 1024,
-    };
-    let started = std::time::Instant::now();
-    let report = common::run_blocking(&config);
-    // A hang check, not a speed target: before the fix every request waited the 30 s.
-    assert!(
-        started.elapsed() < Duration::from_secs(25),
-        "{:?}",
-        started.elapsed()
-    );
-    let ping = report.result("2025-06-18", "lc-ping").unwrap();
-    assert_eq!(ping.status, Status::Fail);
-    assert!(
-        ping.evidence
-            .iter()
-            .any(|e| e.text.contains("the server exited")),
-        "{:?}",
-        ping.evidence
-    );
-    assert_eq!(status(&report, "lc-shutdown-stdio"), Status::Skip);
-    let left = std::process::Command::new("pgrep")
-        .args(["-f", "sleep 301"])
-        .output()
-        .map(|o| o.stdout)
-        .unwrap_or_default();
-    assert!(left.is_empty(), "the grandchild outlived the run");
+// -- The hostile family --
+
+/// The per-request timeout of the rows, in seconds.
+const TIMEOUT: f64 = 3.0;
+/// Peak RSS every row stays under (the issue's bound), in KiB.
+const RSS_BOUND_KIB: u64 = 256 * 1024;
+/// Wall time every row stays under: one revision at `TIMEOUT`, including the shutdown
+/// grace. The issue's target is 90 s for four revisions at `--timeout 3`.
+const WALL_BOUND: Duration = Duration::from_secs(60);
+
+/// Runs one row and asserts what every row must hold: a report, the wall-time and
+/// memory bounds, nothing left running; then `check` has `status` and its message or
+/// evidence says `names`.
+fn hostile(args: &[&str], check: &str, status: &str, names: &str) -> hostile::Outcome {
+    hostile_with(args, &[], check, status, names)
 }
 
-/// A response nested 100,000 levels deep is refused by the depth bound at once and named
-/// for what it is, not "not JSON".
-#[test]
-fn deep_json_is_named_as_such() {
-    let server = r#"
-import json, sys
-for line in sys.stdin:
-    msg = json.loads(line)
-    if msg.get("method") == "initialize":
-        result = {"protocolVersion": msg["params"]["protocolVersion"], "capabilities": {},
-                  "serverInfo": {"name": "h", "version": "1"}}
-        print(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": result}), flush=True)
-    elif "id" in msg and msg.get("method") == "ping":
-        deep = "[" * 100000 + "]" * 100000
-        sys.stdout.write('{"jsonrpc":"2.0","id":%s,"result":{"x":%s}}\n' % (json.dumps(msg["id"]), deep))
-        sys.stdout.flush()
-"#;
-    let mut config = RunConfig::new(ServerCommand::new(
-        "python3",
-        ["-c".to_string(), server.to_string()],
-    ));
-    config.revisions = vec![Revision::find("2025-06-18").unwrap()];
-    config.properties = None;
-    config.session = SessionConfig {
-        timeout: Duration::from_secs(3),
-        ..SessionConfig::default()
-    };
-    let report = common::run_blocking(&config);
-    let framing = report.result("2025-06-18", "rpc-stdio-framing").unwrap();
-    assert_eq!(framing.status, Status::Fail);
+/// [`hostile`] with flags for the harness.
+fn hostile_with(
+    args: &[&str],
+    flags: &[&str],
+    check: &str,
+    status: &str,
+    names: &str,
+) -> hostile::Outcome {
+    let outcome = hostile::run(args, flags, TIMEOUT);
     assert!(
-        framing.message.contains("nested deeper than 128 levels"),
-        "{}",
-        framing.message
+        !outcome.report.is_null(),
+        "{args:?}: no report ({:?})",
+        outcome.wall
     );
+    assert!(
+        outcome.wall < WALL_BOUND,
+        "{args:?}: took {:?}",
+        outcome.wall
+    );
+    assert!(
+        outcome.peak_rss_kib < RSS_BOUND_KIB,
+        "{args:?}: peak RSS {} KiB",
+        outcome.peak_rss_kib
+    );
+    assert!(
+        outcome.left.is_empty(),
+        "{args:?}: left running: {:?}",
+        outcome.left
+    );
+    let (got, message, evidence) = outcome.result(check);
+    assert_eq!(
+        got,
+        status,
+        "{args:?}: {check}: {message}; all findings: {:?}",
+        outcome.findings()
+    );
+    assert!(
+        message.contains(names) || evidence.contains(names),
+        "{args:?}: {check} does not say {names:?}: {message}\n{evidence}"
+    );
+    outcome
+}
+
+/// `sh -c 'sleep 1001 &'`: a grandchild in the server's group holds stdout, the server
+/// exits. The exit is seen at once (not after a timeout per request), and the
+/// grandchild is ended with the run.
+#[test]
+fn hostile_group_grandchild_holding_stdout() {
+    hostile(
+        &["group-grandchild"],
+        "rpc-response-required",
+        "fail",
+        "the server exited",
+    );
+}
+
+/// The same with a grandchild that called `setsid()`: out of the group, found by the
+/// marker.
+#[test]
+fn hostile_setsid_grandchild_holding_stdout() {
+    hostile(
+        &["setsid-grandchild"],
+        "rpc-response-required",
+        "fail",
+        "the server exited",
+    );
+}
+
+/// The same with a plain fork.
+#[test]
+fn hostile_fork_grandchild_holding_stdout() {
+    hostile(
+        &["fork-grandchild"],
+        "rpc-response-required",
+        "fail",
+        "the server exited",
+    );
+}
+
+/// Requests to the client (sampling, roots, elicitation) in a tight loop, stdin no
+/// longer read: answered by policy until a write is not taken, then the session ends
+/// (one timeout, not one per answer).
+#[test]
+fn hostile_request_loop() {
+    hostile(
+        &["request-loop"],
+        "lc-no-undeclared-requests",
+        "fail",
+        "sampling/createMessage",
+    );
+}
+
+/// ~8 KB notifications without end, tools/list never answered: cut by the bound on
+/// unprompted traffic, the record keeping counts, memory bounded.
+#[test]
+fn hostile_notification_flood_8k() {
+    let outcome = hostile(
+        &["notify-flood", "8192"],
+        "rpc-traffic-bounded",
+        "warn",
+        "notifications dropped from the record",
+    );
+    let (_, message, _) = outcome.result("rpc-traffic-bounded");
+    assert!(message.contains("the session was cut"), "{message}");
+}
+
+/// The same with small notifications.
+#[test]
+fn hostile_notification_flood_small() {
+    hostile(
+        &["notify-flood", "100"],
+        "rpc-traffic-bounded",
+        "warn",
+        "notifications dropped from the record",
+    );
+}
+
+/// A response nested 100,000 levels deep is refused by the depth bound at once and
+/// named for what it is, not "not JSON".
+#[test]
+fn hostile_deep_json() {
+    hostile(
+        &["deep", "100000"],
+        "rpc-stdio-framing",
+        "fail",
+        "nested deeper than 128 levels",
+    );
+}
+
+/// stdout closed, the process still running: the session ends at once.
+#[test]
+fn hostile_closes_stdout_and_keeps_running() {
+    hostile(
+        &["close-stdout"],
+        "rpc-response-required",
+        "fail",
+        "closed its stdout",
+    );
+}
+
+/// tools/list never answered: one timeout, blamed on the request that got no response.
+#[test]
+fn hostile_stalls_on_tools_list() {
+    hostile(
+        &["stall-tools-list"],
+        "rpc-response-required",
+        "fail",
+        "tools/list",
+    );
+}
+
+/// 5,000 pages of one tool each: the walk stops at its page bound.
+#[test]
+fn hostile_five_thousand_pages() {
+    hostile(
+        &["pages", "5000"],
+        "pag-terminates",
+        "warn",
+        "stopped after 1000 pages",
+    );
+}
+
+/// One line far over the 16 MiB line cap (sized down from the issue's 100 MB: 40 MB
+/// still passes the cap 2.5 times and keeps the row cheap): refused by the cap while it
+/// is read, never held whole.
+#[test]
+fn hostile_one_long_line() {
+    hostile(
+        &["long-line", "40000000"],
+        "rpc-stdio-framing",
+        "fail",
+        "over the line cap",
+    );
+}
+
+/// Ignores SIGTERM and the end of its stdin: killed, with a warning, nothing left.
+#[test]
+fn hostile_ignores_sigterm() {
+    hostile(
+        &["ignore-sigterm"],
+        "lc-shutdown-stdio",
+        "warn",
+        "terminated",
+    );
+}
+
+/// Answers initialize, then never reads stdin again.
+#[test]
+fn hostile_never_reads_stdin() {
+    hostile(
+        &["never-reads-stdin"],
+        "rpc-response-required",
+        "fail",
+        "no response within",
+    );
+}
+
+/// Bytes without a newline, forever: reported once the line passes the cap (1 MiB
+/// here, so a loaded machine still gets there within the first wait), with no more
+/// memory than the cap.
+#[test]
+fn hostile_partial_lines_forever() {
+    hostile_with(
+        &["partial-lines"],
+        &["--max-line", "1048576"],
+        "rpc-stdio-framing",
+        "fail",
+        "over the line cap",
+    );
+}
+
+/// Every request answered twice: the second answers are responses to nothing.
+#[test]
+fn hostile_answers_every_id_twice() {
+    hostile(
+        &["answer-twice"],
+        "lc-initialized-no-reply",
+        "fail",
+        "answer no request of ours",
+    );
+}
+
+/// A flood of stderr between stdout lines: a conformant server otherwise, judged as
+/// one (stderr is evidence, kept up to a budget and counted past it).
+#[test]
+fn hostile_stderr_flood_between_stdout_lines() {
+    let outcome = hostile(
+        &["stderr-flood"],
+        "rpc-traffic-bounded",
+        "pass",
+        "within the bound",
+    );
+    assert!(outcome.findings().is_empty(), "{:?}", outcome.findings());
+}
+
+/// Forks a daemon that calls setsid() and re-forks a sleeper, then serves normally:
+/// the sleeper (no longer the server's child, nor in its group) is ended with the run.
+#[test]
+fn hostile_daemon_that_reforks() {
+    let outcome = hostile(
+        &["daemon-refork"],
+        "lc-init-result",
+        "pass",
+        "initialize answered",
+    );
+    assert!(outcome.findings().is_empty(), "{:?}", outcome.findings());
 }

@@ -241,6 +241,15 @@ catalog! {
         judge: jsonrpc::response_required,
         kinds: &[],
     }
+    RpcTrafficBounded = "rpc-traffic-bounded" {
+        title: "the server does not flood the client with messages no request asked for",
+        level: POLICY,
+        requirement: Cite::One("progress.mdx (rate limiting)"),
+        applies: Applies::All,
+        source: "progress.mdx, Implementation Notes (\"Both parties SHOULD implement rate limiting to prevent flooding\")",
+        judge: jsonrpc::traffic_bounded,
+        kinds: &[],
+    }
     // -- Tools: the listing (tools.mdx, Listing Tools; Tool) --
     ToolInputschemaType = "tool-inputschema-type" {
         title: "every tool has an inputSchema object with \"type\": \"object\" (never null)",

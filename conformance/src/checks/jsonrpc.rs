@@ -5,7 +5,9 @@ use serde_json::Value;
 
 use super::model::{Ctx, Evidence, Verdict, MAX_EXAMPLES};
 use super::rules;
-use crate::protocol::{Entry, Exchange, FrameProblem, IdMatch, MessageKind};
+use crate::protocol::{
+    flood_bound, thousands, Entry, Exchange, FrameProblem, IdMatch, MessageKind,
+};
 
 fn json_messages<'a>(ctx: &'a Ctx<'_>) -> impl Iterator<Item = (&'a Entry, &'a Value)> {
     ctx.transcript()
@@ -381,7 +383,11 @@ pub(super) fn response_required(ctx: &Ctx<'_>) -> Verdict {
                 .iter()
                 .any(|e| e.is_some_and(|e| std::ptr::eq(e, *x)))
         })
-        .filter(|x| x.silence().is_some())
+        // A session cut for flooding is judged by rpc-traffic-bounded.
+        .filter(|x| {
+            x.silence()
+                .is_some_and(|s| !matches!(s, crate::protocol::Silence::Flooded { .. }))
+        })
         .collect();
     if silent.is_empty() {
         let n = record.exchanges().count();
@@ -413,6 +419,45 @@ pub(super) fn response_required(ctx: &Ctx<'_>) -> Verdict {
         );
     }
     Verdict::Violation(message, evidence)
+}
+
+/// Suite policy (progress.mdx, Implementation Notes: "Both parties SHOULD implement rate
+/// limiting to prevent flooding"): what the server sends unprompted stays under the
+/// session's bound; past it the session was cut, and that is the finding.
+pub(super) fn traffic_bounded(ctx: &Ctx<'_>) -> Verdict {
+    let transcript = ctx.transcript();
+    let seen = transcript.unprompted();
+    let dropped = transcript.dropped_summary();
+    let Some(cut) = transcript.flood_cut() else {
+        let mut message = format!(
+            "{} unprompted message(s) on stdout, within the bound",
+            thousands(seen.stdout_messages())
+        );
+        if let Some(dropped) = dropped {
+            message.push_str(&format!("; {dropped}"));
+        }
+        return Verdict::Pass(message);
+    };
+    let mut seqs: Vec<usize> = transcript
+        .received()
+        .filter(|e| e.answers.is_none() && e.seq < cut)
+        .take(MAX_EXAMPLES)
+        .map(|e| e.seq)
+        .collect();
+    seqs.push(cut);
+    let mut evidence = ctx.evidence(&seqs);
+    evidence.extend(dropped.map(Evidence::note));
+    Verdict::Violation(
+        format!(
+            "the server sent {} ({} bytes) that no request of ours asked for, past the bound \
+             of {} messages plus {} per line of ours: the session was cut",
+            seen.describe(),
+            thousands(seen.bytes),
+            thousands(flood_bound(0).0),
+            thousands(flood_bound(1).0 - flood_bound(0).0),
+        ),
+        evidence,
+    )
 }
 
 /// `RPC-BATCH-R2` (2025-03-26, MUST): a batch is accepted and answered; JSON-RPC 2.0

@@ -365,10 +365,12 @@ pub(super) fn no_undeclared_requests(ctx: &Ctx<'_>) -> Verdict {
         // The request and our fixed-policy reply right after it.
         evidence.extend(ctx.evidence(&[seq, seq + 1]));
     }
+    // Requests past the record's budget were counted, not kept.
+    let n = requests.len() as u64 + ctx.transcript().unprompted_dropped().requests;
     let message = format!(
         "the server sent {} request(s) for client capabilities the client did not declare (it declared none); \
          only capabilities that were successfully negotiated may be used",
-        requests.len()
+        crate::protocol::thousands(n)
     );
     // A SHOULD before 2025-06-18: the catalog row grades it per revision.
     Verdict::Violation(message, evidence)

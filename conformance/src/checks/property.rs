@@ -11,9 +11,10 @@ fn findings<'a>(ctx: &'a Ctx<'_>, check: CheckId) -> Result<Vec<&'a PropertyFail
         return Err(skip);
     }
     let Some(props) = &ctx.record.properties else {
-        return Err(Verdict::Skip(
-            "the property phase did not run (--cases 0)".into(),
-        ));
+        return Err(Verdict::Skip(match ctx.transcript().flood_cut() {
+            Some(_) => "the property phase did not run: the scripted session was cut for flooding (see rpc-traffic-bounded)".into(),
+            None => "the property phase did not run (--cases 0)".into(),
+        }));
     };
     let n = props.cases_for(check);
     let failed: Vec<&PropertyFailure> =

@@ -11,9 +11,12 @@ mod schema;
 mod transcript;
 
 pub use client::{
-    measured, BatchExchange, Exchange, Line, Reply, Session, SessionConfig, Silence, Usage,
+    flood_bound, measured, BatchExchange, Exchange, Line, Reply, Session, SessionConfig, Silence,
+    Usage,
 };
 pub use jsonrpc::{classify, id_match, IdMatch, MessageKind};
 pub use revision::{ErrorClass, Rev, Revision, REVISIONS};
 pub use schema::{result_definition, SchemaSet, SchemaViolation};
-pub use transcript::{cut as cut_text, Direction, Entry, FrameProblem, Transcript};
+pub use transcript::{
+    cut as cut_text, thousands, Direction, Entry, FrameProblem, Tally, Transcript, Unprompted,
+};

@@ -1,8 +1,11 @@
 //! The record of everything exchanged with one server process.
 //!
 //! Checks judge the transcript, and every finding cites entries of it as evidence, so a
-//! reader can replay the exchange from the report alone. The transcript is bounded:
-//! past its byte budget it keeps classifying messages but stops storing their bodies.
+//! reader can replay the exchange from the report alone. The transcript is bounded per
+//! server process: our requests and their responses keep their place and, up to a byte
+//! budget, their bodies; what the server sent unprompted (notifications, its own
+//! requests, stray lines, stderr) is kept up to a small budget and then only counted, so
+//! a flooding server costs a few counters, and the report says what was left out.
 
 use serde_json::Value;
 
@@ -30,7 +33,7 @@ pub enum FrameProblem {
     InvalidUtf8,
     /// Longer than the line cap.
     Overlong {
-        /// Length in bytes when cut.
+        /// The line had at least this many bytes (the cap plus one).
         length: usize,
     },
     /// Not JSON at all.
@@ -48,7 +51,7 @@ impl FrameProblem {
         match self {
             FrameProblem::InvalidUtf8 => "invalid UTF-8".to_string(),
             FrameProblem::Overlong { length } => {
-                format!("a line of {length} bytes, over the line cap")
+                format!("a line of at least {length} bytes, over the line cap")
             }
             FrameProblem::NotJson => "not JSON".to_string(),
             FrameProblem::TooDeep => {
@@ -84,17 +87,140 @@ pub struct Entry {
 
 /// Longest text kept per entry for display; the parsed JSON is kept whole.
 const MAX_TEXT: usize = 8 * 1024;
-/// Total bytes of message bodies kept per transcript.
-const BUDGET_BYTES: usize = 64 * 1024 * 1024;
-/// Most entries kept per transcript.
-const MAX_ENTRIES: usize = 200_000;
+/// Bytes of message bodies kept per transcript for our requests and their responses
+/// (past it, an entry keeps its place but not its body).
+const BUDGET_BYTES: usize = 16 * 1024 * 1024;
+/// Bytes of unprompted traffic (see [`Unprompted`]) kept per transcript; past it, or
+/// past [`UNPROMPTED_ENTRIES`], it is counted, not kept. Enough for evidence: the first
+/// examples of each kind.
+const UNPROMPTED_BYTES: usize = 1024 * 1024;
+/// Entries of unprompted traffic kept per transcript.
+const UNPROMPTED_ENTRIES: usize = 2_000;
+/// Dropped stderr lines still kept, the last ones: they explain a crash.
+const STDERR_RING: usize = 16;
+
+/// What the server sent that no request of ours asked for, and our automatic answers
+/// to it: kept up to a small budget, then counted (a flooding server cannot grow the
+/// record).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unprompted {
+    /// A notification from the server.
+    Notification,
+    /// A request from the server.
+    Request,
+    /// A response that answers no outstanding request of ours.
+    Response,
+    /// A stdout line that is not a JSON-RPC message.
+    Stray,
+    /// A stderr line.
+    Stderr,
+    /// Our automatic answer to a request of the server.
+    Reply,
+}
+
+/// Counts of unprompted traffic, by kind.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Tally {
+    /// Notifications.
+    pub notifications: u64,
+    /// Requests from the server.
+    pub requests: u64,
+    /// Responses that answered nothing outstanding.
+    pub responses: u64,
+    /// stdout lines that are not messages.
+    pub stray: u64,
+    /// stderr lines.
+    pub stderr: u64,
+    /// Our automatic answers.
+    pub replies: u64,
+    /// Bytes of all of the above but stderr and our answers.
+    pub bytes: u64,
+}
+
+impl Tally {
+    fn add(&mut self, kind: Unprompted, bytes: usize) {
+        let slot = match kind {
+            Unprompted::Notification => &mut self.notifications,
+            Unprompted::Request => &mut self.requests,
+            Unprompted::Response => &mut self.responses,
+            Unprompted::Stray => &mut self.stray,
+            Unprompted::Stderr => &mut self.stderr,
+            Unprompted::Reply => &mut self.replies,
+        };
+        *slot += 1;
+        if !matches!(kind, Unprompted::Stderr | Unprompted::Reply) {
+            self.bytes = self.bytes.saturating_add(bytes as u64);
+        }
+    }
+
+    /// Messages on stdout that nobody asked for (stderr and our answers excluded).
+    pub fn stdout_messages(&self) -> u64 {
+        self.notifications + self.requests + self.responses + self.stray
+    }
+
+    /// Whether nothing was counted.
+    pub fn is_empty(&self) -> bool {
+        *self == Tally::default()
+    }
+
+    /// "12,403 notifications, 2 requests" (kinds with a count only).
+    pub fn describe(&self) -> String {
+        let parts: Vec<String> = [
+            (self.notifications, "notification", "notifications"),
+            (self.requests, "request", "requests"),
+            (
+                self.responses,
+                "unsolicited response",
+                "unsolicited responses",
+            ),
+            (self.stray, "stray line", "stray lines"),
+            (self.stderr, "stderr line", "stderr lines"),
+            (
+                self.replies,
+                "automatic answer of ours",
+                "automatic answers of ours",
+            ),
+        ]
+        .into_iter()
+        .filter(|(n, ..)| *n > 0)
+        .map(|(n, one, many)| format!("{} {}", thousands(n), if n == 1 { one } else { many }))
+        .collect();
+        parts.join(", ")
+    }
+}
+
+/// `12403` as "12,403".
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
 
 /// The ordered record of one server process.
 #[derive(Debug, Clone, Default)]
 pub struct Transcript {
     entries: Vec<Entry>,
+    /// Body bytes kept of our requests and their responses.
     bytes: usize,
-    dropped: usize,
+    /// Entries that lost their body to [`BUDGET_BYTES`].
+    bodies_dropped: usize,
+    /// Body bytes and entries kept of unprompted traffic.
+    unprompted_bytes: usize,
+    unprompted_kept: usize,
+    /// Every unprompted message seen, kept or not.
+    seen: Tally,
+    /// Unprompted messages not kept.
+    dropped: Tally,
+    /// The last stderr lines not kept (with the seq they would have had).
+    stderr_ring: std::collections::VecDeque<Entry>,
+    /// The harness note saying the session was cut for flooding, if it was.
+    flood_cut: Option<usize>,
 }
 
 impl Transcript {
@@ -105,23 +231,21 @@ impl Transcript {
 
     /// [`Transcript::push`] for text the caller owns (no copy when it is short enough).
     pub fn push_owned(&mut self, direction: Direction, raw: String, json: Option<Value>) -> usize {
-        let seq = self.entries.len();
-        if seq >= MAX_ENTRIES {
-            self.dropped += 1;
-            return seq.saturating_sub(1);
-        }
         self.bytes = self.bytes.saturating_add(raw.len());
         let (text, json) = if self.bytes > BUDGET_BYTES {
-            self.dropped += 1;
+            self.bodies_dropped += 1;
             (
                 format!("[{} bytes not kept: transcript budget exceeded]", raw.len()),
                 None,
             )
-        } else if raw.len() <= MAX_TEXT {
-            (raw, json)
         } else {
-            (cut(&raw, MAX_TEXT), json)
+            (cut_owned(raw, MAX_TEXT), json)
         };
+        self.append(direction, text, json)
+    }
+
+    fn append(&mut self, direction: Direction, text: String, json: Option<Value>) -> usize {
+        let seq = self.entries.len();
         self.entries.push(Entry {
             seq,
             direction,
@@ -136,11 +260,65 @@ impl Transcript {
         seq
     }
 
+    /// Records unprompted traffic: kept (returning its `seq`) while its budget lasts,
+    /// else only counted (`None`). Either way it counts in [`Transcript::unprompted`].
+    pub fn push_unprompted(
+        &mut self,
+        kind: Unprompted,
+        direction: Direction,
+        raw: String,
+        json: Option<Value>,
+    ) -> Option<usize> {
+        self.seen.add(kind, raw.len());
+        let kept = self.unprompted_kept < UNPROMPTED_ENTRIES
+            && self.unprompted_bytes.saturating_add(raw.len()) <= UNPROMPTED_BYTES;
+        if kept {
+            self.unprompted_kept += 1;
+            self.unprompted_bytes += raw.len();
+            return Some(self.append(direction, cut_owned(raw, MAX_TEXT), json));
+        }
+        self.dropped.add(kind, raw.len());
+        if kind == Unprompted::Stderr {
+            if self.stderr_ring.len() == STDERR_RING {
+                self.stderr_ring.pop_front();
+            }
+            self.stderr_ring.push_back(Entry {
+                seq: self.entries.len(),
+                direction,
+                text: cut_owned(raw, MAX_TEXT),
+                json: None,
+                problem: None,
+                answers: None,
+                id_match: None,
+                unsolicited: false,
+                auto_reply: false,
+            });
+        }
+        None
+    }
+
     /// Empties the transcript, keeping its allocation (a long-lived session reuses it).
     pub fn clear(&mut self) {
         self.entries.clear();
         self.bytes = 0;
-        self.dropped = 0;
+        self.bodies_dropped = 0;
+        self.unprompted_bytes = 0;
+        self.unprompted_kept = 0;
+        self.seen = Tally::default();
+        self.dropped = Tally::default();
+        self.stderr_ring.clear();
+        self.flood_cut = None;
+    }
+
+    /// Marks the last entry (a harness note) as the place the session was cut for
+    /// flooding.
+    pub fn mark_flood_cut(&mut self) {
+        self.flood_cut = self.entries.len().checked_sub(1);
+    }
+
+    /// The seq of the note saying the session was cut for flooding, if it was.
+    pub fn flood_cut(&self) -> Option<usize> {
+        self.flood_cut
     }
 
     /// Mutable access to an entry just pushed (to annotate it).
@@ -165,22 +343,68 @@ impl Transcript {
             .filter(|e| e.direction == Direction::Received)
     }
 
-    /// The last `n` stderr lines, for evidence when a server dies.
+    /// The last `n` stderr lines, for evidence when a server dies (those past the
+    /// budget included: the last lines are the ones that explain a crash).
     pub fn stderr_tail(&self, n: usize) -> Vec<&Entry> {
         let mut tail: Vec<_> = self
             .entries
             .iter()
-            .rev()
             .filter(|e| e.direction == Direction::Stderr)
-            .take(n)
+            .map(|e| ((e.seq, 1), e))
+            .chain(self.stderr_ring.iter().map(|e| ((e.seq, 0), e)))
             .collect();
-        tail.reverse();
-        tail
+        // A dropped line with seq s came after entry s - 1 and before entry s.
+        tail.sort_by_key(|(key, _)| *key);
+        let skip = tail.len().saturating_sub(n);
+        tail.into_iter().skip(skip).map(|(_, e)| e).collect()
     }
 
-    /// How many entries lost their body to the budget.
+    /// How many entries lost their body, or their place, to a budget.
     pub fn dropped(&self) -> usize {
-        self.dropped
+        let d = &self.dropped;
+        let lost = d.notifications + d.requests + d.responses + d.stray + d.stderr + d.replies;
+        self.bodies_dropped + usize::try_from(lost).unwrap_or(usize::MAX)
+    }
+
+    /// Every unprompted message seen, kept in the record or not.
+    pub fn unprompted(&self) -> &Tally {
+        &self.seen
+    }
+
+    /// Unprompted messages counted but not kept in the record.
+    pub fn unprompted_dropped(&self) -> &Tally {
+        &self.dropped
+    }
+
+    /// What the record left out, in words ("12,403 notifications dropped from the
+    /// record ..."), or `None` when it is complete.
+    pub fn dropped_summary(&self) -> Option<String> {
+        let mut parts = Vec::new();
+        if !self.dropped.is_empty() {
+            parts.push(format!(
+                "{} dropped from the record (it keeps the first {} unprompted messages or {} KiB; the rest is counted)",
+                self.dropped.describe(),
+                thousands(UNPROMPTED_ENTRIES as u64),
+                UNPROMPTED_BYTES / 1024
+            ));
+        }
+        if self.bodies_dropped > 0 {
+            parts.push(format!(
+                "{} message bodies not kept (over the record's {} MiB)",
+                thousands(self.bodies_dropped as u64),
+                BUDGET_BYTES >> 20
+            ));
+        }
+        (!parts.is_empty()).then(|| parts.join("; "))
+    }
+}
+
+/// [`cut`] without a copy when `text` is short enough.
+fn cut_owned(text: String, max: usize) -> String {
+    if text.len() <= max {
+        text
+    } else {
+        cut(&text, max)
     }
 }
 
@@ -206,6 +430,57 @@ mod tests {
         let out = cut(&text, 5);
         assert!(out.starts_with("éé…"), "{out}");
         assert!(out.ends_with("[20 bytes in all]"));
+    }
+
+    #[test]
+    fn a_flood_is_counted_not_kept() {
+        let mut t = Transcript::default();
+        let note = r#"{"jsonrpc":"2.0","method":"notifications/message"}"#;
+        for _ in 0..(UNPROMPTED_ENTRIES + 12_403) {
+            let kind = Unprompted::Notification;
+            t.push_unprompted(kind, Direction::Received, note.to_string(), None);
+        }
+        assert_eq!(t.entries().len(), UNPROMPTED_ENTRIES);
+        assert_eq!(
+            t.unprompted().notifications,
+            UNPROMPTED_ENTRIES as u64 + 12_403
+        );
+        let summary = t.dropped_summary().unwrap();
+        assert!(
+            summary.starts_with("12,403 notifications dropped from the record"),
+            "{summary}"
+        );
+        // Our own traffic is still recorded.
+        let seq = t.push(Direction::Sent, "{}", None);
+        assert_eq!(seq, UNPROMPTED_ENTRIES);
+    }
+
+    #[test]
+    fn the_stderr_tail_includes_lines_past_the_budget() {
+        let mut t = Transcript::default();
+        t.push(Direction::Stderr, "kept", None);
+        for i in 0..(UNPROMPTED_ENTRIES + 20) {
+            t.push_unprompted(
+                Unprompted::Stderr,
+                Direction::Stderr,
+                format!("line {i}"),
+                None,
+            );
+        }
+        let tail: Vec<_> = t.stderr_tail(2).iter().map(|e| e.text.clone()).collect();
+        let last = UNPROMPTED_ENTRIES + 19;
+        assert_eq!(
+            tail,
+            vec![format!("line {}", last - 1), format!("line {last}")]
+        );
+    }
+
+    #[test]
+    fn thousands_are_grouped() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(12_403), "12,403");
+        assert_eq!(thousands(1_234_567), "1,234,567");
     }
 
     #[test]

@@ -196,7 +196,9 @@ pub async fn run_revision(
     record.transcript = session.into_transcript();
     record.phases.scripted = started.elapsed();
     let started = std::time::Instant::now();
-    if let (Some(props), None) = (properties, &record.stopped) {
+    // A server that flooded the scripted session would flood every property case too.
+    let flooded = record.transcript.flood_cut().is_some();
+    if let (Some(props), None, false) = (properties, &record.stopped, flooded) {
         let revision = record
             .negotiated
             .as_deref()

@@ -121,14 +121,29 @@ pub fn listed_tools(pages: &[Exchange]) -> Vec<&Value> {
         .collect()
 }
 
-/// Walks tools/list following `nextCursor`, at most `max_pages` pages, stopping at a
-/// cursor seen before. Returns the pages and why the walk stopped early, if it did.
+/// Most bytes of tools/list results followed in one walk: a listing is bounded in bytes
+/// as well as in pages (a thousand large tools is about 8 MiB).
+pub const MAX_LISTING_BYTES: usize = 8 * 1024 * 1024;
+
+/// Walks tools/list following `nextCursor`, at most `max_pages` pages and
+/// [`MAX_LISTING_BYTES`], stopping at a cursor seen before. Returns the pages and why
+/// the walk stopped early, if it did.
 pub async fn walk(session: &mut Session, max_pages: usize) -> (Vec<Exchange>, Option<String>) {
     let mut pages = Vec::new();
     let mut seen: Vec<String> = Vec::new();
     let mut params = None;
+    let mut bytes = 0usize;
     while pages.len() < max_pages {
+        if bytes > MAX_LISTING_BYTES {
+            let why = format!(
+                "stopped after {} pages holding {bytes} bytes, over the {} MiB bound on a listing",
+                pages.len(),
+                MAX_LISTING_BYTES >> 20
+            );
+            return (pages, Some(why));
+        }
         let page = session.request("tools/list", params.take()).await;
+        bytes += page.result().map_or(0, |r| r.to_string().len());
         let cursor = page
             .result()
             .and_then(|r| r.get("nextCursor"))

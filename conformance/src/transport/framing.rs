@@ -11,11 +11,14 @@ pub enum Frame {
     Line(String),
     /// A complete line that is not valid UTF-8; the bytes are kept (bounded by the cap).
     InvalidUtf8(Vec<u8>),
-    /// A line longer than the cap; its bytes were discarded up to the next newline.
+    /// A line longer than the cap, reported as soon as the cap is passed (a line that
+    /// never ends is still seen); its bytes are then discarded up to the next newline.
     Overlong {
         /// The first bytes of the line, for evidence.
         head: Vec<u8>,
-        /// How many bytes the line had when the cap was hit (at least the cap).
+        /// The cap plus one: the line had at least this many bytes. (Its whole length
+        /// is not waited for, and reporting the count at the cut would depend on where
+        /// reads split the stream.)
         length: usize,
     },
 }
@@ -28,8 +31,8 @@ const OVERLONG_HEAD: usize = 256;
 pub struct LineFramer {
     max_line: usize,
     buf: Vec<u8>,
-    /// Set while skipping the rest of an over-long line: its head and length so far.
-    skipping: Option<(Vec<u8>, usize)>,
+    /// Set while skipping the rest of an over-long line (already reported).
+    skipping: bool,
 }
 
 impl LineFramer {
@@ -38,8 +41,13 @@ impl LineFramer {
         Self {
             max_line: max_line.max(1),
             buf: Vec::new(),
-            skipping: None,
+            skipping: false,
         }
+    }
+
+    /// Bytes held for the line being read (at most the cap).
+    pub fn buffered(&self) -> usize {
+        self.buf.len()
     }
 
     /// Feeds bytes and appends every frame they complete to `out`.
@@ -51,28 +59,23 @@ impl LineFramer {
                 None => (bytes, &[][..], false),
             };
             bytes = rest;
-            if let Some((head, length)) = self.skipping.as_mut() {
-                *length += chunk.len();
-                // Keep the head independent of read boundaries: always the first bytes.
-                let room = OVERLONG_HEAD.saturating_sub(head.len()).min(chunk.len());
-                head.extend_from_slice(&chunk[..room]);
-                if complete {
-                    let (head, length) = (std::mem::take(head), *length);
-                    self.skipping = None;
-                    out.push(Frame::Overlong { head, length });
-                }
+            if self.skipping {
+                self.skipping = !complete;
                 continue;
             }
             if self.buf.len() + chunk.len() > self.max_line {
+                // The head is the line's first bytes, as many as are sure to be there
+                // (the cap plus one), so it does not depend on where reads split.
+                let keep = OVERLONG_HEAD.min(self.max_line + 1);
                 let mut head = std::mem::take(&mut self.buf);
-                head.extend_from_slice(chunk);
-                let length = head.len();
-                head.truncate(OVERLONG_HEAD);
-                if complete {
-                    out.push(Frame::Overlong { head, length });
-                } else {
-                    self.skipping = Some((head, length));
-                }
+                let room = keep.saturating_sub(head.len()).min(chunk.len());
+                head.extend_from_slice(&chunk[..room]);
+                head.truncate(keep);
+                out.push(Frame::Overlong {
+                    head,
+                    length: self.max_line + 1,
+                });
+                self.skipping = !complete;
                 continue;
             }
             self.buf.extend_from_slice(chunk);
@@ -84,9 +87,7 @@ impl LineFramer {
 
     /// Flushes a final line that had no newline before end of stream.
     pub fn finish_stream(&mut self) -> Option<Frame> {
-        if let Some((head, length)) = self.skipping.take() {
-            return Some(Frame::Overlong { head, length });
-        }
+        self.skipping = false;
         if self.buf.is_empty() {
             return None;
         }
@@ -138,14 +139,28 @@ mod tests {
         let Frame::Overlong { head, length } = &got[0] else {
             panic!("expected an over-long frame, got {got:?}");
         };
-        assert_eq!(*length, 100);
+        assert_eq!(*length, 11, "the cap plus one: at least that long");
         assert_eq!(
             head.len(),
-            100,
-            "the head is the line's first bytes, up to its cap"
+            11,
+            "the head is the line's first bytes, up to the cap plus one"
         );
         assert!(head.iter().all(|&b| b == b'x'));
         assert_eq!(got[1], Frame::Line("ok".into()));
+    }
+
+    /// A line that never ends is reported once the cap is passed, not never.
+    #[test]
+    fn a_line_that_never_ends_is_reported_at_the_cap() {
+        let mut framer = LineFramer::new(10);
+        let mut out = Vec::new();
+        for _ in 0..1000 {
+            framer.push(b"xxxxxxxx", &mut out);
+        }
+        assert_eq!(out.len(), 1, "{out:?}");
+        assert!(matches!(&out[0], Frame::Overlong { length: 11, .. }));
+        assert_eq!(framer.buffered(), 0, "nothing of the line is kept");
+        assert_eq!(framer.finish_stream(), None);
     }
 
     #[test]

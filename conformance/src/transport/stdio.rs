@@ -6,20 +6,25 @@
 //! stdin. A descendant may leave the group (`setsid()`, a daemon that re-forks), so each
 //! server also gets a marker in its environment, inherited by everything it starts: at the
 //! end, every process that carries the marker is killed too. (A descendant that scrubs its
-//! environment escapes the marker; a cgroup per server would close that gap.) Two reader tasks turn stdout into [`Frame`]s and stderr into lines; both feed
-//! one bounded channel so that their order is kept in the transcript and a flooding
-//! server is slowed by back-pressure instead of growing our memory.
+//! environment escapes the marker; a cgroup per server would close that gap.)
+//!
+//! Two reader tasks turn stdout into [`Frame`]s and stderr into lines; both feed one
+//! channel so that their order is kept in the transcript. What they hold (the line being
+//! framed plus every frame not yet taken by the session) is bounded in bytes by one
+//! budget of the line cap plus [`BUDGET_SLACK`]: a flooding server is slowed by
+//! back-pressure instead of growing our memory, whatever the size of its lines.
 
 use std::path::PathBuf;
 use std::process::{ExitStatus, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 use nix::sys::signal::{kill, killpg, Signal};
 use nix::unistd::Pid;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::process::{Child, ChildStdin, Command};
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, Semaphore};
 
 use super::framing::{Frame, LineFramer};
 use crate::errors::{Error, Result};
@@ -113,6 +118,35 @@ impl ExitInfo {
 const MAX_STDERR_LINE: usize = 4096;
 /// Events buffered between the reader tasks and the session.
 const CHANNEL_DEPTH: usize = 256;
+/// Bytes read from stdout at a time.
+const READ_CHUNK: usize = 64 * 1024;
+/// What the readers may hold beyond one line at the cap: a read chunk and a few stderr
+/// lines. A line at the cap and the frames queued before it share the budget.
+pub const BUDGET_SLACK: usize = 1024 * 1024;
+
+/// The bytes a frame holds, as counted against the readers' budget.
+fn frame_bytes(frame: &Frame) -> usize {
+    match frame {
+        Frame::Line(text) => text.len(),
+        Frame::InvalidUtf8(bytes) => bytes.len(),
+        Frame::Overlong { head, .. } => head.len(),
+    }
+}
+
+/// Takes `n` bytes from the budget for good (they are given back one by one as the
+/// session takes the frames that hold them). `false` once the transport is gone.
+async fn take_budget(budget: &Semaphore, n: usize) -> bool {
+    let Ok(n) = u32::try_from(n) else {
+        return false;
+    };
+    match budget.acquire_many(n).await {
+        Ok(permit) => {
+            permit.forget();
+            true
+        }
+        Err(_) => false,
+    }
+}
 
 /// The environment variable that marks a server and everything it starts.
 pub const MARKER_VAR: &str = "MCP_CONFORMANCE_SERVER";
@@ -153,6 +187,8 @@ pub struct StdioTransport {
     marker: String,
     stdin: Option<ChildStdin>,
     events: mpsc::Receiver<TransportEvent>,
+    /// Bytes the readers may still hold (see the module doc).
+    budget: Arc<Semaphore>,
     exit: Option<ExitInfo>,
 }
 
@@ -181,11 +217,13 @@ impl StdioTransport {
         })?;
         let pid = child.id();
         let (tx, events) = mpsc::channel(CHANNEL_DEPTH);
+        let max_line = max_line.clamp(1, Semaphore::MAX_PERMITS - BUDGET_SLACK);
+        let budget = Arc::new(Semaphore::new(max_line + BUDGET_SLACK));
         if let Some(stdout) = child.stdout.take() {
-            tokio::spawn(read_stdout(stdout, max_line, tx.clone()));
+            tokio::spawn(read_stdout(stdout, max_line, tx.clone(), budget.clone()));
         }
         if let Some(stderr) = child.stderr.take() {
-            tokio::spawn(read_stderr(stderr, tx));
+            tokio::spawn(read_stderr(stderr, tx, budget.clone()));
         }
         let stdin = child.stdin.take();
         Ok(Self {
@@ -194,6 +232,7 @@ impl StdioTransport {
             marker,
             stdin,
             events,
+            budget,
             exit: None,
         })
     }
@@ -222,11 +261,12 @@ impl StdioTransport {
     /// an event of its own, seen even while a descendant keeps stdout open.
     pub async fn next_event(&mut self) -> Option<TransportEvent> {
         if self.exit.is_some() {
-            return self.events.recv().await;
+            let event = self.events.recv().await;
+            return self.taken(event);
         }
         tokio::select! {
             biased;
-            event = self.events.recv() => event,
+            event = self.events.recv() => self.taken(event),
             status = self.child.wait() => {
                 if let Ok(status) = status {
                     self.exit = Some(ExitInfo::from_status(status, false));
@@ -238,7 +278,19 @@ impl StdioTransport {
 
     /// An event already waiting, without waiting for one.
     pub fn try_next_event(&mut self) -> Option<TransportEvent> {
-        self.events.try_recv().ok()
+        let event = self.events.try_recv().ok();
+        self.taken(event)
+    }
+
+    /// Gives the bytes of an event the session has taken back to the readers' budget.
+    fn taken(&self, event: Option<TransportEvent>) -> Option<TransportEvent> {
+        let bytes = match &event {
+            Some(TransportEvent::Stdout(frame)) => frame_bytes(frame),
+            Some(TransportEvent::Stderr(line)) => line.len(),
+            _ => 0,
+        };
+        self.budget.add_permits(bytes);
+        event
     }
 
     /// Closes the server's stdin (the spec's first shutdown step for stdio).
@@ -317,6 +369,8 @@ impl Drop for StdioTransport {
         // Covers panics, early returns and Ctrl-C: no server (or its children) outlives us.
         // tokio's kill_on_drop then reaps the leader in the background.
         self.kill_group(Signal::SIGKILL);
+        // A reader waiting for budget would wait forever: let it end.
+        self.budget.close();
     }
 }
 
@@ -324,29 +378,45 @@ async fn read_stdout(
     mut stdout: tokio::process::ChildStdout,
     max_line: usize,
     tx: mpsc::Sender<TransportEvent>,
+    budget: Arc<Semaphore>,
 ) {
     let mut framer = LineFramer::new(max_line);
-    let mut buf = vec![0u8; 64 * 1024];
+    let mut buf = vec![0u8; READ_CHUNK];
     let mut frames = Vec::new();
     loop {
         let n = match stdout.read(&mut buf).await {
             Ok(0) | Err(_) => break,
             Ok(n) => n,
         };
+        // The bytes read count against the budget until the session takes the frames
+        // they end up in; newlines and the skipped tail of an over-long line go back
+        // at once.
+        if !take_budget(&budget, n).await {
+            return;
+        }
+        let before = framer.buffered();
         framer.push(&buf[..n], &mut frames);
+        let framed: usize = frames.iter().map(frame_bytes).sum();
+        budget.add_permits((before + n).saturating_sub(framer.buffered() + framed));
         for frame in frames.drain(..) {
             if tx.send(TransportEvent::Stdout(frame)).await.is_err() {
                 return;
             }
         }
     }
+    let held = framer.buffered();
     if let Some(frame) = framer.finish_stream() {
+        budget.add_permits(held.saturating_sub(frame_bytes(&frame)));
         let _ = tx.send(TransportEvent::Stdout(frame)).await;
     }
     let _ = tx.send(TransportEvent::StdoutClosed).await;
 }
 
-async fn read_stderr(mut stderr: tokio::process::ChildStderr, tx: mpsc::Sender<TransportEvent>) {
+async fn read_stderr(
+    mut stderr: tokio::process::ChildStderr,
+    tx: mpsc::Sender<TransportEvent>,
+    budget: Arc<Semaphore>,
+) {
     // stderr lines are evidence only, so they go through the same framer with a small cap.
     let mut framer = LineFramer::new(MAX_STDERR_LINE);
     let mut buf = vec![0u8; 16 * 1024];
@@ -368,16 +438,18 @@ async fn read_stderr(mut stderr: tokio::process::ChildStderr, tx: mpsc::Sender<T
         };
         framer.push(&buf[..n], &mut frames);
         for frame in frames.drain(..) {
-            if tx
-                .send(TransportEvent::Stderr(to_text(frame)))
-                .await
-                .is_err()
+            let line = to_text(frame);
+            if !take_budget(&budget, line.len()).await
+                || tx.send(TransportEvent::Stderr(line)).await.is_err()
             {
                 return;
             }
         }
     }
     if let Some(frame) = framer.finish_stream() {
-        let _ = tx.send(TransportEvent::Stderr(to_text(frame))).await;
+        let line = to_text(frame);
+        if take_budget(&budget, line.len()).await {
+            let _ = tx.send(TransportEvent::Stderr(line)).await;
+        }
     }
 }

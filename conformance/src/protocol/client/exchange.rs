@@ -26,6 +26,14 @@ pub enum Silence {
     /// No response, and a ping sent right after it was answered first: the server
     /// passed over the request (used for malformed probes, so silence costs no timeout).
     Overtaken,
+    /// The session was cut: the server sent more unprompted messages (notifications,
+    /// requests of its own, stray lines) than the bound allows.
+    Flooded {
+        /// Unprompted stdout messages when the session was cut.
+        messages: u64,
+        /// Lines we had written by then.
+        ours: u64,
+    },
 }
 
 impl Silence {
@@ -45,6 +53,11 @@ impl Silence {
             Silence::Overtaken => {
                 "no response; a ping sent right after it was answered first".into()
             }
+            Silence::Flooded { messages, ours } => format!(
+                "the session was cut: the server sent {} unprompted messages against {} of ours",
+                crate::protocol::thousands(*messages),
+                crate::protocol::thousands(*ours)
+            ),
         }
     }
 }

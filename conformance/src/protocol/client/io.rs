@@ -5,6 +5,12 @@
 //! first, then loosely; an error with a null id can answer a raw probe or a batch; any
 //! other response is marked unsolicited. The server's own requests are answered here by
 //! the fixed policy in the module doc (`ping` gets a result, anything else `-32601`).
+//!
+//! Every wait is bounded twice: by its deadline, checked on every event (a stream of
+//! unrelated traffic never extends it), and per session by [`flood_bound`]: past that
+//! many unprompted messages the session is cut ([`Silence::Flooded`]). A write the server
+//! does not take ends the session at once: nothing more is written to it, so a server
+//! that never reads costs one timeout, not one per automatic answer.
 
 use std::time::Duration;
 
@@ -13,7 +19,7 @@ use tokio::time::Instant as TokioInstant;
 
 use super::{Exchange, Reply, Session, Silence};
 use crate::protocol::jsonrpc::{classify, id_match, IdMatch, MessageKind};
-use crate::protocol::transcript::{Direction, FrameProblem};
+use crate::protocol::transcript::{thousands, Direction, FrameProblem, Unprompted};
 use crate::transport::{Frame, TransportEvent};
 
 /// A request we sent and are (or were) waiting for.
@@ -42,6 +48,37 @@ pub(super) const FENCE_GRACE: Duration = Duration::from_millis(200);
 /// before exiting may not have been read yet, and a descendant may hold stdout open
 /// forever (generous, so machine load cannot lose a last answer).
 pub(super) const EXIT_GRACE: Duration = Duration::from_millis(500);
+
+/// Unprompted stdout messages a session takes before it is cut, whatever it sent...
+const FLOOD_FLOOR: u64 = 10_000;
+/// ...plus this many per line we wrote (progress and log notifications while a tool
+/// runs are fine; a stream that never ends is not).
+const FLOOD_PER_LINE: u64 = 10;
+/// Bytes of unprompted stdout a session takes before it is cut, plus
+/// [`FLOOD_BYTES_PER_LINE`] per line we wrote.
+const FLOOD_BYTES: u64 = 64 * 1024 * 1024;
+/// See [`FLOOD_BYTES`].
+const FLOOD_BYTES_PER_LINE: u64 = 256 * 1024;
+
+/// The bound on unprompted traffic after `ours` lines written: (messages, bytes).
+pub fn flood_bound(ours: u64) -> (u64, u64) {
+    (
+        FLOOD_FLOOR.saturating_add(FLOOD_PER_LINE.saturating_mul(ours)),
+        FLOOD_BYTES.saturating_add(FLOOD_BYTES_PER_LINE.saturating_mul(ours)),
+    )
+}
+
+/// How a response found its place.
+enum Correlation {
+    /// It answers outstanding request `index`, matched this way.
+    Outstanding(usize, IdMatch),
+    /// An error with a null id taken as the answer of the raw probe waited for.
+    Unread,
+    /// An error with a null id, for the batch probe at this seq.
+    Batch(usize),
+    /// It answers nothing outstanding.
+    Unsolicited,
+}
 
 impl Target<'_> {
     pub(super) fn none() -> Self {
@@ -82,7 +119,7 @@ impl Session {
                 reply: silent(end),
             };
         }
-        let request_seq = self.write(line, Some(request.clone()), false).await;
+        let request_seq = self.write(line, Some(request.clone())).await;
         if let Some(id) = &id {
             self.outstanding.push(Outstanding {
                 id: id.clone(),
@@ -94,9 +131,7 @@ impl Session {
             let fence_id = json!(format!("fence-{}", self.next_id));
             self.next_id += 1;
             let ping = json!({"jsonrpc": "2.0", "id": fence_id, "method": "ping"});
-            let seq = self
-                .write(&ping.to_string(), Some(ping.clone()), false)
-                .await;
+            let seq = self.write(&ping.to_string(), Some(ping.clone())).await;
             self.outstanding.push(Outstanding {
                 id: fence_id.clone(),
                 seq,
@@ -133,39 +168,41 @@ impl Session {
         }
     }
 
-    pub(super) async fn write(
-        &mut self,
-        line: &str,
-        json: Option<Value>,
-        auto_reply: bool,
-    ) -> usize {
-        // Everything we send that expects an answer: not our notifications, not our
-        // answers to the server's requests.
+    pub(super) async fn write(&mut self, line: &str, json: Option<Value>) -> usize {
+        // Everything a scenario sends that expects an answer (our automatic answers to
+        // the server's requests do not come through here), not our notifications.
         let notification = json
             .as_ref()
             .is_some_and(|j| j.get("method").is_some() && j.get("id").is_none());
-        if !auto_reply && !notification {
+        if !notification {
             super::usage::count_request();
         }
         let seq = self.transcript.push(Direction::Sent, line, json);
-        if let Some(entry) = self.transcript.get_mut(seq) {
-            entry.auto_reply = auto_reply;
-        }
-        let sent = self
-            .transport
-            .send_line(line.as_bytes(), self.config.timeout)
-            .await;
-        if !sent && self.ended.is_none() {
-            self.on_write_failed().await;
-        }
+        self.lines_sent += 1;
+        self.send(line.as_bytes()).await;
         seq
     }
 
-    /// The server stopped reading: most often it exited. Read what it left (last stdout
-    /// lines, stderr, its exit) so the transcript says so whatever the timing was.
+    /// Writes one line to the server, unless an earlier write failed. (Only the lines
+    /// of a scenario count in `lines_sent`: our automatic answers do not raise the
+    /// flood bound.)
+    pub(super) async fn send(&mut self, bytes: &[u8]) {
+        if self.stdin_failed {
+            return;
+        }
+        let sent = self.transport.send_line(bytes, self.config.timeout).await;
+        if !sent && self.ended.is_none() {
+            self.on_write_failed().await;
+        }
+    }
+
+    /// The server stopped reading: most often it exited. Nothing more is written to it
+    /// (each write would wait the timeout again); read what it left (last stdout lines,
+    /// stderr, its exit) so the transcript says so whatever the timing was.
     pub(super) async fn on_write_failed(&mut self) {
+        self.stdin_failed = true;
         let deadline = TokioInstant::now() + Duration::from_secs(1);
-        // Boxed: pumping may answer a server request, which writes again.
+        // Boxed: pumping may answer a server request, which comes back here.
         let _ = Box::pin(self.pump(deadline, &Target::none())).await;
         if self.ended.is_none() {
             self.ended = Some(match self.transport.try_exit() {
@@ -193,37 +230,41 @@ impl Session {
             if let Some(end) = &self.ended {
                 return Err(end.clone());
             }
-            // An event already queued needs no timer (most responses after the first).
-            let ready = match self.transport.try_next_event() {
-                Some(event) => Ok(Some(event)),
-                None => tokio::time::timeout_at(deadline, self.transport.next_event()).await,
+            // An event already queued needs no timer (most responses after the first),
+            // but the deadline holds even while events keep coming.
+            let ready = if TokioInstant::now() >= deadline {
+                None
+            } else if let Some(event) = self.transport.try_next_event() {
+                Some(Some(event))
+            } else {
+                tokio::time::timeout_at(deadline, self.transport.next_event())
+                    .await
+                    .ok()
             };
             let event = match ready {
                 // The process exited and its last output has been read; a descendant
                 // may hold stdout open, but nothing it writes answers us.
-                Err(_) if exited => {
+                None if exited => {
                     self.on_stdout_closed().await;
                     continue;
                 }
-                Err(_) if overtaken => return Err(Silence::Overtaken),
-                Err(_) => return Err(Silence::Timeout(self.config.timeout)),
-                Ok(None) | Ok(Some(TransportEvent::StdoutClosed)) => {
+                None if overtaken => return Err(Silence::Overtaken),
+                None => return Err(Silence::Timeout(self.config.timeout)),
+                Some(None) | Some(Some(TransportEvent::StdoutClosed)) => {
                     self.on_stdout_closed().await;
                     continue;
                 }
-                Ok(Some(TransportEvent::Exited)) => {
+                Some(Some(TransportEvent::Exited)) => {
                     // What it wrote before exiting may still be in the pipe: read on for
                     // a short grace, not until a descendant lets go of stdout.
                     exited = true;
                     deadline = deadline.min(TokioInstant::now() + EXIT_GRACE);
                     continue;
                 }
-                Ok(Some(event)) => event,
+                Some(Some(event)) => event,
             };
             match event {
-                TransportEvent::Stderr(line) => {
-                    self.transcript.push(Direction::Stderr, &line, None);
-                }
+                TransportEvent::Stderr(line) => self.record_stderr(line),
                 TransportEvent::StdoutClosed | TransportEvent::Exited => {}
                 TransportEvent::Stdout(frame) => {
                     if let Some(reply) = self.on_frame(frame, target).await {
@@ -255,32 +296,68 @@ impl Session {
             tokio::time::timeout_at(deadline, self.transport.next_event()).await
         {
             if let TransportEvent::Stderr(line) = event {
-                self.transcript.push(Direction::Stderr, &line, None);
+                self.record_stderr(line);
             }
         }
         self.note(&silence.describe());
         self.ended = Some(silence);
     }
 
+    pub(super) fn record_stderr(&mut self, line: String) {
+        self.transcript
+            .push_unprompted(Unprompted::Stderr, Direction::Stderr, line, None);
+    }
+
+    /// Records an unprompted stdout line, with its problem if it has one, and cuts the
+    /// session once the traffic passes [`flood_bound`]. Returns its seq when kept.
+    fn record_unprompted(
+        &mut self,
+        kind: Unprompted,
+        text: String,
+        json: Option<Value>,
+        problem: Option<FrameProblem>,
+    ) -> Option<usize> {
+        let seq = self
+            .transcript
+            .push_unprompted(kind, Direction::Received, text, json);
+        if let (Some(seq), Some(problem)) = (seq, problem) {
+            self.mark(seq, problem);
+        }
+        let seen = *self.transcript.unprompted();
+        let (messages, bytes) = flood_bound(self.lines_sent);
+        if self.ended.is_none() && (seen.stdout_messages() > messages || seen.bytes > bytes) {
+            let silence = Silence::Flooded {
+                messages: seen.stdout_messages(),
+                ours: self.lines_sent,
+            };
+            self.note(&format!(
+                "{}: {} ({} bytes); the bound after {} lines of ours is {} messages or {} bytes",
+                silence.describe(),
+                seen.describe(),
+                thousands(seen.bytes),
+                thousands(self.lines_sent),
+                thousands(messages),
+                thousands(bytes)
+            ));
+            self.transcript.mark_flood_cut();
+            self.ended = Some(silence);
+        }
+        seq
+    }
+
     async fn on_frame(&mut self, frame: Frame, target: &Target<'_>) -> Option<Reply> {
+        let stray = Unprompted::Stray;
         let text = match frame {
             Frame::Line(text) => text,
             Frame::InvalidUtf8(bytes) => {
-                let seq = self.transcript.push(
-                    Direction::Received,
-                    &String::from_utf8_lossy(&bytes),
-                    None,
-                );
-                self.mark(seq, FrameProblem::InvalidUtf8);
+                let text = String::from_utf8_lossy(&bytes).into_owned();
+                self.record_unprompted(stray, text, None, Some(FrameProblem::InvalidUtf8));
                 return None;
             }
             Frame::Overlong { head, length } => {
-                let seq = self.transcript.push(
-                    Direction::Received,
-                    &String::from_utf8_lossy(&head),
-                    None,
-                );
-                self.mark(seq, FrameProblem::Overlong { length });
+                let text = String::from_utf8_lossy(&head).into_owned();
+                let problem = FrameProblem::Overlong { length };
+                self.record_unprompted(stray, text, None, Some(problem));
                 return None;
             }
         };
@@ -293,29 +370,87 @@ impl Session {
                 } else {
                     FrameProblem::NotJson
                 };
-                let seq = self.transcript.push(Direction::Received, &text, None);
-                self.mark(seq, problem);
+                self.record_unprompted(stray, text, None, Some(problem));
                 return None;
             }
         };
-        let kind = classify(&value);
+        match classify(&value) {
+            MessageKind::NotAMessage => {
+                let problem = Some(FrameProblem::NotAMessage);
+                self.record_unprompted(stray, text, Some(value), problem);
+            }
+            MessageKind::Request => {
+                let json = Some(value.clone());
+                let kept = self.record_unprompted(Unprompted::Request, text, json, None);
+                self.answer_server_request(&value, kept.is_some()).await;
+            }
+            MessageKind::Notification => {
+                self.record_unprompted(Unprompted::Notification, text, Some(value), None);
+            }
+            MessageKind::Batch if self.batch.is_some() => {
+                let seq =
+                    self.transcript
+                        .push_owned(Direction::Received, text, Some(value.clone()));
+                self.on_batch_response(seq, &value);
+            }
+            MessageKind::Batch => {
+                let problem = Some(FrameProblem::NotAMessage);
+                self.record_unprompted(stray, text, Some(value), problem);
+            }
+            MessageKind::Response => return self.on_response(text, value, target),
+        }
+        None
+    }
+
+    /// Records a response where it belongs: with the request it answers (kept in the
+    /// record), or as unsolicited traffic (counted, kept while its budget lasts).
+    fn on_response(&mut self, text: String, value: Value, target: &Target<'_>) -> Option<Reply> {
+        let correlation = self.correlate(&value, target);
+        if let Correlation::Unsolicited = correlation {
+            // A second response to an id already answered is as unsolicited as a
+            // response to an id never sent.
+            let kind = Unprompted::Response;
+            if let Some(seq) = self.record_unprompted(kind, text, Some(value), None) {
+                if let Some(entry) = self.transcript.get_mut(seq) {
+                    entry.unsolicited = true;
+                }
+            }
+            return None;
+        }
         let seq = self
             .transcript
             .push_owned(Direction::Received, text, Some(value.clone()));
-        match kind {
-            MessageKind::NotAMessage => self.mark(seq, FrameProblem::NotAMessage),
-            MessageKind::Request => self.answer_server_request(&value).await,
-            MessageKind::Notification => {}
-            MessageKind::Batch => self.on_batch_response(seq, &value),
-            MessageKind::Response => return self.correlate(seq, value, target),
+        let (answers, how) = match correlation {
+            Correlation::Outstanding(i, how) => (Some(self.outstanding[i].seq), how),
+            Correlation::Unread => (target.seq, IdMatch::Unread),
+            Correlation::Batch(batch_seq) => (Some(batch_seq), IdMatch::Unread),
+            Correlation::Unsolicited => unreachable!("handled above"),
+        };
+        if let Some(entry) = self.transcript.get_mut(seq) {
+            entry.answers = answers;
+            entry.id_match = Some(how);
         }
-        None
+        match correlation {
+            Correlation::Outstanding(i, how) => {
+                let is_target = target.id.is_some_and(|t| t == &self.outstanding[i].id);
+                is_target.then_some(Reply::Response {
+                    seq,
+                    message: value,
+                    id_match: how,
+                })
+            }
+            Correlation::Unread => Some(Reply::Response {
+                seq,
+                message: value,
+                id_match: IdMatch::Unread,
+            }),
+            _ => None,
+        }
     }
 
     /// An array from the server answers a batch of ours: each element marks its request.
     fn on_batch_response(&mut self, seq: usize, value: &Value) {
         let Some((batch_seq, ids)) = self.batch.as_mut() else {
-            self.mark(seq, FrameProblem::NotAMessage);
             return;
         };
         let batch_seq = *batch_seq;
@@ -341,7 +476,8 @@ impl Session {
         }
     }
 
-    fn correlate(&mut self, seq: usize, value: Value, target: &Target<'_>) -> Option<Reply> {
+    /// Finds what a response answers, marking an outstanding request answered.
+    fn correlate(&mut self, value: &Value, target: &Target<'_>) -> Correlation {
         let got = value.get("id").cloned().unwrap_or(Value::Null);
         // Exact matches first, so a loose match never steals another request's response.
         let found = [IdMatch::Exact, IdMatch::Loose]
@@ -354,53 +490,29 @@ impl Session {
             });
         if let Some((i, how)) = found {
             self.outstanding[i].answered = true;
-            let request_seq = self.outstanding[i].seq;
-            let is_target = target.id.is_some_and(|t| t == &self.outstanding[i].id);
-            if let Some(entry) = self.transcript.get_mut(seq) {
-                entry.answers = Some(request_seq);
-                entry.id_match = Some(how);
-            }
-            return is_target.then_some(Reply::Response {
-                seq,
-                message: value,
-                id_match: how,
-            });
+            return Correlation::Outstanding(i, how);
         }
-        if target.accept_unread && got.is_null() && value.get("error").is_some() {
-            if let Some(entry) = self.transcript.get_mut(seq) {
-                entry.answers = target.seq;
-                entry.id_match = Some(IdMatch::Unread);
-            }
+        let unread_error = got.is_null() && value.get("error").is_some();
+        if target.accept_unread && unread_error {
             if let Some(t) = target.id {
                 if let Some(o) = self.outstanding.iter_mut().find(|o| &o.id == t) {
                     o.answered = true;
                 }
             }
-            return Some(Reply::Response {
-                seq,
-                message: value,
-                id_match: IdMatch::Unread,
-            });
+            return Correlation::Unread;
         }
-        if let Some((batch_seq, _)) = &self.batch {
-            if got.is_null() && value.get("error").is_some() {
-                let batch_seq = *batch_seq;
-                if let Some(entry) = self.transcript.get_mut(seq) {
-                    entry.answers = Some(batch_seq);
-                    entry.id_match = Some(IdMatch::Unread);
-                }
-                return None;
-            }
+        match &self.batch {
+            Some((batch_seq, _)) if unread_error => Correlation::Batch(*batch_seq),
+            _ => Correlation::Unsolicited,
         }
-        if let Some(entry) = self.transcript.get_mut(seq) {
-            // A second response to an id already answered is as unsolicited as a response
-            // to an id never sent.
-            entry.unsolicited = true;
-        }
-        None
     }
 
-    async fn answer_server_request(&mut self, request: &Value) {
+    /// Answers a request of the server by the fixed policy; the answer is kept in the
+    /// record when the request was (`keep`). Nothing is written once the session ended.
+    async fn answer_server_request(&mut self, request: &Value, keep: bool) {
+        if self.ended.is_some() || self.stdin_failed {
+            return;
+        }
         let id = request.get("id").cloned().unwrap_or(Value::Null);
         let method = request
             .get("method")
@@ -412,7 +524,17 @@ impl Session {
             json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32601,
                 "message": format!("Method not found: the conformance client declared no capability for {method}")}})
         };
-        self.write(&reply.to_string(), Some(reply.clone()), true)
-            .await;
+        let line = reply.to_string();
+        if keep {
+            let seq = self.transcript.push(Direction::Sent, &line, Some(reply));
+            if let Some(entry) = self.transcript.get_mut(seq) {
+                entry.auto_reply = true;
+            }
+        } else {
+            let kind = Unprompted::Reply;
+            self.transcript
+                .push_unprompted(kind, Direction::Sent, line.clone(), None);
+        }
+        self.send(line.as_bytes()).await;
     }
 }

@@ -23,5 +23,6 @@ mod shutdown;
 mod usage;
 
 pub use exchange::{BatchExchange, Exchange, Line, Reply, Silence};
+pub use io::flood_bound;
 pub use session::{Session, SessionConfig};
 pub use usage::{measured, Usage};

@@ -47,6 +47,10 @@ pub struct Session {
     pub(super) next_id: i64,
     pub(super) outstanding: Vec<Outstanding>,
     pub(super) ended: Option<Silence>,
+    /// A write was not taken: nothing more is written (see `io.rs`).
+    pub(super) stdin_failed: bool,
+    /// Lines written, for the bound on unprompted traffic (`io::flood_bound`).
+    pub(super) lines_sent: u64,
     /// While a batch probe waits: its request seq (an error with a null id answers it) and
     /// the ids answered inside array responses.
     pub(super) batch: Option<(usize, Vec<Value>)>,
@@ -64,6 +68,8 @@ impl Session {
             next_id: 1,
             outstanding: Vec::new(),
             ended: None,
+            stdin_failed: false,
+            lines_sent: 0,
             batch: None,
         })
     }
@@ -179,10 +185,8 @@ impl Session {
             seqs.push(seq);
         }
         if self.ended.is_none() {
-            let sent = self.transport.send_line(&joined, self.config.timeout).await;
-            if !sent && self.ended.is_none() {
-                self.on_write_failed().await;
-            }
+            self.lines_sent += lines.len() as u64;
+            self.send(&joined).await;
         }
         let fence = if fenced {
             let id = json!(self.next_id);
@@ -190,9 +194,7 @@ impl Session {
             let ping = json!({"jsonrpc": "2.0", "id": id, "method": "ping"});
             let seq = self.transcript.entries().len();
             if self.ended.is_none() {
-                let seq = self
-                    .write(&ping.to_string(), Some(ping.clone()), false)
-                    .await;
+                let seq = self.write(&ping.to_string(), Some(ping.clone())).await;
                 self.outstanding.push(Outstanding {
                     id: id.clone(),
                     seq,
@@ -303,6 +305,7 @@ impl Session {
         }
         self.outstanding.clear();
         self.transcript.clear();
+        self.lines_sent = 0;
         true
     }
 
@@ -341,7 +344,7 @@ impl Session {
             .map(|(id, method)| json!({"jsonrpc": "2.0", "id": id, "method": method}))
             .collect();
         let message = Value::Array(items);
-        let request_seq = self.write(&message.to_string(), Some(message), false).await;
+        let request_seq = self.write(&message.to_string(), Some(message)).await;
         for (id, _) in calls {
             self.outstanding.push(Outstanding {
                 id: id.clone(),
@@ -405,7 +408,7 @@ impl Session {
             message["params"] = params;
         }
         let line = message.to_string();
-        self.write(&line, Some(message), false).await;
+        self.write(&line, Some(message)).await;
     }
 
     /// Reads whatever arrives during `window` (used to catch stray messages).

@@ -10,7 +10,7 @@ use tokio::time::Instant as TokioInstant;
 
 use super::io::Target;
 use super::Session;
-use crate::transport::ExitInfo;
+use crate::transport::{ExitInfo, TransportEvent};
 
 impl Session {
     /// Closes stdin and waits up to the shutdown grace for the server to exit by itself,
@@ -30,7 +30,11 @@ impl Session {
             }
             let step = TokioInstant::now() + Duration::from_millis(20);
             let until = step.min(deadline);
-            let _ = self.pump(until, &Target::none()).await;
+            if self.ended.is_none() {
+                let _ = self.pump(until, &Target::none()).await;
+            } else {
+                self.drain(until).await;
+            }
             if TokioInstant::now() >= deadline {
                 break;
             }
@@ -42,6 +46,23 @@ impl Session {
             exit.describe()
         ));
         (exit, false, started.elapsed())
+    }
+
+    /// Reads and discards output until `until` once the session has ended (its stderr
+    /// is still recorded), so a server blocked on a full pipe can notice its closed
+    /// stdin; waits out the time when nothing more can come.
+    async fn drain(&mut self, until: TokioInstant) {
+        loop {
+            match tokio::time::timeout_at(until, self.transport.next_event()).await {
+                Ok(Some(TransportEvent::Stderr(line))) => self.record_stderr(line),
+                Ok(Some(_)) => {}
+                Ok(None) => {
+                    tokio::time::sleep_until(until).await;
+                    return;
+                }
+                Err(_) => return,
+            }
+        }
     }
 
     /// Kills the server without the graceful steps (for short probe sessions).

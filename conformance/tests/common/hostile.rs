@@ -1,0 +1,166 @@
+//! Running the built binary against one hostile server of
+//! `fixtures/python/hostile_server.py`, measured from outside: wall time, peak RSS (the
+//! harness's `VmHWM`, polled from `/proc` while it runs) and the processes left once it
+//! exits (found by a marker in their environment, then killed so a failing row leaks
+//! nothing either).
+
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+/// The environment variable that marks one run's processes (the harness passes its
+/// environment on to the server, and the server to everything it starts).
+const MARKER: &str = "HOSTILE_TEST_MARKER";
+
+/// What one run of the harness came to.
+#[derive(Debug)]
+pub struct Outcome {
+    /// The JSON report.
+    pub report: Value,
+    /// From start to the harness's exit.
+    pub wall: Duration,
+    /// Peak resident memory of the harness, in KiB.
+    pub peak_rss_kib: u64,
+    /// Marked processes still running a moment after the harness exited.
+    pub left: Vec<u32>,
+}
+
+impl Outcome {
+    /// `(status, message, evidence text)` of a check in the only revision run.
+    pub fn result(&self, check: &str) -> (String, String, String) {
+        let result = self.report["revisions"][0]["results"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|r| r["check"] == check)
+            .unwrap_or_else(|| panic!("{check} is not in the report"));
+        let evidence: Vec<&str> = result["evidence"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|e| e["text"].as_str())
+            .collect();
+        (
+            result["status"].as_str().unwrap_or_default().to_string(),
+            result["message"].as_str().unwrap_or_default().to_string(),
+            evidence.join("\n"),
+        )
+    }
+
+    /// Every check that failed or warned, as "id status".
+    pub fn findings(&self) -> Vec<String> {
+        self.report["revisions"][0]["results"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|r| r["status"] == "fail" || r["status"] == "warn")
+            .map(|r| format!("{} {}", r["check"].as_str().unwrap_or(""), r["status"]))
+            .collect()
+    }
+}
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// Peak resident memory of a live process, in KiB (0 once it is gone).
+fn vm_hwm(pid: u32) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmHWM:"))
+                .and_then(|l| l.split_whitespace().nth(1)?.parse().ok())
+        })
+        .unwrap_or(0)
+}
+
+/// Live (not zombie) processes whose environment holds `MARKER=marker`.
+fn marked(marker: &str) -> Vec<u32> {
+    let wanted = format!("{MARKER}={marker}");
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    dir.filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|pid| {
+            std::fs::read(format!("/proc/{pid}/environ"))
+                .is_ok_and(|env| env.split(|b| *b == 0).any(|v| v == wanted.as_bytes()))
+        })
+        .filter(|&pid| !crate::common::is_gone(pid))
+        .collect()
+}
+
+/// Runs `mcp-conformance run` on revision 2025-06-18 against `hostile_server.py
+/// <args>`, with `--timeout timeout_secs`, no property cases (their cost is not what
+/// these rows measure) and the JSON report to a temporary file.
+/// `flags` go to the harness before `--`.
+pub fn run(args: &[&str], flags: &[&str], timeout_secs: f64) -> Outcome {
+    static NEXT: AtomicU32 = AtomicU32::new(0);
+    let marker = format!(
+        "{}-{}-{}",
+        args[0],
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    );
+    let dir = std::env::temp_dir().join(format!("mcp-conformance-hostile-{marker}"));
+    std::fs::create_dir_all(&dir).unwrap();
+    let report = dir.join("report.json");
+    let server = repo().join("fixtures/python/hostile_server.py");
+    let started = Instant::now();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mcp-conformance"))
+        .args(["run", "--revision", "2025-06-18", "--cases", "0"])
+        .args(["--timeout", &timeout_secs.to_string()])
+        .args(flags)
+        .args(["--format", "json", "--output"])
+        .arg(&report)
+        .arg("--cases-dir")
+        .arg(dir.join("cases"))
+        .arg("--")
+        .arg("python3")
+        .arg(&server)
+        .args(args)
+        .env(MARKER, &marker)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the harness starts");
+    let mut peak = 0;
+    // A hang guard, not a speed target: a harness that outlives it is killed and the
+    // row fails on its wall time.
+    let guard = Duration::from_secs(170);
+    while child.try_wait().unwrap().is_none() {
+        peak = peak.max(vm_hwm(child.id()));
+        if started.elapsed() > guard {
+            let _ = child.kill();
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let wall = started.elapsed();
+    // What the harness leaves is ended at its exit; give the kernel a moment.
+    let deadline = Instant::now() + Duration::from_secs(2);
+    let mut left = marked(&marker);
+    while !left.is_empty() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+        left = marked(&marker);
+    }
+    for &pid in &left {
+        let _ = Command::new("kill")
+            .args(["-KILL", &pid.to_string()])
+            .status();
+    }
+    let report = std::fs::read_to_string(&report)
+        .ok()
+        .and_then(|text| serde_json::from_str(&text).ok())
+        .unwrap_or(Value::Null);
+    let _ = std::fs::remove_dir_all(&dir);
+    Outcome {
+        report,
+        wall,
+        peak_rss_kib: peak,
+        left,
+    }
+}
