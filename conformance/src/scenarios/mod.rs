@@ -18,8 +18,8 @@ pub use negotiation::{negotiate, NegotiationRecord, VersionProbe, UNSUPPORTED_VE
 pub use policy::{CallMode, CallPolicy};
 pub(crate) use property::splitmix64;
 pub use property::{
-    runner_for, CaseFile, CaseMessage, FailureKind, PropertyConfig, PropertyFailure,
-    PropertyRecord, PropertyRun, RawFrame, SlowCall,
+    runner_for, CaseFile, CaseMessage, FailureKind, InputIndependent, PropertyConfig,
+    PropertyFailure, PropertyRecord, PropertyRun, RawFrame, SlowCall, TOOL_CASE_BUDGET,
 };
 pub use replay::{replay, ReplayOutcome};
 pub use revision::{run_revision, RevisionRecord, ShutdownRecord, PING_IDS};
