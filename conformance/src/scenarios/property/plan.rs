@@ -239,3 +239,41 @@ fn fit(plan: ToolPlan, share: u32) -> Vec<Item> {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use proptest::strategy::{Just, Strategy};
+    use serde_json::json;
+
+    use super::*;
+
+    fn item(label: &str, n: u32) -> Item {
+        Item::new(0, label.into(), Probe::Id, Just(json!(0)).boxed(), n)
+    }
+
+    fn plan(valid: u32, rules: &[u32]) -> ToolPlan {
+        ToolPlan {
+            valid: Some(item("valid", valid)),
+            invalid: rules.iter().map(|n| item("invalid", *n)).collect(),
+        }
+    }
+
+    fn counts(items: &[Item]) -> Vec<u32> {
+        items.iter().map(|i| i.n).collect()
+    }
+
+    #[test]
+    fn a_plan_within_its_share_is_unchanged() {
+        assert_eq!(counts(&fit(plan(32, &[8, 8]), 48)), [32, 8, 8]);
+    }
+
+    #[test]
+    fn a_plan_over_its_share_keeps_a_valid_call_and_spreads_the_rest() {
+        // Half the share for valid arguments, the rest over the rules in order.
+        assert_eq!(counts(&fit(plan(32, &[8, 8, 8]), 11)), [5, 2, 2, 2]);
+        // A share of one: one valid call, no broken rule.
+        assert_eq!(counts(&fit(plan(32, &[8, 8]), 1)), [1]);
+        // No rule to break: the whole share is valid calls.
+        assert_eq!(counts(&fit(plan(32, &[]), 7)), [7]);
+    }
+}

@@ -23,7 +23,7 @@ use crate::scenarios::initialize_params;
 /// Which of the two concurrent waits ended first.
 enum First {
     Late(Option<Duration>),
-    Shrunk(PropertyFailure),
+    Shrunk(Box<PropertyFailure>),
 }
 
 impl PropertyRun<'_> {
@@ -51,7 +51,7 @@ impl PropertyRun<'_> {
             let first = tokio::select! {
                 biased;
                 answered = &mut late => First::Late(answered),
-                failure = &mut shrink => First::Shrunk(failure),
+                failure = &mut shrink => First::Shrunk(Box::new(failure)),
             };
             match first {
                 // Answered late: the shrink (dropped here, its processes with it) is moot.
@@ -59,7 +59,7 @@ impl PropertyRun<'_> {
                 First::Late(None) => (Some(shrink.await), None),
                 First::Shrunk(failure) => match late.await {
                     Some(took) => (None, Some(took)),
-                    None => (Some(failure), None),
+                    None => (Some(*failure), None),
                 },
             }
         };
