@@ -328,6 +328,14 @@ const SHORT_WAITS: &[&str] = &[
 
 /// The waits for one run: short for the faults in [`SHORT_WAITS`], the defaults else.
 fn session_config(fault: Option<&str>) -> SessionConfig {
+    // The flood comes as stdin closes: the row is about the flood, so the grace for the
+    // server to write it out and exit is long enough for a loaded machine.
+    if fault == Some("flood-on-stdin-eof") {
+        return SessionConfig {
+            shutdown_grace: Duration::from_secs(30),
+            ..SessionConfig::default()
+        };
+    }
     if fault.is_some_and(|f| SHORT_WAITS.contains(&f)) {
         SessionConfig {
             timeout: Duration::from_secs(2),

@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::model::{Ctx, Evidence, Verdict, MAX_EXAMPLES};
+use super::model::{evidence_from, Ctx, Evidence, Verdict, MAX_EXAMPLES};
 use super::rules;
 use crate::protocol::{
     flood_bound, thousands, Entry, Exchange, FrameProblem, IdMatch, MessageKind,
@@ -391,6 +391,23 @@ pub(super) fn response_required(ctx: &Ctx<'_>) -> Verdict {
         .collect();
     if silent.is_empty() {
         let n = record.exchanges().count();
+        // The property phase's processes are the same server: one that fails whatever it
+        // is sent there (a plain ping unanswered in a fresh process) breaks this rule,
+        // and no input-validation check is to blame (prop-server-survives defers here).
+        let phase = record.properties.as_ref();
+        if let Some(ii) = phase.and_then(|p| p.input_independent.as_ref()) {
+            let seqs: Vec<usize> = (0..ii.transcript.entries().len()).collect();
+            let mut evidence = vec![Evidence::note(format!("first seen on {}", ii.first_seen))];
+            evidence.push(Evidence::note("in a fresh server process:"));
+            evidence.extend(evidence_from(&ii.transcript, &seqs));
+            return Verdict::Violation(
+                format!(
+                    "all {n} request(s) of the scripted conversation were answered, but in the property phase {}",
+                    ii.what
+                ),
+                evidence,
+            );
+        }
         return Verdict::Pass(format!(
             "all {n} request(s) were answered within the timeout"
         ));

@@ -19,6 +19,9 @@ fn findings<'a>(ctx: &'a Ctx<'_>, check: CheckId) -> Result<Vec<&'a PropertyFail
     let n = props.cases_for(check);
     let failed: Vec<&PropertyFailure> =
         props.failures.iter().filter(|f| f.check == check).collect();
+    if let (0, true, Some(ii)) = (n, failed.is_empty(), &props.input_independent) {
+        return Err(Verdict::Skip(format!("not run: {}", ii.describe())));
+    }
     if n == 0 && failed.is_empty() {
         return Err(Verdict::Skip(match props.notes.first() {
             Some(note) => format!("no case was generated ({note})"),
@@ -101,6 +104,23 @@ pub(super) fn server_survives(ctx: &Ctx<'_>) -> Verdict {
             .map(|(_, n)| n)
             .sum()
     });
+    if let Some(ii) = ctx
+        .record
+        .properties
+        .as_ref()
+        .and_then(|p| p.input_independent.as_ref())
+    {
+        // Not an input-validation finding: no input is to blame. Answering at all is
+        // judged by rpc-response-required, which reports it (with this evidence when the
+        // scripted conversation did not show it).
+        if ctx.skip_if_stopped().is_none() {
+            return Verdict::Skip(format!(
+                "not judged: {}; no generated input is to blame, so {} reports it",
+                ii.describe(),
+                CheckId::RpcResponseRequired
+            ));
+        }
+    }
     match findings(ctx, CheckId::PropServerSurvives) {
         Err(Verdict::Skip(_)) if cases > 0 => {}
         Err(v) => return v,

@@ -33,6 +33,7 @@ pub fn invalid_in(
     root: &Value,
     dialect: Dialect,
 ) -> Result<Vec<InvalidVariant>, Unsupported> {
+    super::budget::within_budget(schema, root, dialect)?;
     let cx = Cx::new(root, dialect);
     // Nothing can be broken alone where nothing valid can be built.
     let _valid = cx.build(&[schema], 0)?;

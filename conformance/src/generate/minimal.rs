@@ -17,6 +17,7 @@ const MAX_DEPTH: usize = 16;
 
 /// Builds a minimal instance of `schema`; `root` resolves local `$ref`s.
 pub fn minimal_instance(schema: &Value, root: &Value) -> Result<Value, String> {
+    super::budget::within_budget(schema, root, super::Dialect::of(root)).map_err(|e| e.0)?;
     generate(schema, root, 0)
 }
 
@@ -195,9 +196,10 @@ fn string(obj: &Map<String, Value>) -> Result<Value, String> {
         .and_then(Value::as_u64)
         .map(|m| m as usize);
     let mut s = base.to_string();
-    while s.chars().count() < min {
-        s.push('x');
-    }
+    // Counted once: a loop that recounts per character is quadratic (minutes for a
+    // `minLength` in the millions).
+    let have = s.chars().count();
+    s.extend(std::iter::repeat_n('x', min.saturating_sub(have)));
     if let Some(max) = max {
         if s.chars().count() > max {
             if obj.contains_key("format") {

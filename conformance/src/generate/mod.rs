@@ -24,10 +24,15 @@
 //! `uniqueItems`), local `$ref` into `$defs` / `definitions`, and `anyOf` / `oneOf` /
 //! `allOf` / `not`.
 //!
+//! Size is bounded: a schema whose smallest instance is over [`MAX_INSTANCE_BYTES`] or
+//! [`MAX_INSTANCE_NODES`] is an [`Unsupported`] with the sizes (`budget.rs`), so a hostile
+//! or careless schema (`minItems: 1000000`) costs a skip, not gigabytes.
+//!
 //! Determinism is part of the contract: the same seed (or the same bytes) gives the same
 //! values, byte for byte, so reports and replayed cases stay reproducible.
 
 mod array;
+mod budget;
 mod bytes;
 mod decimal;
 mod filter;
@@ -46,6 +51,7 @@ mod valid;
 #[cfg(test)]
 mod tests;
 
+pub use budget::{MAX_INSTANCE_BYTES, MAX_INSTANCE_NODES};
 pub(crate) use bytes::Choices;
 pub use invalid::{invalid, invalid_in};
 pub use minimal::minimal_instance;

@@ -33,6 +33,7 @@ pub fn valid_in(
     root: &Value,
     dialect: Dialect,
 ) -> Result<BoxedStrategy<Value>, Unsupported> {
+    super::budget::within_budget(schema, root, dialect)?;
     let cx = Cx::new(root, dialect);
     let base = cx.build(&[schema], 0)?;
     let judge = cx.judge.clone();
@@ -42,6 +43,23 @@ pub fn valid_in(
         "generated values fail the schema",
         move |v: &Value| judge.check(v, &schema) == Some(true),
     )
+}
+
+/// Most `enum` / `const` values a leaf chooses among: longer lists are thinned evenly
+/// ([`spread`]).
+const MAX_LISTED: usize = 256;
+/// Most values of one `enum` read at all (before intersecting with other lists).
+const MAX_SCANNED: usize = 4096;
+
+/// At most `n` of `values`, evenly spaced and in order (the first always kept): a fixed
+/// choice, so generation stays deterministic.
+pub(super) fn spread<T: Clone>(values: &[T], n: usize) -> Vec<T> {
+    if values.len() <= n {
+        return values.to_vec();
+    }
+    (0..n)
+        .map(|i| values[i * values.len() / n].clone())
+        .collect()
 }
 
 /// Deepest nesting of objects and arrays generated; a recursive `$ref` stops here.
@@ -220,7 +238,8 @@ impl<'a> Cx<'a> {
                 if p.contains_key("const") {
                     here.retain(|c| e.iter().any(|x| json_equal(x, c)));
                 } else {
-                    here.extend(e.iter().cloned());
+                    // Thinned first: intersecting two long lists is quadratic.
+                    here.extend(spread(e, MAX_SCANNED));
                 }
             }
             if p.contains_key("const") || p.contains_key("enum") {
@@ -234,7 +253,12 @@ impl<'a> Cx<'a> {
             }
         }
         if let Some(listed) = listed {
-            let fit: Vec<Value> = listed.into_iter().filter(|v| satisfies(v)).collect();
+            // A huge `enum` is sampled, not scanned whole: each value is checked against
+            // the schema (itself an O(n) membership test), which is quadratic in the list.
+            let fit: Vec<Value> = spread(&listed, MAX_LISTED)
+                .into_iter()
+                .filter(|v| satisfies(v))
+                .collect();
             if fit.is_empty() {
                 return Err(Unsupported::new(
                     "no `enum` / `const` value satisfies the rest of the schema",

@@ -23,6 +23,9 @@ pub struct FuzzOutcome {
     pub cases: u64,
     /// The first failure of each (check, kind), in the order found.
     pub failures: Vec<PropertyFailure>,
+    /// Why fuzzing stopped before the budget was spent: the server fails whatever it is
+    /// sent (a fresh process does not answer a plain ping), so more rounds find nothing.
+    pub stopped: Option<String>,
 }
 
 /// Runs property rounds against `command` in `revision` until `budget` is spent.
@@ -70,6 +73,10 @@ pub async fn fuzz(
             config: &config,
         };
         let record = run.run().await;
+        if let Some(ii) = &record.input_independent {
+            outcome.stopped = Some(ii.describe());
+            break;
+        }
         outcome.rounds += 1;
         outcome.cases += record.cases.iter().map(|(_, n)| u64::from(*n)).sum::<u64>();
         for failure in record.failures {

@@ -20,8 +20,8 @@ pub use negotiation::{
 pub use policy::{CallMode, CallPolicy};
 pub(crate) use property::splitmix64;
 pub use property::{
-    runner_for, CaseFile, CaseMessage, FailureKind, PropertyConfig, PropertyFailure,
-    PropertyRecord, PropertyRun, RawFrame, SlowCall,
+    runner_for, CaseFile, CaseMessage, FailureKind, InputIndependent, PropertyConfig,
+    PropertyFailure, PropertyRecord, PropertyRun, RawFrame, SlowCall, TOOL_CASE_BUDGET,
 };
 pub use replay::{replay, ReplayOutcome};
 pub use revision::{run_revision, PhaseTimes, RevisionRecord, ShutdownRecord, PING_IDS};

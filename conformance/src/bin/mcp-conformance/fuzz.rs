@@ -120,7 +120,12 @@ fn generators(args: FuzzArgs, setup: Setup) -> Result<Exit> {
         outcome.cases,
         outcome.failures.len()
     );
-    Ok(Exit::failed_if(!outcome.failures.is_empty()))
+    if let Some(why) = &outcome.stopped {
+        println!("stopped: {why}");
+    }
+    Ok(Exit::failed_if(
+        !outcome.failures.is_empty() || outcome.stopped.is_some(),
+    ))
 }
 
 /// The live target without libFuzzer: saved inputs, or inputs from the seed until the

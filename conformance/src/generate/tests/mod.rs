@@ -4,6 +4,7 @@
 //! why.
 
 mod arrays;
+mod bounds;
 mod composition;
 mod determinism;
 mod dialects;

@@ -13,7 +13,7 @@ use serde_json::{json, Value};
 use super::FailureKind;
 use crate::checks::rules;
 use crate::checks::CheckId;
-use crate::protocol::{Exchange, Revision, SchemaSet, Session, SessionConfig, Silence};
+use crate::protocol::{Exchange, Revision, SchemaSet, Session, SessionConfig, Silence, Transcript};
 use crate::scenarios::initialize_params;
 use crate::scenarios::tools::compile_input_schema;
 use crate::transport::ServerCommand;
@@ -39,13 +39,16 @@ pub(super) enum Outcome {
     Failed(FailureKind, String),
     /// A rule of the rule book was broken.
     Broke(rules::Breach),
+    /// A tool call answered within the timeout, and well, but slowly (over
+    /// [`slow_call`]): the tool's other cases are not waited out one by one.
+    Lagged(Duration),
 }
 
 impl Outcome {
     /// The failure's kind, description and the rule broken, if the case failed.
     pub(super) fn failed(&self) -> Option<(FailureKind, &str, Option<CheckId>)> {
         match self {
-            Outcome::Ok | Outcome::Slow(_) => None,
+            Outcome::Ok | Outcome::Slow(_) | Outcome::Lagged(_) => None,
             Outcome::Failed(kind, text) => Some((*kind, text, None)),
             Outcome::Broke(b) => Some((b.kind, &b.message, Some(b.check))),
         }
@@ -58,6 +61,35 @@ const MIN_STEP_WAIT: Duration = Duration::from_millis(200);
 /// A shrink step waits this many times the tool's slowest prompt answer (at least
 /// [`MIN_STEP_WAIT`], at most the timeout).
 const STEP_WAIT_FACTOR: u32 = 20;
+
+/// A tool answer slower than this (within the timeout) makes the tool slow: its other
+/// cases are not run, so it costs its latency once. A tenth of the timeout, at least 1 s
+/// (far above any prompt answer, even on a loaded machine).
+pub(super) fn slow_call(timeout: Duration) -> Duration {
+    (timeout / 10).max(Duration::from_secs(1))
+}
+
+/// How many times slower than the ping after it a slow tool answer must be to count as
+/// the tool's own slowness.
+const LAG_RATIO: u32 = 10;
+
+/// A session whose tool call outlasted the timeout while the server still answered ping,
+/// kept open so the call's late answer can still be told apart from a stall while the
+/// failure is shrunk in other processes (one timeout, not two, before shrinking starts).
+pub(super) struct Parked {
+    pub(super) session: Session,
+    pub(super) exchange: Exchange,
+    pub(super) sent: Instant,
+}
+
+impl Parked {
+    /// Waits up to `window` for the parked call's answer; how long after it was sent the
+    /// answer came, if it did.
+    pub(super) async fn late_answer(&mut self, window: Duration) -> Option<Duration> {
+        let late = self.session.await_late(&self.exchange, window).await;
+        late.map(|_| self.sent.elapsed())
+    }
+}
 
 /// The server's sessions during the property phase: restarted after every death.
 pub(super) struct Env<'a> {
@@ -77,9 +109,79 @@ pub(super) struct Env<'a> {
     /// timeout for its late answer. Off while confirming a shrunk stall: the case that
     /// started the shrink was already given that wait.
     pub(super) await_late: bool,
+    /// The session of a call that outlasted the timeout on a tool that answered other
+    /// inputs in time: its late answer is awaited while the stall is shrunk.
+    pub(super) parked: Option<Parked>,
+    /// Set by [`Env::silent`] for [`Env::evaluate`]: park this session, do not end it.
+    park: Option<(Exchange, Instant)>,
 }
 
-impl Env<'_> {
+impl<'a> Env<'a> {
+    /// A new environment for `run`'s server.
+    pub(super) fn new(
+        command: &'a ServerCommand,
+        config: &'a SessionConfig,
+        revision: &'static Revision,
+        schemas: &'a SchemaSet,
+    ) -> Self {
+        Env {
+            command,
+            config,
+            revision,
+            schemas,
+            session: None,
+            prompt_tools: Vec::new(),
+            shrink_timeout: None,
+            await_late: true,
+            parked: None,
+            park: None,
+        }
+    }
+
+    /// Whether a failure (a crash, a stall) happens whatever the input: a fresh process is
+    /// started and sent a plain ping right after initialize. `Some` with what happened and
+    /// the transcript when that fails too; else the fresh session is kept for the next case.
+    pub(super) async fn input_independent(&mut self) -> Option<(String, Transcript)> {
+        if let Some(mut old) = self.session.take() {
+            old.kill().await;
+        }
+        let mut session = match Session::start(self.command, self.config.clone()) {
+            Ok(s) => s,
+            Err(e) => {
+                return Some((
+                    format!("a fresh server process could not be started ({e})"),
+                    Transcript::default(),
+                ))
+            }
+        };
+        let init = session.handshake(initialize_params(self.revision.id)).await;
+        let failed = if init.result().is_none() {
+            Some(format!(
+                "a fresh server process did not complete initialize ({})",
+                init.silence()
+                    .map_or_else(|| "it answered with an error".into(), Silence::describe)
+            ))
+        } else {
+            let ping = session.request("ping", None).await;
+            ping.silence().map(|s| {
+                format!(
+                    "in a fresh server process, a plain ping right after initialize got no response ({})",
+                    s.describe()
+                )
+            })
+        };
+        match failed {
+            Some(what) => {
+                session.kill().await;
+                Some((what, session.transcript().clone()))
+            }
+            None => {
+                self.session = Some(session);
+                None
+            }
+        }
+    }
+
     pub(super) async fn fresh(&self) -> Option<Session> {
         let mut session = Session::start(self.command, self.config.clone()).ok()?;
         let init = session.handshake(initialize_params(self.revision.id)).await;
@@ -113,13 +215,19 @@ impl Env<'_> {
             _ => return Outcome::Ok,
         };
         let outcome = self.judge(probe, value, &exchange, session, sent).await;
-        if !matches!(outcome, Outcome::Ok) {
+        if !matches!(outcome, Outcome::Ok | Outcome::Lagged(_)) {
             return outcome;
         }
         // The server still answers after each case.
+        let pinged = Instant::now();
         let ping = session.request("ping", None).await;
         match ping.silence() {
-            None => Outcome::Ok,
+            // A slow answer is the tool's only when a ping right after it is answered
+            // far faster: a loaded machine slows both, and must not cut a tool's cases.
+            None => match outcome {
+                Outcome::Lagged(took) if pinged.elapsed() * LAG_RATIO >= took => Outcome::Ok,
+                other => other,
+            },
             Some(Silence::Exited(exit)) => Outcome::Failed(
                 FailureKind::Crash,
                 format!("the server exited after the case ({})", exit.describe()),
@@ -140,6 +248,18 @@ impl Env<'_> {
         };
         session.set_timeout(self.shrink_timeout.unwrap_or(self.config.timeout));
         let outcome = self.evaluate_on(&mut session, probe, value).await;
+        if let Some((exchange, sent)) = self.park.take() {
+            // Not ended: its late answer is awaited while the stall is shrunk.
+            if let Some(mut before) = self.parked.take() {
+                before.session.kill().await;
+            }
+            self.parked = Some(Parked {
+                session,
+                exchange,
+                sent,
+            });
+            return outcome;
+        }
         let unanswered = matches!(
             outcome,
             Outcome::Slow(None) | Outcome::Failed(FailureKind::Stall, _)
@@ -157,12 +277,17 @@ impl Env<'_> {
     /// A case got no response. A timeout with the server still answering ping is a slow
     /// call, unless the late answer never comes (below): only a server that answers
     /// nothing, ping included, has stalled outright.
+    ///
+    /// A `prompt` tool (it answered other inputs in time) that outlasts the timeout is a
+    /// stall on this input unless its late answer still comes: that wait is not made here
+    /// but while the stall is shrunk, on the session parked for it.
     async fn silent(
-        &self,
+        &mut self,
         x: &Exchange,
         silence: &Silence,
         session: &mut Session,
         sent: Instant,
+        prompt: bool,
     ) -> Outcome {
         let call = x.method == "tools/call";
         match silence {
@@ -174,6 +299,16 @@ impl Env<'_> {
                 let ping = session.request("ping", None).await;
                 match ping.silence() {
                     None if !self.awaits_late() || !call => Outcome::Slow(None),
+                    None if prompt => {
+                        self.park = Some((x.clone(), sent));
+                        Outcome::Failed(
+                            FailureKind::Stall,
+                            format!(
+                                "{}, while the same tool answered other inputs in time (the server still answers ping)",
+                                silence.describe()
+                            ),
+                        )
+                    }
                     // A slow answer is still an answer: wait one more timeout for it (the
                     // server answers ping meanwhile), and say how long it took.
                     None => {
@@ -222,24 +357,16 @@ impl Env<'_> {
     ) -> Outcome {
         let tool = probe_tool(probe);
         if let Some(silence) = x.silence() {
-            let outcome = self.silent(x, silence, session, sent).await;
-            if let (Outcome::Slow(None), Some(name)) = (&outcome, tool) {
-                if self.prompt_tools.iter().any(|(t, _)| t == name) {
-                    let waited = match self.awaits_late() {
-                        false => silence.describe(),
-                        true => format!(
-                            "{} nor in the {:.1} s after it",
-                            silence.describe(),
-                            self.config.timeout.as_secs_f64()
-                        ),
-                    };
-                    return Outcome::Failed(
-                        FailureKind::Stall,
-                        format!(
-                            "{waited}, while the same tool answered other inputs in time (the server still answers ping)"
-                        ),
-                    );
-                }
+            let prompt = tool.is_some_and(|name| self.prompt_tools.iter().any(|(t, _)| t == name));
+            let outcome = self.silent(x, silence, session, sent, prompt).await;
+            if let (Outcome::Slow(None), true) = (&outcome, prompt) {
+                return Outcome::Failed(
+                    FailureKind::Stall,
+                    format!(
+                        "{}, while the same tool answered other inputs in time (the server still answers ping)",
+                        silence.describe()
+                    ),
+                );
             }
             if matches!(probe, Probe::Id) && matches!(outcome, Outcome::Slow(_)) {
                 return Outcome::Failed(
@@ -249,8 +376,8 @@ impl Env<'_> {
             }
             return outcome;
         }
+        let took = sent.elapsed();
         if let Some(name) = tool {
-            let took = sent.elapsed();
             match self.prompt_tools.iter_mut().find(|(t, _)| t == name) {
                 Some((_, slowest)) => *slowest = (*slowest).max(took),
                 None => self.prompt_tools.push((name.to_string(), took)),
@@ -294,7 +421,13 @@ impl Env<'_> {
             Probe::Method => rules::unknown_method(error_code, x.response().is_some()),
             Probe::Cursor => rules::cursor(error_code, result, true),
         };
-        breach.map_or(Outcome::Ok, Outcome::Broke)
+        match breach {
+            Some(b) => Outcome::Broke(b),
+            None if tool.is_some() && took > slow_call(self.config.timeout) => {
+                Outcome::Lagged(took)
+            }
+            None => Outcome::Ok,
+        }
     }
 }
 

@@ -19,6 +19,7 @@
 
 mod case;
 mod env;
+mod plan;
 mod record;
 mod run;
 mod seeds;
@@ -27,7 +28,8 @@ mod shrink;
 
 pub use crate::checks::rules::FailureKind;
 pub use case::{CaseFile, CaseMessage, RawFrame};
-pub use record::{PropertyFailure, PropertyRecord, SlowCall};
+pub use plan::TOOL_CASE_BUDGET;
+pub use record::{InputIndependent, PropertyFailure, PropertyRecord, SlowCall};
 pub use run::{PropertyConfig, PropertyRun};
 pub use seeds::runner_for;
 pub(crate) use seeds::splitmix64;

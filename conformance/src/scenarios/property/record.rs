@@ -79,6 +79,31 @@ impl SlowCall {
     }
 }
 
+/// A failure that does not depend on the input: the server is gone after initialize, has
+/// closed its stdout or answers nothing, whatever it is sent. A fresh process given a
+/// plain ping right after initialize failed too, so no generated input is to blame: the
+/// phase stops for the revision, nothing is shrunk, and the failure is reported once,
+/// under the check about answering at all (not as an input-validation finding).
+#[derive(Debug, Clone)]
+pub struct InputIndependent {
+    /// The generated case that first showed it, and what happened to it.
+    pub first_seen: String,
+    /// What the fresh process did with the plain ping: the evidence.
+    pub what: String,
+    /// That fresh process's transcript.
+    pub transcript: Transcript,
+}
+
+impl InputIndependent {
+    /// One sentence for reports.
+    pub fn describe(&self) -> String {
+        format!(
+            "the server fails whatever it is sent: {} (first seen on {})",
+            self.what, self.first_seen
+        )
+    }
+}
+
 /// Counts and findings of the property phase.
 #[derive(Debug, Clone, Default)]
 pub struct PropertyRecord {
@@ -92,6 +117,8 @@ pub struct PropertyRecord {
     pub slow: Vec<SlowCall>,
     /// Why the argument cases stopped before the plan's end, when they did.
     pub stopped: Option<String>,
+    /// Set when the phase stopped on a failure that does not depend on the input.
+    pub input_independent: Option<InputIndependent>,
 }
 
 impl PropertyRecord {
@@ -100,6 +127,15 @@ impl PropertyRecord {
             Some((_, n)) => *n += 1,
             None => self.cases.push((check, 1)),
         }
+    }
+
+    /// Takes back a case counted for `check` (one that showed a failure no input causes:
+    /// it judged nothing).
+    pub(super) fn uncount(&mut self, check: CheckId) {
+        if let Some((_, n)) = self.cases.iter_mut().find(|(c, _)| *c == check) {
+            *n = n.saturating_sub(1);
+        }
+        self.cases.retain(|(_, n)| *n > 0);
     }
 
     /// Cases run for a check.

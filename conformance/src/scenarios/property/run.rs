@@ -1,23 +1,31 @@
-//! The property phase's entry: [`PropertyRun`] plans the properties (ids, methods,
-//! cursors, then valid and invalid arguments per callable tool) and walks their cases.
+//! The property phase's entry: [`PropertyRun`] walks the planned properties (`plan.rs`:
+//! ids, methods, cursors, then valid and invalid arguments per callable tool) case by case.
 //!
-//! A case that fails is shrunk (`shrink.rs`); a tool that outlasts the timeout, crashes or
-//! stalls the server gets no more cases, so one slow tool cannot eat the run.
+//! A case that fails is shrunk (`shrink.rs`); a tool that outlasts the timeout, answers
+//! slowly, crashes or stalls the server gets no more cases, so one slow tool cannot eat
+//! the run. A crash or stall that a fresh process shows on a plain ping too does not
+//! depend on the input: it stops the phase, once, and is never shrunk.
 
 use std::time::{Duration, Instant};
 
-use proptest::strategy::{BoxedStrategy, Strategy, ValueTree};
+use proptest::strategy::{Strategy, ValueTree};
 use serde_json::Value;
 
 use super::env::{probe_checks, probe_tool, Env, Outcome, Probe};
-use super::seeds::{cursor_strategy, id_strategy, method_strategy, runner_for};
-use super::{CaseFile, CaseMessage, FailureKind, PropertyRecord, SlowCall};
+use super::plan::{Item, TOOL_CASE_BUDGET};
+use super::{CaseFile, CaseMessage, FailureKind, InputIndependent, PropertyRecord, SlowCall};
 use crate::checks::CheckId;
-use crate::generate as strategy;
 use crate::protocol::{Exchange, Revision, SchemaSet, SessionConfig};
 use crate::scenarios::policy::CallPolicy;
-use crate::scenarios::tools::{compile_input_schema, listed_tools};
+use crate::scenarios::tools::compile_input_schema;
 use crate::transport::ServerCommand;
+
+/// Cases per property in the first pass (every property gets them before any gets more).
+const FIRST_PASS: u32 = 2;
+/// Most time spent generating one tool's arguments (drawing values, not sending them)
+/// before its remaining cases are dropped. The generators' size budget keeps each value
+/// small; this bounds the sum over many cases of a costly schema.
+const MAX_GENERATION_TIME: Duration = Duration::from_secs(10);
 
 /// Budget of the property phase.
 #[derive(Debug, Clone)]
@@ -29,6 +37,8 @@ pub struct PropertyConfig {
     /// Stop starting new cases after this long (per revision). Reports then say so; a
     /// budget cut makes two runs differ, so the default is none.
     pub time_budget: Option<Duration>,
+    /// Generated tool calls per revision, shared by all tools ([`TOOL_CASE_BUDGET`]).
+    pub tool_case_budget: u32,
 }
 
 impl Default for PropertyConfig {
@@ -37,8 +47,72 @@ impl Default for PropertyConfig {
             cases: 32,
             max_shrink: 64,
             time_budget: None,
+            tool_case_budget: TOOL_CASE_BUDGET,
         }
     }
+}
+
+/// What a case tells the walk to do next.
+enum Flow {
+    /// Draw the property's next case.
+    Next,
+    /// The property has no more cases to run.
+    SkipItem,
+    /// Stop the phase's generated cases, for this reason.
+    Stop(String),
+}
+
+/// What the walk keeps across properties.
+#[derive(Default)]
+struct Walk {
+    /// Tools that get no more cases (slow, crashed, stalled, costly to generate for).
+    done_tools: Vec<String>,
+    /// Time spent drawing each tool's values.
+    generation: Vec<(String, Duration)>,
+}
+
+impl Walk {
+    fn generation_time(&self, tool: &str) -> Duration {
+        self.generation
+            .iter()
+            .find(|(t, _)| t == tool)
+            .map_or(Duration::ZERO, |(_, d)| *d)
+    }
+
+    fn add_generation_time(&mut self, tool: &str, spent: Duration) {
+        match self.generation.iter_mut().find(|(t, _)| t == tool) {
+            Some((_, d)) => *d += spent,
+            None => self.generation.push((tool.to_string(), spent)),
+        }
+    }
+}
+
+/// The note for a time budget cut: what was not run, and whether every property had its
+/// first cases.
+fn budget_cut(items: &[Item], pass: u32, at: &str) -> String {
+    let rest: u32 = items.iter().map(Item::left).sum();
+    let untouched: Vec<&str> = items
+        .iter()
+        .filter(|i| i.done == 0 && i.n > 0)
+        .map(|i| i.label.as_str())
+        .collect();
+    let first = if pass == 0 && !untouched.is_empty() {
+        let shown: Vec<&str> = untouched.iter().take(5).copied().collect();
+        let more = untouched.len() - shown.len();
+        format!(
+            "; {} propert(ies) got no case at all: {}{}",
+            untouched.len(),
+            shown.join(", "),
+            if more > 0 {
+                format!(" and {more} more")
+            } else {
+                String::new()
+            }
+        )
+    } else {
+        format!("; every property had its first {FIRST_PASS} case(s)")
+    };
+    format!("time budget exhausted before {at}: {rest} generated case(s) not run{first}")
 }
 
 /// Everything the property phase needs to know.
@@ -65,197 +139,252 @@ pub struct PropertyRun<'a> {
 
 impl PropertyRun<'_> {
     /// Runs every property and sequence probe.
+    ///
+    /// Under a time budget, two passes: first each property's first [`FIRST_PASS`]
+    /// case(s), then the rest, so that a cut still leaves every tool with its first cases
+    /// (the values do not depend on the order: each property draws from its own seeded
+    /// runner). Without one, each property runs all its cases in turn, in plan order.
     pub async fn run(&self) -> PropertyRecord {
         let started = Instant::now();
         let mut record = PropertyRecord::default();
-        let mut env = Env {
-            command: self.command,
-            config: self.session,
-            revision: self.revision,
-            schemas: self.schemas,
-            session: None,
-            prompt_tools: Vec::new(),
-            shrink_timeout: None,
-            await_late: true,
-        };
-        let mut plan: Vec<(String, Probe, BoxedStrategy<Value>, u32)> = Vec::new();
-        let cases = self.config.cases.max(1);
-        plan.push(("ids".into(), Probe::Id, id_strategy(), cases));
-        plan.push(("methods".into(), Probe::Method, method_strategy(), cases));
-        if self.tools {
-            plan.push(("cursors".into(), Probe::Cursor, cursor_strategy(), cases));
-        }
-        let mut seen = Vec::new();
-        for tool in listed_tools(self.pages) {
-            let name = tool
-                .get("name")
-                .and_then(Value::as_str)
-                .unwrap_or_default()
-                .to_string();
-            if seen.contains(&name) {
-                continue;
-            }
-            seen.push(name.clone());
-            if let Err(why) = self.policy.permits(tool) {
-                record.notes.push(format!("tool {name:?}: {why}"));
-                continue;
-            }
-            let object_schema = |s: &&Value| s.get("type") == Some(&Value::String("object".into()));
-            let Some(schema) = tool.get("inputSchema").filter(object_schema) else {
-                // Arguments are an object: a tool whose inputSchema says otherwise is
-                // tool-inputschema-type's finding, not something to generate for.
-                record.notes.push(format!(
-                    "tool {name:?}: its inputSchema is not an object schema; no arguments generated"
-                ));
-                continue;
-            };
-            // The dialect the server's validator uses: the tool's `$schema`, else the
-            // revision's default (as `compile_input_schema` decides).
-            let dialect = if schema.get("$schema").is_some() {
-                strategy::Dialect::of(schema)
-            } else if self.revision.draft_2020_12 {
-                strategy::Dialect::Draft202012
-            } else {
-                strategy::Dialect::Draft7
-            };
-            match strategy::valid_in(schema, schema, dialect) {
-                Ok(s) => plan.push((
-                    format!("valid {name}"),
-                    Probe::ValidCall { tool: tool.clone() },
-                    s,
-                    cases,
-                )),
-                Err(e) => record.notes.push(format!(
-                    "tool {name:?}: valid arguments not generated: {}",
-                    e.0
-                )),
-            }
-            match strategy::invalid_in(schema, schema, dialect) {
-                Ok(variants) => {
-                    let per = (cases / 4).max(2);
-                    for v in variants {
-                        let label = format!("invalid {name} {}", v.rule);
-                        plan.push((
-                            label,
-                            Probe::InvalidCall {
-                                tool: tool.clone(),
-                                rule: v.rule,
-                            },
-                            v.strategy,
-                            per,
-                        ));
-                    }
-                }
-                Err(e) => record.notes.push(format!(
-                    "tool {name:?}: invalid arguments not generated: {}",
-                    e.0
-                )),
-            }
-        }
-
-        let mut slow_tools: Vec<String> = Vec::new();
-        'plan: for (at, (label, probe, strategy, n)) in plan.iter().enumerate() {
-            let tool_name = probe_tool(probe).map(str::to_string);
-            if let Some(t) = tool_name.as_ref().filter(|t| slow_tools.contains(t)) {
-                if let Some(slow) = record.slow.iter_mut().find(|s| &s.tool == t) {
-                    slow.cases_not_run += n;
-                }
-                continue;
-            }
-            let mut runner = runner_for(self.seed, label, *n);
-            for case in 0..*n {
-                if self
-                    .config
-                    .time_budget
-                    .is_some_and(|b| started.elapsed() > b)
-                {
-                    record
-                        .notes
-                        .push(format!("time budget exhausted; stopped before {label}"));
-                    break 'plan;
-                }
-                let Ok(mut tree) = strategy.new_tree(&mut runner) else {
-                    break;
+        let mut env = Env::new(self.command, self.session, self.revision, self.schemas);
+        let mut items = self.plan(&mut record).await;
+        let mut walk = Walk::default();
+        'passes: for pass in 0..2u32 {
+            for at in 0..items.len() {
+                let first = match self.config.time_budget {
+                    Some(_) => FIRST_PASS,
+                    None => u32::MAX,
                 };
-                let value = tree.current();
-                if let Probe::ValidCall { tool } = probe {
-                    // Never send "valid" arguments that are not: the generator may be wrong.
-                    if !self.validates(tool, &value) {
-                        record.notes.push(format!(
-                            "{label}: a generated instance did not validate; not sent"
-                        ));
-                        continue;
+                let upto = if pass == 0 {
+                    items[at].n.min(first)
+                } else {
+                    items[at].n
+                };
+                while items[at].done < upto {
+                    if self
+                        .config
+                        .time_budget
+                        .is_some_and(|b| started.elapsed() > b)
+                    {
+                        let why = budget_cut(&items, pass, &items[at].label);
+                        record.notes.push(why);
+                        break 'passes;
                     }
-                }
-                for check in probe_checks(probe) {
-                    record.count(*check);
-                }
-                match env.evaluate(probe, &value).await {
-                    Outcome::Ok => {}
-                    Outcome::Slow(answered_after) => {
-                        // A slow tool costs its latency once: its other cases are not run.
-                        if let Some(t) = &tool_name {
-                            record.slow.push(SlowCall {
-                                tool: t.clone(),
-                                input: value,
-                                answered_after,
-                                timeout: self.session.timeout,
-                                cases_not_run: n - case - 1,
-                            });
-                            slow_tools.push(t.clone());
-                        }
-                        continue 'plan;
-                    }
-                    failed @ (Outcome::Failed(..) | Outcome::Broke(_)) => {
-                        let (kind, outcome, rule) = failed
-                            .failed()
-                            .map(|(k, t, r)| (k, t.to_string(), r))
-                            .expect("a failed outcome");
-                        let fatal = matches!(kind, FailureKind::Crash | FailureKind::Stall);
-                        let stalled_once = kind == FailureKind::Stall;
-                        let failure = self
-                            .shrink(
-                                &mut env,
-                                probe,
-                                label,
-                                &mut tree,
-                                value,
-                                (kind, rule),
-                                outcome,
-                            )
-                            .await;
-                        record.failures.push(failure);
-                        if let (true, Some(t)) = (fatal, &tool_name) {
-                            // One minimal crash or stall per tool says it; more would only
-                            // cost restarts and timeouts.
-                            record.notes.push(format!(
-                                "tool {t:?}: no more cases after it crashed or stalled the server"
-                            ));
-                            slow_tools.push(t.clone());
-                        }
-                        if stalled_once {
-                            // Each stall waits out the timeout (twice): the argument cases
-                            // stop here, and the report says how many were not run.
-                            let rest =
-                                plan[at + 1..].iter().map(|p| p.3).sum::<u32>() + (n - case - 1);
+                    match self
+                        .case(&mut env, &mut items[at], &mut record, &mut walk)
+                        .await
+                    {
+                        Flow::Next => {}
+                        Flow::SkipItem => break,
+                        Flow::Stop(why) => {
+                            let rest: u32 = items.iter().map(Item::left).sum();
+                            let left = items.iter().filter(|i| i.left() > 0).count();
                             let why = format!(
-                                "argument cases stopped after the stall: {rest} generated case(s) of {} propert(ies) not run",
-                                plan.len() - at
+                                "{why}: {rest} generated case(s) of {left} propert(ies) not run"
                             );
                             record.notes.push(why.clone());
                             record.stopped = Some(why);
-                            break 'plan;
+                            break 'passes;
                         }
-                        continue 'plan;
                     }
                 }
             }
         }
-        self.sequences(&mut env, &mut record).await;
+        if let Some(mut parked) = env.parked.take() {
+            parked.session.kill().await;
+        }
+        match &record.input_independent {
+            // Each sequence would start a process that fails the same way.
+            Some(_) => record.notes.push(
+                "the pipelining and cancellation sequences were not sent: the server fails whatever it is sent".into(),
+            ),
+            None => self.sequences(&mut env, &mut record).await,
+        }
         if let Some(s) = env.session.as_mut() {
             s.kill().await;
         }
         record
+    }
+
+    /// Draws and runs one case of `item`.
+    async fn case(
+        &self,
+        env: &mut Env<'_>,
+        item: &mut Item,
+        record: &mut PropertyRecord,
+        walk: &mut Walk,
+    ) -> Flow {
+        let tool_name = probe_tool(&item.probe).map(str::to_string);
+        if let Some(t) = tool_name.as_ref().filter(|t| walk.done_tools.contains(t)) {
+            // A slow, crashing or stalling tool gets no more cases.
+            if let Some(slow) = record.slow.iter_mut().find(|s| &s.tool == t) {
+                slow.cases_not_run += item.left();
+            }
+            item.done = item.n;
+            return Flow::SkipItem;
+        }
+        if let Some(t) = &tool_name {
+            let spent = walk.generation_time(t);
+            if spent > MAX_GENERATION_TIME {
+                record.notes.push(format!(
+                    "tool {t:?}: generating its arguments took {:.1} s, over the {} s bound; its remaining {} case(s) of {} were not generated",
+                    spent.as_secs_f64(),
+                    MAX_GENERATION_TIME.as_secs(),
+                    item.left(),
+                    item.label
+                ));
+                walk.done_tools.push(t.clone());
+                item.done = item.n;
+                return Flow::SkipItem;
+            }
+        }
+        // Generation is bounded per value, but runs on the runtime's one thread: let the
+        // signal handlers run between cases.
+        tokio::task::yield_now().await;
+        let drawing = Instant::now();
+        item.done += 1;
+        let Ok(mut tree) = item.strategy.new_tree(&mut item.runner) else {
+            item.done = item.n;
+            return Flow::SkipItem;
+        };
+        let value = tree.current();
+        if let Some(t) = &tool_name {
+            walk.add_generation_time(t, drawing.elapsed());
+        }
+        if let Probe::ValidCall { tool } = &item.probe {
+            // Never send "valid" arguments that are not: the generator may be wrong.
+            if !self.validates(tool, &value) {
+                record.notes.push(format!(
+                    "{}: a generated instance did not validate; not sent",
+                    item.label
+                ));
+                return Flow::Next;
+            }
+        }
+        for check in probe_checks(&item.probe) {
+            record.count(*check);
+        }
+        let probe = &item.probe;
+        let label = item.label.as_str();
+        match env.evaluate(probe, &value).await {
+            Outcome::Ok => Flow::Next,
+            Outcome::Lagged(took) => {
+                // Answered in time, but slowly: the tool's other cases would each cost as
+                // much, so it costs its latency once.
+                if let Some(t) = tool_name {
+                    record.notes.push(format!(
+                        "tool {t:?} answered {value} only after {:.2} s (within --timeout {:.1} s); its other generated cases were not run, so a slow tool costs its latency once",
+                        took.as_secs_f64(),
+                        self.session.timeout.as_secs_f64()
+                    ));
+                    walk.done_tools.push(t);
+                }
+                item.done = item.n;
+                Flow::SkipItem
+            }
+            Outcome::Slow(answered_after) => {
+                // A slow tool costs its latency once: its other cases are not run.
+                if let Some(t) = tool_name {
+                    record.slow.push(SlowCall {
+                        tool: t.clone(),
+                        input: value,
+                        answered_after,
+                        timeout: self.session.timeout,
+                        cases_not_run: item.left(),
+                    });
+                    walk.done_tools.push(t);
+                }
+                item.done = item.n;
+                Flow::SkipItem
+            }
+            failed @ (Outcome::Failed(..) | Outcome::Broke(_)) => {
+                let (kind, outcome, rule) = failed
+                    .failed()
+                    .map(|(k, t, r)| (k, t.to_string(), r))
+                    .expect("a failed outcome");
+                let fatal = matches!(kind, FailureKind::Crash | FailureKind::Stall);
+                let parked = env.parked.take();
+                if fatal && parked.is_none() {
+                    // Before blaming the input, ask a fresh process a plain ping: a server
+                    // that fails that too fails whatever it is sent.
+                    if let Some((what, transcript)) = env.input_independent().await {
+                        for check in probe_checks(probe) {
+                            record.uncount(*check);
+                        }
+                        let first_seen = format!("{label}: {value}, {outcome}");
+                        record.input_independent = Some(InputIndependent {
+                            first_seen,
+                            what: what.clone(),
+                            transcript,
+                        });
+                        return Flow::Stop(format!(
+                            "generated cases stopped: {what}, so no input is to blame"
+                        ));
+                    }
+                }
+                let (failure, late) = match parked {
+                    None => {
+                        let failure = self
+                            .shrink(
+                                env,
+                                probe,
+                                label,
+                                &mut tree,
+                                value.clone(),
+                                (kind, rule),
+                                outcome,
+                            )
+                            .await;
+                        (Some(failure), None)
+                    }
+                    Some(parked) => {
+                        self.shrink_beside(
+                            env,
+                            parked,
+                            probe,
+                            label,
+                            &mut tree,
+                            value.clone(),
+                            (kind, rule),
+                            outcome,
+                        )
+                        .await
+                    }
+                };
+                let Some(failure) = failure else {
+                    // The parked call's answer came late: slow, not stalled.
+                    if let Some(t) = tool_name {
+                        record.slow.push(SlowCall {
+                            tool: t.clone(),
+                            input: value,
+                            answered_after: late,
+                            timeout: self.session.timeout,
+                            cases_not_run: item.left(),
+                        });
+                        walk.done_tools.push(t);
+                    }
+                    item.done = item.n;
+                    return Flow::SkipItem;
+                };
+                record.failures.push(failure);
+                if let (true, Some(t)) = (fatal, &tool_name) {
+                    // One minimal crash or stall per tool says it; more would only cost
+                    // restarts and timeouts.
+                    record.notes.push(format!(
+                        "tool {t:?}: no more cases after it crashed or stalled the server"
+                    ));
+                    walk.done_tools.push(t.clone());
+                }
+                if kind == FailureKind::Stall {
+                    // Each stall waits out the timeout: the argument cases stop here, and
+                    // the report says how many were not run.
+                    return Flow::Stop("argument cases stopped after the stall".into());
+                }
+                item.done = item.n;
+                Flow::SkipItem
+            }
+        }
     }
 
     pub(super) fn validates(&self, tool: &Value, value: &Value) -> bool {

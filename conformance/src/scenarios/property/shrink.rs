@@ -4,18 +4,80 @@
 //! The confirmed case becomes a [`PropertyFailure`] with its replayable [`CaseFile`].
 //! A stall is shrunk in fewer steps, each waiting a multiple of the tool's measured
 //! latency rather than the timeout (every stalled candidate waits its wait out); the
-//! confirmation waits the full timeout again.
+//! confirmation waits the full timeout again. A stall of a tool that answers other inputs
+//! is shrunk beside the stalled call's own session, still open: if that call's answer
+//! comes within one more timeout, the tool was slow, not stalled, and the shrink is
+//! dropped. So telling slow from stalled costs no wait of its own.
+
+use std::time::Duration;
 
 use proptest::strategy::ValueTree;
 use serde_json::{json, Value};
 
-use super::env::{case_messages, probe_tool, Env, Outcome, Probe};
+use super::env::{case_messages, probe_tool, Env, Outcome, Parked, Probe};
 use super::{CaseMessage, FailureKind, PropertyFailure, PropertyRun};
 use crate::checks::CheckId;
 use crate::protocol::Transcript;
 use crate::scenarios::initialize_params;
 
+/// Which of the two concurrent waits ended first.
+enum First {
+    Late(Option<Duration>),
+    Shrunk(Box<PropertyFailure>),
+}
+
 impl PropertyRun<'_> {
+    /// [`PropertyRun::shrink`] while waiting, on `parked`, one more timeout for the stalled
+    /// call's late answer. Returns the failure, or `None` and how long the answer took
+    /// when it came (a slow call, not a stall).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) async fn shrink_beside(
+        &self,
+        env: &mut Env<'_>,
+        mut parked: Parked,
+        probe: &Probe,
+        label: &str,
+        tree: &mut Box<dyn ValueTree<Value = Value>>,
+        value: Value,
+        failed: (FailureKind, Option<CheckId>),
+        outcome: String,
+    ) -> (Option<PropertyFailure>, Option<Duration>) {
+        let window = self.session.timeout;
+        let result = {
+            let late = parked.late_answer(window);
+            let shrink = self.shrink(env, probe, label, tree, value, failed, outcome);
+            tokio::pin!(late);
+            tokio::pin!(shrink);
+            let first = tokio::select! {
+                biased;
+                answered = &mut late => First::Late(answered),
+                failure = &mut shrink => First::Shrunk(Box::new(failure)),
+            };
+            match first {
+                // Answered late: the shrink (dropped here, its processes with it) is moot.
+                First::Late(Some(took)) => (None, Some(took)),
+                First::Late(None) => (Some(shrink.await), None),
+                First::Shrunk(failure) => match late.await {
+                    Some(took) => (None, Some(took)),
+                    None => (Some(*failure), None),
+                },
+            }
+        };
+        // A shrink dropped midway leaves its settings behind.
+        env.shrink_timeout = None;
+        env.await_late = true;
+        parked.session.kill().await;
+        let failure = result.0.map(|mut f| {
+            f.outcome = format!(
+                "{}; the first stalled call's answer did not come in the {:.1} s after its timeout either",
+                f.outcome,
+                window.as_secs_f64()
+            );
+            f
+        });
+        (failure, result.1)
+    }
+
     #[allow(clippy::too_many_arguments)]
     pub(super) async fn shrink(
         &self,

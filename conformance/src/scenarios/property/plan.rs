@@ -1,0 +1,279 @@
+//! The property phase's plan: which properties run, with how many cases each, built before
+//! any case is sent.
+//!
+//! Tools share a per-revision budget of generated calls ([`TOOL_CASE_BUDGET`]), so a
+//! listing of 100,000 tools costs thousands of calls, not millions. The split is
+//! deterministic: the callable tools in listing order share the budget evenly, each keeping
+//! at least one call with valid arguments, and a note says what was cut. Building a tool's
+//! strategies is bounded by the generators' size budget; the plan yields to the runtime
+//! between tools, so a signal is seen while a long listing is planned.
+
+use proptest::strategy::BoxedStrategy;
+use proptest::test_runner::TestRunner;
+use serde_json::Value;
+
+use super::env::Probe;
+use super::seeds::{cursor_strategy, id_strategy, method_strategy, runner_for};
+use super::{PropertyRecord, PropertyRun};
+use crate::generate as strategy;
+use crate::scenarios::tools::listed_tools;
+
+/// Generated tool calls per revision, shared by all tools (valid and invalid arguments).
+/// The default plan of a tool is `--cases` valid calls and a quarter as many per broken
+/// rule; a listing whose plans add up to more is scaled down to fit.
+pub const TOOL_CASE_BUDGET: u32 = 4096;
+
+/// One property: its cases are drawn from `strategy` by `runner`, `done` of `n` so far.
+pub(super) struct Item {
+    pub(super) label: String,
+    pub(super) probe: Probe,
+    pub(super) strategy: BoxedStrategy<Value>,
+    pub(super) n: u32,
+    pub(super) done: u32,
+    pub(super) runner: TestRunner,
+}
+
+impl Item {
+    fn new(seed: u64, label: String, probe: Probe, strategy: BoxedStrategy<Value>, n: u32) -> Self {
+        let runner = runner_for(seed, &label, n);
+        Item {
+            label,
+            probe,
+            strategy,
+            n,
+            done: 0,
+            runner,
+        }
+    }
+
+    /// Cases not run yet.
+    pub(super) fn left(&self) -> u32 {
+        self.n - self.done
+    }
+}
+
+/// A callable tool and its argument properties, before the budget is applied.
+struct ToolPlan {
+    valid: Option<Item>,
+    invalid: Vec<Item>,
+}
+
+impl PropertyRun<'_> {
+    /// The properties in order: ids, methods, cursors, then each callable tool's valid and
+    /// invalid arguments. Notes say which tools got no cases, or fewer, and why.
+    pub(super) async fn plan(&self, record: &mut PropertyRecord) -> Vec<Item> {
+        let cases = self.config.cases.max(1);
+        let mut items = vec![
+            Item::new(self.seed, "ids".into(), Probe::Id, id_strategy(), cases),
+            Item::new(
+                self.seed,
+                "methods".into(),
+                Probe::Method,
+                method_strategy(),
+                cases,
+            ),
+        ];
+        if self.tools {
+            items.push(Item::new(
+                self.seed,
+                "cursors".into(),
+                Probe::Cursor,
+                cursor_strategy(),
+                cases,
+            ));
+        }
+        let callable = self.callable(record);
+        let budget = self.config.tool_case_budget.max(1);
+        let total = callable.len();
+        let kept = total.min(budget as usize);
+        if kept < total {
+            record.notes.push(format!(
+                "case budget: {budget} generated tool calls per revision; only the first {kept} of {total} callable tools got generated cases (one each), the other {} none",
+                total - kept
+            ));
+        }
+        let share = u32::try_from(kept).map_or(1, |k| (budget / k.max(1)).max(1));
+        let mut scaled = 0;
+        for (tool, schema) in callable.into_iter().take(kept) {
+            // Building is bounded (the generators' size budget), but a listing may be long:
+            // let the runtime run its other tasks (signals) between tools.
+            tokio::task::yield_now().await;
+            let plan = self.tool_plan(tool, schema, cases, record);
+            let full = plan.valid.as_ref().map_or(0, |v| v.n)
+                + plan.invalid.iter().map(|i| i.n).sum::<u32>();
+            if full > share {
+                scaled += 1;
+            }
+            items.extend(fit(plan, share));
+        }
+        if scaled > 0 {
+            record.notes.push(format!(
+                "case budget: {scaled} tool(s) got fewer generated cases than --cases asks, {share} each, so that {kept} tool(s) share {budget} generated calls per revision"
+            ));
+        }
+        items
+    }
+
+    /// The tools generated arguments are sent to, with their inputSchema (first listing of
+    /// each name; notes for the others).
+    fn callable<'t>(&'t self, record: &mut PropertyRecord) -> Vec<(&'t Value, &'t Value)> {
+        let mut seen: Vec<&str> = Vec::new();
+        let mut out = Vec::new();
+        for tool in listed_tools(self.pages) {
+            let name = tool.get("name").and_then(Value::as_str).unwrap_or_default();
+            if seen.contains(&name) {
+                continue;
+            }
+            seen.push(name);
+            if let Err(why) = self.policy.permits(tool) {
+                record.notes.push(format!("tool {name:?}: {why}"));
+                continue;
+            }
+            let object_schema = |s: &&Value| s.get("type") == Some(&Value::String("object".into()));
+            let Some(schema) = tool.get("inputSchema").filter(object_schema) else {
+                // Arguments are an object: a tool whose inputSchema says otherwise is
+                // tool-inputschema-type's finding, not something to generate for.
+                record.notes.push(format!(
+                    "tool {name:?}: its inputSchema is not an object schema; no arguments generated"
+                ));
+                continue;
+            };
+            out.push((tool, schema));
+        }
+        out
+    }
+
+    /// A tool's valid and invalid argument properties at their default sizes.
+    fn tool_plan(
+        &self,
+        tool: &Value,
+        schema: &Value,
+        cases: u32,
+        record: &mut PropertyRecord,
+    ) -> ToolPlan {
+        let name = tool.get("name").and_then(Value::as_str).unwrap_or_default();
+        // The dialect the server's validator uses: the tool's `$schema`, else the
+        // revision's default (as `compile_input_schema` decides).
+        let dialect = if schema.get("$schema").is_some() {
+            strategy::Dialect::of(schema)
+        } else if self.revision.draft_2020_12 {
+            strategy::Dialect::Draft202012
+        } else {
+            strategy::Dialect::Draft7
+        };
+        let mut plan = ToolPlan {
+            valid: None,
+            invalid: Vec::new(),
+        };
+        match strategy::valid_in(schema, schema, dialect) {
+            Ok(s) => {
+                plan.valid = Some(Item::new(
+                    self.seed,
+                    format!("valid {name}"),
+                    Probe::ValidCall { tool: tool.clone() },
+                    s,
+                    cases,
+                ));
+            }
+            Err(e) => record.notes.push(format!(
+                "tool {name:?}: valid arguments not generated: {}",
+                e.0
+            )),
+        }
+        match strategy::invalid_in(schema, schema, dialect) {
+            Ok(variants) => {
+                let per = (cases / 4).max(2);
+                for v in variants {
+                    plan.invalid.push(Item::new(
+                        self.seed,
+                        format!("invalid {name} {}", v.rule),
+                        Probe::InvalidCall {
+                            tool: tool.clone(),
+                            rule: v.rule,
+                        },
+                        v.strategy,
+                        per,
+                    ));
+                }
+            }
+            Err(e) => record.notes.push(format!(
+                "tool {name:?}: invalid arguments not generated: {}",
+                e.0
+            )),
+        }
+        plan
+    }
+}
+
+/// A tool's properties cut to `share` cases in all: half (at least one) for valid
+/// arguments, the rest over the broken rules in order. Unchanged when it fits. The case
+/// counts change, not the labels, so each property still draws the same first values.
+fn fit(plan: ToolPlan, share: u32) -> Vec<Item> {
+    let full =
+        plan.valid.as_ref().map_or(0, |v| v.n) + plan.invalid.iter().map(|i| i.n).sum::<u32>();
+    let mut out = Vec::new();
+    if full <= share {
+        out.extend(plan.valid);
+        out.extend(plan.invalid);
+        return out;
+    }
+    let mut left = share;
+    if let Some(mut valid) = plan.valid {
+        let want = if plan.invalid.is_empty() {
+            share
+        } else {
+            (share / 2).max(1)
+        };
+        valid.n = valid.n.min(want).max(1);
+        left = left.saturating_sub(valid.n);
+        out.push(valid);
+    }
+    let rules = u32::try_from(plan.invalid.len()).unwrap_or(u32::MAX).max(1);
+    let (per, extra) = (left / rules, left % rules);
+    for (i, mut item) in plan.invalid.into_iter().enumerate() {
+        let n = per + u32::from((i as u32) < extra);
+        item.n = item.n.min(n);
+        if item.n > 0 {
+            out.push(item);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::strategy::{Just, Strategy};
+    use serde_json::json;
+
+    use super::*;
+
+    fn item(label: &str, n: u32) -> Item {
+        Item::new(0, label.into(), Probe::Id, Just(json!(0)).boxed(), n)
+    }
+
+    fn plan(valid: u32, rules: &[u32]) -> ToolPlan {
+        ToolPlan {
+            valid: Some(item("valid", valid)),
+            invalid: rules.iter().map(|n| item("invalid", *n)).collect(),
+        }
+    }
+
+    fn counts(items: &[Item]) -> Vec<u32> {
+        items.iter().map(|i| i.n).collect()
+    }
+
+    #[test]
+    fn a_plan_within_its_share_is_unchanged() {
+        assert_eq!(counts(&fit(plan(32, &[8, 8]), 48)), [32, 8, 8]);
+    }
+
+    #[test]
+    fn a_plan_over_its_share_keeps_a_valid_call_and_spreads_the_rest() {
+        // Half the share for valid arguments, the rest over the rules in order.
+        assert_eq!(counts(&fit(plan(32, &[8, 8, 8]), 11)), [5, 2, 2, 2]);
+        // A share of one: one valid call, no broken rule.
+        assert_eq!(counts(&fit(plan(32, &[8, 8]), 1)), [1]);
+        // No rule to break: the whole share is valid calls.
+        assert_eq!(counts(&fit(plan(32, &[]), 7)), [7]);
+    }
+}
