@@ -42,6 +42,9 @@ pub(super) struct Target<'a> {
     pub(super) fence: Option<Value>,
 }
 
+/// The first request of a session waits this many timeouts (it includes the start).
+pub(super) const STARTUP_FACTOR: u32 = 3;
+
 /// How long a request may still be answered after the ping sent behind it was.
 pub(super) const FENCE_GRACE: Duration = Duration::from_millis(200);
 /// How long output is still read after the server process exited: what it wrote just
@@ -145,7 +148,15 @@ impl Session {
             self.note(&format!("{method}: {}", end.describe()));
             silent(end)
         } else {
-            let deadline = TokioInstant::now() + self.config.timeout;
+            // The first request of a session (initialize) waits for the process to start
+            // as well: on a loaded machine an interpreter's start alone can take seconds,
+            // and a slow start is not a silent server.
+            let wait = if std::mem::take(&mut self.starting) {
+                self.config.timeout * STARTUP_FACTOR
+            } else {
+                self.config.timeout
+            };
+            let deadline = TokioInstant::now() + wait;
             let target = Target {
                 id: id.as_ref(),
                 seq: Some(request_seq),
@@ -154,6 +165,11 @@ impl Session {
             };
             match self.pump(deadline, &target).await {
                 Ok(reply) => reply,
+                Err(Silence::Timeout(_)) => {
+                    let silence = Silence::Timeout(wait);
+                    self.note(&format!("{method}: {}", silence.describe()));
+                    silent(silence)
+                }
                 Err(silence) => {
                     self.note(&format!("{method}: {}", silence.describe()));
                     silent(silence)

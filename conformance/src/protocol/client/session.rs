@@ -18,7 +18,8 @@ use crate::transport::{ServerCommand, StdioTransport};
 /// Timeouts and limits for a session.
 #[derive(Debug, Clone)]
 pub struct SessionConfig {
-    /// How long to wait for each response.
+    /// How long to wait for each response (the first request of a session, initialize,
+    /// gets three times as long: it waits for the process to start too).
     pub timeout: Duration,
     /// Longest stdout line accepted.
     pub max_line: usize,
@@ -51,6 +52,8 @@ pub struct Session {
     pub(super) stdin_failed: bool,
     /// Lines written, for the bound on unprompted traffic (`io::flood_bound`).
     pub(super) lines_sent: u64,
+    /// No request has been waited for yet: the first one waits for the start as well.
+    pub(super) starting: bool,
     /// While a batch probe waits: its request seq (an error with a null id answers it) and
     /// the ids answered inside array responses.
     pub(super) batch: Option<(usize, Vec<Value>)>,
@@ -70,6 +73,7 @@ impl Session {
             ended: None,
             stdin_failed: false,
             lines_sent: 0,
+            starting: true,
             batch: None,
         })
     }
