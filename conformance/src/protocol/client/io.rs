@@ -28,6 +28,8 @@ pub(super) struct Outstanding {
     pub(super) id: Value,
     pub(super) seq: usize,
     pub(super) answered: bool,
+    /// When it was written (a fence's round trip sets the grace after it).
+    pub(super) sent: TokioInstant,
 }
 
 /// What a wait is looking for.
@@ -45,8 +47,18 @@ pub(super) struct Target<'a> {
 /// The first request of a session waits this many timeouts (it includes the start).
 pub(super) const STARTUP_FACTOR: u32 = 3;
 
-/// How long a request may still be answered after the ping sent behind it was.
+/// How long a request may still be answered after the ping sent behind it was, at most:
+/// the grace is ten times the ping's own round trip, at least [`MIN_FENCE_GRACE`], so a
+/// server that answers in a millisecond costs 25 ms per fenced probe, and a server slowed
+/// by load gets the whole 200 ms.
 pub(super) const FENCE_GRACE: Duration = Duration::from_millis(200);
+/// The least grace after a fence.
+pub(super) const MIN_FENCE_GRACE: Duration = Duration::from_millis(25);
+
+/// The grace after a fence answered `round_trip` after it was sent.
+pub(super) fn fence_grace(round_trip: Duration) -> Duration {
+    (round_trip * 10).clamp(MIN_FENCE_GRACE, FENCE_GRACE)
+}
 /// How long output is still read after the server process exited: what it wrote just
 /// before exiting may not have been read yet, and a descendant may hold stdout open
 /// forever (generous, so machine load cannot lose a last answer).
@@ -128,6 +140,7 @@ impl Session {
                 id: id.clone(),
                 seq: request_seq,
                 answered: false,
+                sent: TokioInstant::now(),
             });
         }
         let fence = if accept_unread && self.ended.is_none() {
@@ -139,6 +152,7 @@ impl Session {
                 id: fence_id.clone(),
                 seq,
                 answered: false,
+                sent: TokioInstant::now(),
             });
             Some(fence_id)
         } else {
@@ -239,9 +253,10 @@ impl Session {
         let mut overtaken = false;
         let mut exited = false;
         loop {
-            if !overtaken && self.fence_answered(target) {
+            if let (false, Some(sent)) = (overtaken, self.fence_answered(target)) {
                 overtaken = true;
-                deadline = deadline.min(TokioInstant::now() + FENCE_GRACE);
+                let now = TokioInstant::now();
+                deadline = deadline.min(now + fence_grace(now - sent));
             }
             if let Some(end) = &self.ended {
                 return Err(end.clone());
@@ -291,11 +306,13 @@ impl Session {
         }
     }
 
-    fn fence_answered(&self, target: &Target<'_>) -> bool {
-        target
-            .fence
-            .as_ref()
-            .is_some_and(|f| self.outstanding.iter().any(|o| &o.id == f && o.answered))
+    /// When the target's fence was sent, once it has been answered.
+    fn fence_answered(&self, target: &Target<'_>) -> Option<TokioInstant> {
+        let fence = target.fence.as_ref()?;
+        self.outstanding
+            .iter()
+            .find(|o| &o.id == fence && o.answered)
+            .map(|o| o.sent)
     }
 
     async fn on_stdout_closed(&mut self) {

@@ -9,7 +9,7 @@ use std::time::Duration;
 use serde_json::{json, Value};
 use tokio::time::Instant as TokioInstant;
 
-use super::io::{Outstanding, Target, FENCE_GRACE};
+use super::io::{fence_grace, Outstanding, Target};
 use super::{BatchExchange, Exchange, Line, Reply, Silence};
 use crate::protocol::jsonrpc::IdMatch;
 use crate::protocol::transcript::{Direction, Transcript};
@@ -143,7 +143,7 @@ impl Session {
 
     /// [`Session::pipeline`] followed at once by a ping (the fence, in a write of its
     /// own): a request among the messages still unanswered once the ping is answered gets
-    /// a short grace ([`FENCE_GRACE`]) and then counts as passed over
+    /// a short grace (ten times the ping's round trip, 25 to 200 ms) and then counts as passed over
     /// ([`Silence::Overtaken`]), instead of waiting out the timeout. For requests that may
     /// rightly go unanswered (a cancelled one). Returns the exchanges and the ping's.
     pub async fn pipeline_fenced(
@@ -184,6 +184,7 @@ impl Session {
                     id: id.clone(),
                     seq,
                     answered: false,
+                    sent: TokioInstant::now(),
                 });
             }
             seqs.push(seq);
@@ -203,6 +204,7 @@ impl Session {
                     id: id.clone(),
                     seq,
                     answered: false,
+                    sent: TokioInstant::now(),
                 });
             }
             Some((id, seq, ping))
@@ -354,12 +356,14 @@ impl Session {
                 id: id.clone(),
                 seq: request_seq,
                 answered: false,
+                sent: TokioInstant::now(),
             });
         }
         self.batch = Some((request_seq, Vec::new()));
+        let sent = TokioInstant::now();
         let fence = self.request("ping", None).await;
         if fence.response().is_some() {
-            self.settle(FENCE_GRACE).await;
+            self.settle(fence_grace(sent.elapsed())).await;
         }
         let in_array = self.batch.take().map(|(_, ids)| ids).unwrap_or_default();
         let separate = self
