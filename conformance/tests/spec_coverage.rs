@@ -37,7 +37,7 @@ fn requirement_ids() -> BTreeSet<String> {
             continue;
         }
         if let Some(rest) = line.strip_prefix("### ") {
-            let mut parts = rest.split(|c: char| c == '.' || c == ' ');
+            let mut parts = rest.split(['.', ' ']);
             section = parts.next().and_then(|p| p.parse().ok()).unwrap_or(0);
             sub = parts.next().and_then(|p| p.parse().ok());
             continue;

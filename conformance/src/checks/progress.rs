@@ -70,8 +70,8 @@ fn asked<'a>(ctx: &'a Ctx<'_>) -> Vec<Asked<'a>> {
 fn request_of<'a, 'b>(asked: &'b [Asked<'a>], note: &Note<'_>) -> Option<&'b Asked<'a>> {
     asked
         .iter()
-        .filter(|a| a.seq < note.seq && Some(a.token) == note.token)
-        .last()
+        .rev()
+        .find(|a| a.seq < note.seq && Some(a.token) == note.token)
 }
 
 /// The skip when the server sent no progress at all: it may send none.

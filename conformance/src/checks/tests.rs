@@ -253,12 +253,18 @@ impl Script {
                 r.exchange("tools/list", params, answer)
             })
             .collect();
-        let note = |params: &Value| {
-            json!({"jsonrpc": "2.0", "method": "notifications/progress", "params": params})
-        };
+        let note = |params: &Value| json!({"jsonrpc": "2.0", "method": "notifications/progress", "params": params});
         let (before, after): (Vec<Value>, Vec<Value>) = (
-            self.progress.iter().filter(|p| !p.1).map(|p| note(&p.0)).collect(),
-            self.progress.iter().filter(|p| p.1).map(|p| note(&p.0)).collect(),
+            self.progress
+                .iter()
+                .filter(|p| !p.1)
+                .map(|p| note(&p.0))
+                .collect(),
+            self.progress
+                .iter()
+                .filter(|p| p.1)
+                .map(|p| note(&p.0))
+                .collect(),
         );
         let progress_call = r.exchange_around(
             "tools/call",
@@ -677,7 +683,12 @@ const ROWS: &[Row] = &[
         |s| s.params_forms = error(-32602),
         &[(CheckId::TlParamsOptional, Status::Fail)],
     ),
-    ("no progress at all (it is optional)", Rev::R2024_11_05, |s| s.progress.clear(), &[]),
+    (
+        "no progress at all (it is optional)",
+        Rev::R2024_11_05,
+        |s| s.progress.clear(),
+        &[],
+    ),
     (
         "progress with the token stringified",
         Rev::R2025_11_25,
