@@ -310,6 +310,14 @@ const EXPECTATIONS: &[Row] = &[
     ),
     ("pipelined-drop", &[("seq-pipelined", Fail, ALL)]),
     ("cancel-crash", &[("seq-cancel", Fail, ALL)]),
+    // -- Inputs a client may legally send (issue 12 sweep) --
+    ("list-meta-rejected", &[("tl-params-optional", Fail, ALL)]),
+    (
+        "progress-token-changed",
+        &[("prog-token-active", Fail, ALL)],
+    ),
+    ("progress-decreasing", &[("prog-increasing", Fail, ALL)]),
+    ("progress-after-response", &[("prog-stop", Fail, ALL)]),
 ];
 
 /// The faults whose rows wait out the response timeout or the shutdown grace by design:

@@ -340,6 +340,12 @@ const LIVE: &[LiveRow] = &[
         R4,
         Some(("prop-server-survives", FailureKind::Crash)),
     ),
+    // Scripted-only: the live target sends no progressToken on tools/call, and an error
+    // to tools/list with _meta is judged by the scripted suite only.
+    ("list-meta-rejected", R4, None),
+    ("progress-token-changed", R4, None),
+    ("progress-decreasing", R4, None),
+    ("progress-after-response", R4, None),
 ];
 /// Faults that depend on how the server's reads split the input: a fresh process may read
 /// the same write in two pieces and behave, so their confirmation is not required.

@@ -8,7 +8,7 @@
 
 use super::model::{Applies, Check, Cite, Grade, Level};
 use super::rules::FailureKind::*;
-use super::{jsonrpc, lifecycle, property, schema, tools};
+use super::{jsonrpc, lifecycle, progress, property, schema, tools};
 use crate::protocol::Rev::*;
 
 const MUST: Grade = Grade::Fixed(Level::Must);
@@ -352,6 +352,15 @@ catalog! {
         judge: tools::pagination_stable,
         kinds: &[],
     }
+    TlParamsOptional = "tl-params-optional" {
+        title: "tools/list with params {} or with params holding only _meta gets a listing",
+        level: SCHEMA,
+        requirement: Cite::One("TL-PARAMS-OPTIONAL"),
+        applies: Applies::All,
+        source: "schema ListToolsRequest (params optional; cursor and _meta optional); index.mdx, _meta",
+        judge: tools::params_optional,
+        kinds: &[],
+    }
     // -- Tools: calling (tools.mdx, Calling Tools; Tool Result) --
     TcContentTypes = "tc-content-types" {
         title: "tool results use only the content types the negotiated revision defines",
@@ -507,6 +516,34 @@ catalog! {
         applies: Applies::All,
         source: "lifecycle.mdx, Operation; REQUIREMENTS.md 10 A12",
         judge: tools::list_changed_declared,
+        kinds: &[],
+    }
+    // -- Progress (progress.mdx), asked for by a tools/call with a progressToken --
+    ProgTokenActive = "prog-token-active" {
+        title: "progress notifications name only a progressToken we sent, with its type and value",
+        level: MUST,
+        requirement: Cite::One("PROG-TOKEN-ACTIVE"),
+        applies: Applies::All,
+        source: "progress.mdx, Behavior Requirements (\"only reference tokens that were provided in an active request\")",
+        judge: progress::token_active,
+        kinds: &[],
+    }
+    ProgIncreasing = "prog-increasing" {
+        title: "the progress value increases with each notification",
+        level: MUST,
+        requirement: Cite::One("PROG-INCREASING"),
+        applies: Applies::All,
+        source: "progress.mdx, Progress Flow (\"MUST increase with each notification\")",
+        judge: progress::increasing,
+        kinds: &[],
+    }
+    ProgStop = "prog-stop" {
+        title: "no progress notification for a request after its response",
+        level: MUST,
+        requirement: Cite::One("PROG-STOP"),
+        applies: Applies::All,
+        source: "progress.mdx, Implementation Notes (\"MUST stop after completion\")",
+        judge: progress::stop,
         kinds: &[],
     }
     // -- Generated cases (property phase; tools.mdx Security Considerations) --

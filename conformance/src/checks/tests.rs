@@ -12,7 +12,7 @@ use crate::protocol::{
     id_match, Direction, Exchange, FrameProblem, IdMatch, Reply, Rev, SchemaSet, Silence,
     Transcript,
 };
-use crate::scenarios::{NegotiationRecord, RevisionRecord, ToolCall, ToolsRecord};
+use crate::scenarios::{NegotiationRecord, ProgressProbe, RevisionRecord, ToolCall, ToolsRecord};
 
 /// Records a conversation the way the client session would.
 struct Recorder {
@@ -31,12 +31,28 @@ impl Recorder {
     /// A request and its answer: `answer` is a whole response message (its `id` is filled
     /// in when left out), or `None` for silence.
     fn exchange(&mut self, method: &str, params: Value, answer: Option<Value>) -> Exchange {
+        self.exchange_around(method, params, answer, &[], &[])
+    }
+
+    /// [`Recorder::exchange`] with notifications the server wrote before and after the
+    /// answer.
+    fn exchange_around(
+        &mut self,
+        method: &str,
+        params: Value,
+        answer: Option<Value>,
+        before: &[Value],
+        after: &[Value],
+    ) -> Exchange {
         let id = json!(self.next_id);
         self.next_id += 1;
         let request = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
         let request_seq =
             self.transcript
                 .push(Direction::Sent, &request.to_string(), Some(request.clone()));
+        for note in before {
+            self.received(&note.to_string(), None);
+        }
         let reply = match answer {
             None => Reply::Silent(Silence::Timeout(Duration::from_secs(1))),
             Some(mut message) => {
@@ -59,6 +75,9 @@ impl Recorder {
                 }
             }
         };
+        for note in after {
+            self.received(&note.to_string(), None);
+        }
         Exchange {
             method: method.to_string(),
             request_seq,
@@ -132,6 +151,16 @@ struct Script {
     arguments_omitted: Option<Value>,
     invalid_request: Value,
     stray_line: Option<(&'static str, FrameProblem)>,
+    /// The answer to tools/list with `params: {}` and with only `_meta`.
+    params_forms: Option<Value>,
+    /// The progress notifications for the call with a progressToken: their params, and
+    /// whether each comes after the response.
+    progress: Vec<(Value, bool)>,
+}
+
+/// Progress params for the probe's token.
+fn progress(value: u64) -> Value {
+    json!({"progressToken": crate::scenarios::PROGRESS_TOKEN, "progress": value, "total": 2})
 }
 
 impl Script {
@@ -165,6 +194,8 @@ impl Script {
             invalid_request: json!({"jsonrpc": "2.0", "id": 900_001,
                 "error": {"code": -32600, "message": "Invalid Request"}}),
             stray_line: None,
+            params_forms: None,
+            progress: vec![(progress(1), false), (progress(2), false)],
         }
     }
 
@@ -212,6 +243,48 @@ impl Script {
             self.arguments_type.clone(),
             "arguments given an array",
         )];
+        let params_forms: Vec<Exchange> = [json!({}), json!({"_meta": {"dev.example/x": 1}})]
+            .into_iter()
+            .map(|params| {
+                let answer = self
+                    .params_forms
+                    .clone()
+                    .or_else(|| result(json!({"tools": self.tools})));
+                r.exchange("tools/list", params, answer)
+            })
+            .collect();
+        let note = |params: &Value| json!({"jsonrpc": "2.0", "method": "notifications/progress", "params": params});
+        let (before, after): (Vec<Value>, Vec<Value>) = (
+            self.progress
+                .iter()
+                .filter(|p| !p.1)
+                .map(|p| note(&p.0))
+                .collect(),
+            self.progress
+                .iter()
+                .filter(|p| p.1)
+                .map(|p| note(&p.0))
+                .collect(),
+        );
+        let progress_call = r.exchange_around(
+            "tools/call",
+            json!({"name": ECHO, "arguments": {"text": "hi"},
+                "_meta": {"progressToken": crate::scenarios::PROGRESS_TOKEN}}),
+            self.call.clone(),
+            &before,
+            &after,
+        );
+        let fence = r.exchange("ping", json!({}), self.ping.clone());
+        let progress = Some(ProgressProbe {
+            call: ToolCall {
+                name: ECHO.into(),
+                tool: tool.clone(),
+                intent: "its valid call with a progressToken in _meta".into(),
+                exchange: Some(progress_call),
+                skipped: None,
+            },
+            fence,
+        });
         let omitted = r.exchange(
             "tools/call",
             json!({"name": ECHO}),
@@ -253,6 +326,8 @@ impl Script {
                 arguments_type,
                 arguments_omitted,
                 task_calls: Vec::new(),
+                params_forms,
+                progress,
             }),
             unknown_method,
             invalid_request,
@@ -600,6 +675,41 @@ const ROWS: &[Row] = &[
             s.ping = error(-32603);
         },
         &[(CheckId::LcPing, Status::Fail)],
+    ),
+    // Inputs a client may legally send (issue 12 sweep).
+    (
+        "tools/list with optional params refused",
+        Rev::R2025_11_25,
+        |s| s.params_forms = error(-32602),
+        &[(CheckId::TlParamsOptional, Status::Fail)],
+    ),
+    (
+        "no progress at all (it is optional)",
+        Rev::R2024_11_05,
+        |s| s.progress.clear(),
+        &[],
+    ),
+    (
+        "progress with the token stringified",
+        Rev::R2025_11_25,
+        |s| {
+            for (p, _) in &mut s.progress {
+                p["progressToken"] = json!(crate::scenarios::PROGRESS_TOKEN.to_string());
+            }
+        },
+        &[(CheckId::ProgTokenActive, Status::Fail)],
+    ),
+    (
+        "progress that goes back",
+        Rev::R2025_11_25,
+        |s| s.progress = vec![(progress(2), false), (progress(2), false)],
+        &[(CheckId::ProgIncreasing, Status::Fail)],
+    ),
+    (
+        "progress after the response",
+        Rev::R2025_11_25,
+        |s| s.progress[1].1 = true,
+        &[(CheckId::ProgStop, Status::Fail)],
     ),
 ];
 

@@ -6,7 +6,9 @@
 //! one, and the readable formats print its evidence once, there.
 //!
 //! A finding shares the cause of an earlier one when every answer its evidence shows
-//! (ids aside), each with the request it follows (ids aside), was shown before: the link
+//! (ids aside), each with the request it follows (ids, `_meta` and empty params aside: a
+//! request with `params: {}` or only `_meta` asks what one without params asks), was shown
+//! before: the link
 //! never hides an answer the reader has not seen. It points at the first finding that
 //! showed its first answer.
 //! Initialize answers are left out (every generated case shows one), and so are
@@ -67,6 +69,13 @@ fn answers(evidence: &[Evidence]) -> Vec<String> {
         let had_id = object.remove("id").is_some();
         match e.direction {
             Direction::Sent if had_id && object.contains_key("method") => {
+                let params = object.get_mut("params").and_then(Value::as_object_mut);
+                if let Some(params) = params {
+                    params.remove("_meta");
+                    if params.is_empty() {
+                        object.remove("params");
+                    }
+                }
                 request = Some(message);
             }
             Direction::Received
@@ -203,6 +212,52 @@ mod tests {
                 ("2024-11-05", "prop-valid-call-result", root),
                 ("2024-11-05", "schema-server-messages", root),
                 ("2025-03-26", "tc-content-types", root),
+            ]
+        );
+    }
+
+    #[test]
+    fn empty_params_and_meta_ask_what_no_params_ask() {
+        let list = |id: i64, params: Option<Value>| {
+            let mut m = json!({"jsonrpc": "2.0", "id": id, "method": "tools/list"});
+            if let Some(p) = params {
+                m["params"] = p;
+            }
+            (Direction::Sent, m)
+        };
+        let page = |id: i64| {
+            (
+                Direction::Received,
+                json!({"jsonrpc": "2.0", "id": id, "result": {"tools": [{"name": 1}]}}),
+            )
+        };
+        let shown = [list(3, None), page(3)];
+        let forms = [
+            list(8, Some(json!({}))),
+            page(8),
+            list(9, Some(json!({"_meta": {"x": 1}}))),
+            page(9),
+        ];
+        let cursor = [list(10, Some(json!({"cursor": "c"}))), page(10)];
+        let mut r = report(vec![(
+            "2024-11-05",
+            vec![
+                finding("tool-inputschema-type", Status::Fail, &shown),
+                finding("schema-server-messages", Status::Fail, &forms),
+                finding("prop-random-cursor", Status::Fail, &cursor),
+            ],
+        )]);
+        r.link_causes();
+        let root = Some(SameCause {
+            check: "tool-inputschema-type",
+            revision: "2024-11-05",
+        });
+        assert_eq!(
+            links(&r),
+            [
+                ("2024-11-05", "tool-inputschema-type", None),
+                ("2024-11-05", "schema-server-messages", root),
+                ("2024-11-05", "prop-random-cursor", None),
             ]
         );
     }

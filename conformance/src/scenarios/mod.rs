@@ -27,8 +27,8 @@ pub use replay::{replay, ReplayOutcome};
 pub use revision::{run_revision, PhaseTimes, RevisionRecord, ShutdownRecord, PING_IDS};
 pub(crate) use tools::requires_arguments;
 pub use tools::{
-    compile_input_schema, listed_tools, valid_arguments, walk, ToolCall, ToolsRecord,
-    INVALID_CURSOR, UNKNOWN_TOOL,
+    compile_input_schema, listed_tools, valid_arguments, walk, ProgressProbe, ToolCall,
+    ToolsRecord, INVALID_CURSOR, META_PROBE_KEY, PROGRESS_TOKEN, UNKNOWN_TOOL,
 };
 
 use serde_json::{json, Value};

@@ -110,8 +110,11 @@ impl RevisionRecord {
                         t.arguments_type
                             .iter()
                             .chain(&t.arguments_omitted)
+                            .chain(t.progress.iter().map(|p| &p.call))
                             .filter_map(|c| c.exchange.as_ref()),
                     )
+                    .chain(&t.params_forms)
+                    .chain(t.progress.iter().map(|p| &p.fence))
             }))
             .chain(&self.unknown_method)
             .chain(&self.invalid_request)

@@ -1,8 +1,10 @@
 //! The Tools conversation: a second listing walk, an invalid cursor, a call of every tool
 //! the call policy allows (with minimal valid arguments), an unknown tool, malformed
 //! calls, calls with arguments that break the tool's own inputSchema, calls whose
-//! `arguments` is of the wrong JSON type or left out, and (2025-11-25, where the server
-//! declares task-augmented tools/call) calls made as tasks.
+//! `arguments` is of the wrong JSON type or left out, (2025-11-25, where the server
+//! declares task-augmented tools/call) calls made as tasks, and inputs a client may legally
+//! send that a plain conversation never does: `tools/list` with `params: {}` or with only
+//! `_meta`, and a call carrying a `progressToken`.
 //!
 //! It runs only when the server declares the `tools` capability: nothing is reported
 //! against a capability a server did not declare.
@@ -34,6 +36,22 @@ pub struct Limits {
 pub const INVALID_CURSOR: &str = "conformance-invalid-cursor-\u{e9}";
 /// A tool name no server has.
 pub const UNKNOWN_TOOL: &str = "conformance_no_such_tool_7f3a";
+/// The progressToken of the progress probe: an integer (a server that stringifies it is
+/// caught) that is no request id of ours (a server that sends the request id instead is too).
+pub const PROGRESS_TOKEN: u64 = 9_007_001;
+/// A `_meta` key no spec defines, outside the reserved prefixes (2025-11-25 index.mdx,
+/// `_meta`): a server must take it as it takes any unknown `_meta` key.
+pub const META_PROBE_KEY: &str = "dev.mcp-conformance/probe";
+
+/// A tools/call with a `progressToken` in `_meta`, fenced by a ping.
+#[derive(Debug, Clone)]
+pub struct ProgressProbe {
+    /// The call: the tool and arguments of a valid call that was answered.
+    pub call: ToolCall,
+    /// The ping sent right after the call's response: progress the server writes after
+    /// that response is read before the ping's answer (`PROG-STOP`).
+    pub fence: Exchange,
+}
 
 /// One tools/call, or the reason it was not made.
 #[derive(Debug, Clone)]
@@ -74,6 +92,11 @@ pub struct ToolsRecord {
     /// Task-augmented calls (`params.task`), made only when the server declares
     /// `tasks.requests.tools.call`: each tool offering tasks, and one tool that does not.
     pub task_calls: Vec<ToolCall>,
+    /// tools/list with `params: {}`, then with `params` holding only `_meta`
+    /// (`TL-PARAMS-OPTIONAL`: a first walk sends no params at all).
+    pub params_forms: Vec<Exchange>,
+    /// A call with a `progressToken` (`PROG-*`), to the tool the `arguments` probes call.
+    pub progress: Option<ProgressProbe>,
 }
 
 /// `arguments` values of the wrong JSON type (CallToolRequest: `arguments` is an object),
@@ -289,6 +312,13 @@ pub async fn converse(
             .request("tools/list", Some(json!({"cursor": INVALID_CURSOR})))
             .await,
     );
+    for params in [json!({}), json!({"_meta": {META_PROBE_KEY: true}})] {
+        if session.ended().is_some() {
+            return record;
+        }
+        let exchange = session.request("tools/list", Some(params)).await;
+        record.params_forms.push(exchange);
+    }
 
     let mut seen_names: Vec<String> = Vec::new();
     for tool in listed_tools(first_walk) {
@@ -380,6 +410,9 @@ pub async fn converse(
         exchange: Some(exchange),
         skipped: None,
     };
+    if session.ended().is_none() {
+        record.progress = Some(progress_probe(session, &tool).await);
+    }
     for (arguments, what) in wrong_arguments() {
         if session.ended().is_some() {
             return record;
@@ -396,6 +429,36 @@ pub async fn converse(
         record.arguments_omitted = Some(probe("arguments left out".into(), exchange));
     }
     record
+}
+
+/// The progress probe: `tool`'s valid call again, with `_meta.progressToken`
+/// ([`PROGRESS_TOKEN`]), then a ping. The call is one the server answered before, so it
+/// costs no timeout; the ping is answered at once by a server that behaves, and whatever
+/// progress the server writes after the call's response comes before that answer.
+async fn progress_probe(session: &mut Session, tool: &ToolCall) -> ProgressProbe {
+    let arguments = tool
+        .exchange
+        .as_ref()
+        .and_then(|x| x.request.pointer("/params/arguments"))
+        .cloned()
+        .unwrap_or_else(|| json!({}));
+    let params = json!({
+        "name": tool.name,
+        "arguments": arguments,
+        "_meta": {"progressToken": PROGRESS_TOKEN},
+    });
+    let exchange = session.request("tools/call", Some(params)).await;
+    let fence = session.request("ping", None).await;
+    ProgressProbe {
+        call: ToolCall {
+            name: tool.name.clone(),
+            tool: tool.tool.clone(),
+            intent: "its valid call with a progressToken in _meta".into(),
+            exchange: Some(exchange),
+            skipped: None,
+        },
+        fence,
+    }
 }
 
 /// The task-augmented calls: every called tool that offers tasks (`"optional"` or

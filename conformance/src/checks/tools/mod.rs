@@ -27,7 +27,7 @@ pub(in crate::checks) use list_changed::{list_changed_declared, list_changed_sha
 pub(in crate::checks) use listing::{input_schema_type, output_schema_object, schema_dialect};
 pub(in crate::checks) use names::{name_case, name_charset, name_length, name_unique};
 pub(in crate::checks) use pagination::{
-    pagination_invalid_cursor, pagination_stable, pagination_terminates,
+    pagination_invalid_cursor, pagination_stable, pagination_terminates, params_optional,
 };
 pub(in crate::checks) use results::{
     content_base64, content_types, error_explained, execution_errors, structured_conform,

@@ -1,5 +1,5 @@
 //! Pagination of `tools/list`: it ends, an invalid cursor gets -32602, two walks agree
-//! (`pagination.mdx`).
+//! (`pagination.mdx`); and its optional params (`params: {}`, only `_meta`) are taken.
 
 use std::collections::BTreeSet;
 
@@ -93,4 +93,46 @@ pub(in crate::checks) fn pagination_stable(ctx: &Ctx<'_>) -> Verdict {
         "two walks of tools/list, with nothing in between, listed different tools; cursors and listings SHOULD be stable".into(),
         evidence,
     )
+}
+
+/// `TL-PARAMS-OPTIONAL` (schema: `params` of ListToolsRequest is optional, and so are its
+/// members): tools/list with `params: {}` and with `params` holding only `_meta` is
+/// answered with a listing, as tools/list without params was.
+pub(in crate::checks) fn params_optional(ctx: &Ctx<'_>) -> Verdict {
+    let record = match conversation(ctx) {
+        Ok(r) => r,
+        Err(v) => return v,
+    };
+    if record.params_forms.is_empty() {
+        return Verdict::Skip("the params probes were not sent".into());
+    }
+    let listing = |x: &Exchange| {
+        x.result()
+            .and_then(|r| r.get("tools"))
+            .is_some_and(Value::is_array)
+    };
+    let bad: Vec<&Exchange> = record
+        .params_forms
+        .iter()
+        .filter(|x| x.response().is_some() && !listing(x))
+        .collect();
+    if let Some(first) = bad.first() {
+        let mut evidence = ctx.exchange_evidence(first);
+        for x in bad.iter().skip(1) {
+            evidence.extend(ctx.exchange_evidence(x));
+        }
+        return Verdict::Violation(
+            format!(
+                "{} of {} tools/list request(s) with optional params (params {{}}, params with \
+                 only _meta) got no listing; params and _meta are optional and allowed",
+                bad.len(),
+                record.params_forms.len()
+            ),
+            evidence,
+        );
+    }
+    if record.params_forms.iter().all(|x| x.response().is_none()) {
+        return Verdict::Skip("no response (see rpc-response-required)".into());
+    }
+    Verdict::Pass("tools/list with params {} and with only _meta got a listing".into())
 }
