@@ -367,6 +367,13 @@ impl FileConfig {
                 "the maximum run time must be a positive number of seconds".into(),
             ));
         }
+        let output_dir = flags.output_dir.or(run.output_dir);
+        if flags.output.is_none() && output_dir.is_none() && formats.len() > 1 {
+            return Err(usage(
+                "several --format values need --output-dir (on stdout they would run together)"
+                    .into(),
+            ));
+        }
         if flags.output.is_some() && formats.len() > 1 {
             return Err(usage(
                 "--output takes one --format; use --output-dir for several".into(),
@@ -385,7 +392,7 @@ impl FileConfig {
             deny_tool: or_file(flags.deny_tool, run.deny_tool),
             formats,
             output: flags.output,
-            output_dir: flags.output_dir.or(run.output_dir),
+            output_dir,
             baseline: flags.baseline.or(run.baseline),
             strict: flags.strict || run.strict.unwrap_or(false),
             strict_baseline: flags.strict_baseline || run.strict_baseline.unwrap_or(false),

@@ -383,10 +383,15 @@ pub(super) fn response_required(ctx: &Ctx<'_>) -> Verdict {
                 .iter()
                 .any(|e| e.is_some_and(|e| std::ptr::eq(e, *x)))
         })
-        // A session cut for flooding is judged by rpc-traffic-bounded.
+        // A session cut for flooding is judged by rpc-traffic-bounded; requests not sent
+        // after a stall are not the server's to answer (the two that stalled are listed).
         .filter(|x| {
-            x.silence()
-                .is_some_and(|s| !matches!(s, crate::protocol::Silence::Flooded { .. }))
+            x.silence().is_some_and(|s| {
+                !matches!(
+                    s,
+                    crate::protocol::Silence::Flooded { .. } | crate::protocol::Silence::Stalled(_)
+                )
+            })
         })
         .collect();
     if silent.is_empty() {

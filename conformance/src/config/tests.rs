@@ -101,6 +101,8 @@ fn flag_beats_file_beats_default() {
         let text = match (setting, file) {
             (_, None) => String::new(),
             ("server", Some(v)) => format!("[server]\ncommand = {v}\n"),
+            // Several formats need a folder to go to.
+            ("formats", Some(v)) => format!("[run]\n{setting} = {v}\noutput_dir = \"out\"\n"),
             (_, Some(v)) => format!("[run]\n{setting} = {v}\n"),
         };
         // The file sits in the working directory, so its relative paths stay as written.
@@ -279,6 +281,11 @@ fn bad_values_are_errors() {
             },
             "[run]\nformats = [\"json\", \"junit\"]",
             "--output takes one --format",
+        ),
+        (
+            Flags::default(),
+            "[run]\nformats = [\"json\", \"junit\"]",
+            "several --format values need --output-dir",
         ),
     ];
     for (flags, file, message) in rows {

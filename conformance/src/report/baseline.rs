@@ -50,6 +50,25 @@ impl Baseline {
                     ),
                 });
             }
+            // A misspelt revision would never match, and never be stale either.
+            if let Some(revision) = entry
+                .revision
+                .as_deref()
+                .filter(|r| crate::protocol::Revision::find(r).is_none())
+            {
+                return Err(Error::Config {
+                    path: origin.to_path_buf(),
+                    message: format!(
+                        "unknown revision {revision:?} for check {:?} (known: {})",
+                        entry.check,
+                        crate::protocol::REVISIONS
+                            .iter()
+                            .map(|r| r.id)
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                });
+            }
         }
         Ok(baseline)
     }
@@ -254,6 +273,17 @@ mod tests {
             })
             .passed
         );
+    }
+
+    #[test]
+    fn unknown_revisions_are_rejected() {
+        let err = Baseline::parse(
+            "[[expected]]\ncheck = \"rpc-batch\"\nrevision = \"2025-3-26\"\nreason = \"x\"\n",
+            Path::new("b.toml"),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(err.contains("unknown revision \"2025-3-26\""), "{err}");
     }
 
     #[test]

@@ -34,6 +34,10 @@ pub enum Silence {
         /// Lines we had written by then.
         ours: u64,
     },
+    /// The session was ended: two requests in a row got no response and the server wrote
+    /// nothing in between, so the server has stalled on everything, and waiting out the
+    /// timeout for every later step would only multiply the cost of one stall.
+    Stalled(Duration),
 }
 
 impl Silence {
@@ -53,6 +57,11 @@ impl Silence {
             Silence::Overtaken => {
                 "no response; a ping sent right after it was answered first".into()
             }
+            Silence::Stalled(each) => format!(
+                "not sent: two requests in a row got no response within {:.1} s and the server \
+                 wrote nothing in between; the session was ended",
+                each.as_secs_f64()
+            ),
             Silence::Flooded { messages, ours } => format!(
                 "the session was cut: the server sent {} unprompted messages against {} of ours",
                 crate::protocol::thousands(*messages),

@@ -178,10 +178,19 @@ impl Session {
                 fence,
             };
             match self.pump(deadline, &target).await {
-                Ok(reply) => reply,
+                Ok(reply) => {
+                    self.timed_out_at = None;
+                    reply
+                }
                 Err(Silence::Timeout(_)) => {
                     let silence = Silence::Timeout(wait);
                     self.note(&format!("{method}: {}", silence.describe()));
+                    // A second timeout with nothing read since the first: the server is
+                    // stalled on everything; later steps are not sent (each would only
+                    // wait out the timeout again).
+                    if self.timed_out_at.replace(self.frames_read) == Some(self.frames_read) {
+                        self.ended = Some(Silence::Stalled(self.config.timeout));
+                    }
                     silent(silence)
                 }
                 Err(silence) => {
@@ -379,6 +388,7 @@ impl Session {
     }
 
     async fn on_frame(&mut self, frame: Frame, target: &Target<'_>) -> Option<Reply> {
+        self.frames_read += 1;
         let stray = Unprompted::Stray;
         let text = match frame {
             Frame::Line(text) => text,

@@ -54,6 +54,10 @@ pub struct Session {
     pub(super) lines_sent: u64,
     /// No request has been waited for yet: the first one waits for the start as well.
     pub(super) starting: bool,
+    /// Stdout frames read so far.
+    pub(super) frames_read: u64,
+    /// `frames_read` when the last request timed out (cleared by a response).
+    pub(super) timed_out_at: Option<u64>,
     /// While a batch probe waits: its request seq (an error with a null id answers it) and
     /// the ids answered inside array responses.
     pub(super) batch: Option<(usize, Vec<Value>)>,
@@ -74,6 +78,8 @@ impl Session {
             stdin_failed: false,
             lines_sent: 0,
             starting: true,
+            frames_read: 0,
+            timed_out_at: None,
             batch: None,
         })
     }

@@ -63,12 +63,12 @@ impl SlowCall {
         let timeout = self.timeout.as_secs_f64();
         let took = match self.answered_after {
             Some(d) => format!(
-                "answered {} only after {:.2} s, past --timeout {timeout:.1} s",
+                "called with arguments {} answered only after {:.2} s, past --timeout {timeout:.1} s",
                 self.input,
                 d.as_secs_f64()
             ),
             None => format!(
-                "did not answer {} within --timeout {timeout:.1} s nor in the {timeout:.1} s after it, and answered no other input in time",
+                "called with arguments {} did not answer within --timeout {timeout:.1} s nor in the {timeout:.1} s after it, and answered no other input in time",
                 self.input
             ),
         };
