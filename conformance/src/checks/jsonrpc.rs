@@ -155,6 +155,49 @@ pub(super) fn id_echo(ctx: &Ctx<'_>) -> Verdict {
             evidence,
         );
     }
+    // Stray responses not taken for answers to notifications/initialized (that check
+    // judges those): an id none of our requests had breaks the echo; a second answer to a
+    // request already answered is a warning (JSON-RPC: one Response per request).
+    let to_initialized = ctx
+        .record
+        .initialized_seq
+        .map(|sent| super::lifecycle::answers_to_initialized(ctx, sent))
+        .unwrap_or_default();
+    let ours = super::lifecycle::our_request_ids(ctx);
+    let (mut unknown, mut twice) = (Vec::new(), Vec::new());
+    for e in ctx.transcript().received().filter(|e| e.unsolicited) {
+        if to_initialized.contains(&e.seq) {
+            continue;
+        }
+        let Some(id) = e.json.as_ref().and_then(|j| j.get("id")) else {
+            continue;
+        };
+        if ours.contains(&id) {
+            twice.push(e.seq);
+        } else if !id.is_null() {
+            unknown.push(e.seq);
+        }
+    }
+    if !unknown.is_empty() {
+        return Verdict::Violation(
+            format!(
+                "{} response(s) carry an id that none of our requests had; responses MUST carry \
+                 the id of the request they answer",
+                unknown.len()
+            ),
+            examples(ctx, &unknown),
+        );
+    }
+    if !twice.is_empty() {
+        return Verdict::Warn(
+            format!(
+                "{} response(s) answer a request that was already answered; JSON-RPC gives each \
+                 request one Response",
+                twice.len()
+            ),
+            examples(ctx, &twice),
+        );
+    }
     let n = ctx
         .transcript()
         .received()

@@ -187,27 +187,57 @@ pub(super) fn initialized_no_reply(ctx: &Ctx<'_>) -> Verdict {
     let Some(sent) = ctx.record.initialized_seq else {
         return Verdict::Skip("notifications/initialized was not sent".into());
     };
-    let stray: Vec<usize> = ctx
-        .transcript()
-        .received()
-        .filter(|e| e.seq > sent && e.unsolicited)
-        .map(|e| e.seq)
-        .collect();
+    let stray = answers_to_initialized(ctx, sent);
     if stray.is_empty() {
         return Verdict::Pass(
-            "no response to notifications/initialized (or any other stray response)".into(),
+            "no response to notifications/initialized (stray responses later, if any, are \
+             judged by rpc-id-echo)"
+                .into(),
         );
     }
     let mut seqs = vec![sent];
     seqs.extend(stray.iter().take(MAX_EXAMPLES));
     Verdict::Violation(
         format!(
-            "{} response(s) answer no request of ours, the first after notifications/initialized; \
+            "{} response(s) right after notifications/initialized answer no request of ours; \
              a notification MUST NOT be answered",
             stray.len()
         ),
         ctx.evidence(&seqs),
     )
+}
+
+/// Stray responses that can be answers to `notifications/initialized` (sent at `sent`):
+/// those that came before the server answered anything we sent after it, and whose id is
+/// none of our requests' (a second answer to one of ours is not about the notification).
+pub(super) fn answers_to_initialized(ctx: &Ctx<'_>, sent: usize) -> Vec<usize> {
+    let transcript = ctx.transcript();
+    let next_answer = transcript
+        .received()
+        .find(|e| e.seq > sent && e.answers.is_some())
+        .map_or(usize::MAX, |e| e.seq);
+    let ours = our_request_ids(ctx);
+    transcript
+        .received()
+        .filter(|e| e.seq > sent && e.seq < next_answer && e.unsolicited)
+        .filter(|e| {
+            let id = e.json.as_ref().and_then(|j| j.get("id"));
+            !id.is_some_and(|id| ours.contains(&id))
+        })
+        .map(|e| e.seq)
+        .collect()
+}
+
+/// The ids of every request we sent in the scripted session.
+pub(super) fn our_request_ids<'a>(ctx: &'a Ctx<'_>) -> Vec<&'a Value> {
+    ctx.transcript()
+        .entries()
+        .iter()
+        .filter(|e| e.direction == crate::protocol::Direction::Sent)
+        .filter_map(|e| e.json.as_ref())
+        .filter(|j| j.get("method").is_some())
+        .filter_map(|j| j.get("id"))
+        .collect()
 }
 
 /// `LC-CAP-CONSISTENT` / `LC-CAP-TOOLS`: tools declared exactly when tools/list works.

@@ -151,6 +151,8 @@ struct Script {
     arguments_omitted: Option<Value>,
     invalid_request: Value,
     stray_line: Option<(&'static str, FrameProblem)>,
+    /// A response the server wrote late in the session that answers nothing outstanding.
+    stray_response: Option<Value>,
     /// The answer to tools/list with `params: {}` and with only `_meta`.
     params_forms: Option<Value>,
     /// The progress notifications for the call with a progressToken: their params, and
@@ -194,6 +196,7 @@ impl Script {
             invalid_request: json!({"jsonrpc": "2.0", "id": 900_001,
                 "error": {"code": -32600, "message": "Invalid Request"}}),
             stray_line: None,
+            stray_response: None,
             params_forms: None,
             progress: vec![(progress(1), false), (progress(2), false)],
         }
@@ -305,6 +308,11 @@ impl Script {
         let invalid_request = Some(r.invalid_request(self.invalid_request.clone()));
         if let Some((line, problem)) = &self.stray_line {
             r.received(line, Some(problem.clone()));
+        }
+        if let Some(response) = &self.stray_response {
+            r.received(&response.to_string(), None);
+            let seq = r.transcript.entries().len() - 1;
+            r.transcript.get_mut(seq).unwrap().unsolicited = true;
         }
         RevisionRecord {
             requested: revision,
@@ -475,6 +483,22 @@ const ROWS: &[Row] = &[
             (CheckId::RpcErrMethodNotFound, Status::Fail),
             (CheckId::SchemaServerMessages, Status::Fail),
         ],
+    ),
+    (
+        "a second answer to a request already answered (id 1, initialize)",
+        Rev::R2025_11_25,
+        |s| {
+            s.stray_response = Some(json!({"jsonrpc": "2.0", "id": 1, "result": {}}));
+        },
+        &[(CheckId::RpcIdEcho, Status::Warn)],
+    ),
+    (
+        "a late response with an id none of our requests had",
+        Rev::R2025_11_25,
+        |s| {
+            s.stray_response = Some(json!({"jsonrpc": "2.0", "id": 424242, "result": {}}));
+        },
+        &[(CheckId::RpcIdEcho, Status::Fail)],
     ),
     (
         "a log line on stdout",
