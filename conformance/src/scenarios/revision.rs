@@ -279,6 +279,7 @@ async fn converse(session: &mut Session, record: &mut RevisionRecord, policy: &C
         let limits = tools::Limits {
             max_pages: MAX_PAGES,
             tasks,
+            listing_ended: record.tools_walk_stopped.is_none(),
         };
         record.tools = Some(tools::converse(session, revision, &walk, policy, limits).await);
         if session.ended().is_some() {

@@ -71,6 +71,12 @@ pub(in crate::checks) fn pagination_stable(ctx: &Ctx<'_>) -> Verdict {
         Ok(r) => r,
         Err(v) => return v,
     };
+    if record.second_walk.is_empty() {
+        return Verdict::Skip(
+            "the first walk did not end (see pag-terminates), so the listing was not walked again"
+                .into(),
+        );
+    }
     if record.second_walk.iter().any(|p| p.result().is_none()) {
         return Verdict::Skip("the second walk did not complete".into());
     }

@@ -125,6 +125,13 @@ impl PropertyRun<'_> {
                 continue;
             }
             seen.push(name);
+            if seen.len() > crate::scenarios::tools::MAX_CALLED_TOOLS {
+                record.notes.push(format!(
+                    "only the first {} listed tools get generated cases",
+                    crate::scenarios::tools::MAX_CALLED_TOOLS
+                ));
+                break;
+            }
             if let Err(why) = self.policy.permits(tool) {
                 record.notes.push(format!("tool {name:?}: {why}"));
                 continue;
