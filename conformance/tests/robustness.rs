@@ -375,9 +375,9 @@ fn hostile_partial_lines_forever() {
 fn hostile_answers_every_id_twice() {
     hostile(
         &["answer-twice"],
-        "lc-initialized-no-reply",
-        "fail",
-        "answer no request of ours",
+        "rpc-id-echo",
+        "warn",
+        "answer a request that was already answered",
     );
 }
 

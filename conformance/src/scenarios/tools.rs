@@ -14,7 +14,7 @@ use serde_json::{json, Value};
 use super::policy::CallPolicy;
 use crate::checks::rules::TaskSupport;
 use crate::generate::minimal_instance;
-use crate::protocol::{Exchange, Revision, Session};
+use crate::protocol::{Exchange, Revision, Session, Silence};
 
 /// Most tools probed with invalid arguments (each probe is a real call).
 const MAX_INVALID_PROBES: usize = 32;
@@ -376,8 +376,17 @@ pub async fn converse(
             Err(why) => call.skipped = Some(why),
             Ok(args) => {
                 let params = json!({"name": name, "arguments": args});
-                call.exchange = Some(session.request("tools/call", Some(params)).await);
-                for (bad, intent) in invalid_arguments(tool, &args) {
+                let exchange = session.request("tools/call", Some(params)).await;
+                // A tool that outlasted the timeout costs its latency once: its
+                // invalid-argument probes would each wait it out again.
+                let slow = matches!(exchange.silence(), Some(Silence::Timeout(_)));
+                call.exchange = Some(exchange);
+                let probes = if slow {
+                    Vec::new()
+                } else {
+                    invalid_arguments(tool, &args)
+                };
+                for (bad, intent) in probes {
                     if record.invalid_arguments.len() >= MAX_INVALID_PROBES
                         || session.ended().is_some()
                     {
