@@ -71,6 +71,7 @@ pub async fn fuzz(
             policy,
             seed: seed.wrapping_add(outcome.rounds),
             config: &config,
+            slow_tools: &[],
         };
         let record = run.run().await;
         if let Some(ii) = &record.input_independent {

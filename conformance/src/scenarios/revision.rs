@@ -211,6 +211,16 @@ pub async fn run_revision(
         let listed =
             record.declares_tools() && record.tools_pages.iter().all(|p| p.result().is_some());
         let pages: &[Exchange] = if listed { &record.tools_pages } else { &[] };
+        let slow_tools: Vec<String> = record
+            .tools
+            .iter()
+            .flat_map(|t| &t.calls)
+            .filter(|c| {
+                let silence = c.exchange.as_ref().and_then(Exchange::silence);
+                matches!(silence, Some(crate::protocol::Silence::Timeout(_)))
+            })
+            .map(|c| c.name.clone())
+            .collect();
         let run = PropertyRun {
             command,
             session: config,
@@ -221,6 +231,7 @@ pub async fn run_revision(
             policy,
             seed,
             config: props,
+            slow_tools: &slow_tools,
         };
         record.properties = Some(run.run().await);
         record.phases.properties = started.elapsed();

@@ -136,6 +136,12 @@ impl PropertyRun<'_> {
                 record.notes.push(format!("tool {name:?}: {why}"));
                 continue;
             }
+            if self.slow_tools.iter().any(|t| t == name) {
+                record.notes.push(format!(
+                    "tool {name:?}: its scripted call outlasted the timeout, so it gets no generated cases (a slow tool costs its latency once)"
+                ));
+                continue;
+            }
             let object_schema = |s: &&Value| s.get("type") == Some(&Value::String("object".into()));
             let Some(schema) = tool.get("inputSchema").filter(object_schema) else {
                 // Arguments are an object: a tool whose inputSchema says otherwise is

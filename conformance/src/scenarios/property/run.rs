@@ -135,6 +135,9 @@ pub struct PropertyRun<'a> {
     pub seed: u64,
     /// Budget.
     pub config: &'a PropertyConfig,
+    /// Tools whose scripted call outlasted the timeout: they get no generated cases (a
+    /// slow tool costs its latency once, in the scripted phase, where it is reported).
+    pub slow_tools: &'a [String],
 }
 
 impl PropertyRun<'_> {
