@@ -16,6 +16,7 @@ use serde_json::{Map, Value};
 
 use super::pointer::{resolve, RefSyntax};
 use super::types::{Dialect, Unsupported};
+use super::valid::{ARRAY_WORDS, NUMBER_WORDS, OBJECT_WORDS, STRING_WORDS};
 
 /// Most bytes the smallest generated instance of a tool's schema may take (serialized
 /// JSON). Real tool arguments are a few KB; the property phase draws at most 4 KB more
@@ -123,42 +124,10 @@ struct Estimate<'a> {
 /// Keywords that say an instance is of a type when `type` does not (as the builders read
 /// them).
 const INFERRED: &[(&[&str], &str)] = &[
-    (
-        &[
-            "properties",
-            "required",
-            "additionalProperties",
-            "patternProperties",
-            "minProperties",
-            "maxProperties",
-            "propertyNames",
-            "dependentRequired",
-            "dependencies",
-        ],
-        "object",
-    ),
-    (
-        &[
-            "items",
-            "prefixItems",
-            "additionalItems",
-            "minItems",
-            "maxItems",
-            "uniqueItems",
-        ],
-        "array",
-    ),
-    (&["minLength", "maxLength", "pattern", "format"], "string"),
-    (
-        &[
-            "minimum",
-            "maximum",
-            "exclusiveMinimum",
-            "exclusiveMaximum",
-            "multipleOf",
-        ],
-        "number",
-    ),
+    (OBJECT_WORDS, "object"),
+    (ARRAY_WORDS, "array"),
+    (STRING_WORDS, "string"),
+    (NUMBER_WORDS, "number"),
 ];
 
 impl Estimate<'_> {

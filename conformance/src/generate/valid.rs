@@ -68,7 +68,7 @@ pub(super) const MAX_DEPTH: usize = 6;
 const BUDGET: usize = 20_000;
 
 /// Keywords that say what an instance's type is when `type` does not.
-const OBJECT_WORDS: &[&str] = &[
+pub(super) const OBJECT_WORDS: &[&str] = &[
     "properties",
     "required",
     "additionalProperties",
@@ -79,7 +79,7 @@ const OBJECT_WORDS: &[&str] = &[
     "dependentRequired",
     "dependencies",
 ];
-const ARRAY_WORDS: &[&str] = &[
+pub(super) const ARRAY_WORDS: &[&str] = &[
     "items",
     "prefixItems",
     "additionalItems",
@@ -87,8 +87,8 @@ const ARRAY_WORDS: &[&str] = &[
     "maxItems",
     "uniqueItems",
 ];
-const STRING_WORDS: &[&str] = &["minLength", "maxLength", "pattern", "format"];
-const NUMBER_WORDS: &[&str] = &[
+pub(super) const STRING_WORDS: &[&str] = &["minLength", "maxLength", "pattern", "format"];
+pub(super) const NUMBER_WORDS: &[&str] = &[
     "minimum",
     "maximum",
     "exclusiveMinimum",

@@ -223,18 +223,12 @@ pub fn compile_input_schema(
 
 /// Minimal arguments for a tool, validated against its inputSchema.
 pub fn valid_arguments(tool: &Value, revision: &Revision) -> Result<Value, String> {
-    let schema = tool
-        .get("inputSchema")
-        .filter(|s| s.is_object())
-        .ok_or("the tool has no inputSchema object")?;
-    let validator = compile_input_schema(schema, revision)
-        .map_err(|e| format!("its inputSchema does not compile: {e}"))?;
+    let (schema, validator) = input_validator(tool, revision)?;
     let args = minimal_instance(schema, schema)?;
     if !args.is_object() {
         return Err("the inputSchema does not describe an object".into());
     }
-    let first_error = validator.iter_errors(&args).next().map(|e| e.to_string());
-    match first_error {
+    match first_error(&validator, &args) {
         None => Ok(args),
         Some(e) => Err(format!(
             "the generated arguments {args} do not satisfy the inputSchema ({e}); not sent"
@@ -245,19 +239,31 @@ pub fn valid_arguments(tool: &Value, revision: &Revision) -> Result<Value, Strin
 /// Arguments the user gave for a tool, used only when they satisfy its inputSchema: a
 /// call with arguments that do not is no "valid call" to judge the server by.
 fn given_arguments(tool: &Value, revision: &Revision, args: &Value) -> Result<Value, String> {
+    let (_, validator) = input_validator(tool, revision)?;
+    match first_error(&validator, args) {
+        None => Ok(args.clone()),
+        Some(e) => Err(format!(
+            "the arguments given with --tool-args {args} do not satisfy the inputSchema ({e}); not sent"
+        )),
+    }
+}
+
+/// The tool's inputSchema and its compiled validator, or why there is none.
+fn input_validator<'t>(
+    tool: &'t Value,
+    revision: &Revision,
+) -> Result<(&'t Value, jsonschema::Validator), String> {
     let schema = tool
         .get("inputSchema")
         .filter(|s| s.is_object())
         .ok_or("the tool has no inputSchema object")?;
     let validator = compile_input_schema(schema, revision)
         .map_err(|e| format!("its inputSchema does not compile: {e}"))?;
-    let first_error = validator.iter_errors(args).next().map(|e| e.to_string());
-    match first_error {
-        None => Ok(args.clone()),
-        Some(e) => Err(format!(
-            "the arguments given with --tool-args {args} do not satisfy the inputSchema ({e}); not sent"
-        )),
-    }
+    Ok((schema, validator))
+}
+
+fn first_error(validator: &jsonschema::Validator, args: &Value) -> Option<String> {
+    validator.iter_errors(args).next().map(|e| e.to_string())
 }
 
 /// Arguments that break `tool`'s inputSchema, one rule each: a required property left
