@@ -318,7 +318,7 @@ impl FileConfig {
         } else {
             names
                 .iter()
-                .map(|n| Revision::find(n).ok_or_else(|| Error::UnknownRevision(n.clone())))
+                .map(|n| Revision::named(n).ok_or_else(|| Error::UnknownRevision(n.clone())))
                 .collect::<Result<Vec<_>>>()?
         };
 

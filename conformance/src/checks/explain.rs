@@ -112,6 +112,6 @@ mod tests {
         let ping = find("lc-ping").unwrap();
         assert!(explanation(ping)
             .requirement
-            .contains("Graded: fail in every revision (MUST)."));
+            .contains("Graded: fail in every handshake revision (MUST)."));
     }
 }

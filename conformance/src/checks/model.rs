@@ -129,6 +129,9 @@ impl Grade {
         };
         let scope = match applies {
             Applies::All => "in every revision".to_string(),
+            Applies::Legacy => "in every handshake revision".to_string(),
+            Applies::Modern => "in 2026-07-28".to_string(),
+            Applies::Range(first, last) => format!("from {} to {}", first.id(), last.id()),
             Applies::From(first) => format!("from {}", first.id()),
             Applies::Only(only) => format!("in {} only", only.id()),
         };
@@ -250,6 +253,12 @@ impl Status {
 pub enum Applies {
     /// Every revision.
     All,
+    /// The handshake revisions (2024-11-05 .. 2025-11-25).
+    Legacy,
+    /// The revisions without a handshake (2026-07-28).
+    Modern,
+    /// From the first revision to the second, both included.
+    Range(Rev, Rev),
     /// This revision and later ones.
     From(Rev),
     /// This revision only.
@@ -261,6 +270,9 @@ impl Applies {
     pub fn includes(self, revision: &Revision) -> bool {
         match self {
             Applies::All => true,
+            Applies::Legacy => !revision.modern(),
+            Applies::Modern => revision.modern(),
+            Applies::Range(first, last) => revision.at_least(first) && revision.rev <= last,
             Applies::From(first) => revision.at_least(first),
             Applies::Only(only) => revision.rev == only,
         }
@@ -270,6 +282,9 @@ impl Applies {
     pub fn describe(self) -> String {
         match self {
             Applies::All => "all".into(),
+            Applies::Legacy => "2024-11-05..2025-11-25 (the handshake revisions)".into(),
+            Applies::Modern => "2026-07-28".into(),
+            Applies::Range(first, last) => format!("{}..{}", first.id(), last.id()),
             Applies::From(first) => format!("{}+", first.id()),
             Applies::Only(only) => only.id().to_string(),
         }
@@ -427,6 +442,30 @@ impl Ctx<'_> {
         exchange_evidence(self.transcript(), exchange)
     }
 
+    /// `Some(reason)` when the server does not speak this revision's era at all, so no
+    /// check of it applies: a legacy-only server in 2026-07-28, or a modern-only one
+    /// (whose `initialize` was rejected, as 2026-07-28 allows) in a handshake revision.
+    pub fn era_skip(&self) -> Option<String> {
+        let record = self.record;
+        if let Some(modern) = &record.modern {
+            return (!modern.era.speaks()).then(|| {
+                format!(
+                    "the server does not speak {}: {}",
+                    record.requested.id,
+                    record.stopped.as_deref().unwrap_or("no modern answer")
+                )
+            });
+        }
+        let modern_only = self.negotiation.era == Some(crate::scenarios::ServerEra::ModernOnly);
+        (modern_only && record.initialize.result().is_none()).then(|| {
+            format!(
+                "the server is modern-only (it answers server/discover and rejects initialize): \
+                 {} has a handshake; m-init-reject judges the rejection in 2026-07-28",
+                record.requested.id
+            )
+        })
+    }
+
     /// `Some(skip)` when the conversation stopped after initialize.
     pub fn skip_if_stopped(&self) -> Option<Verdict> {
         self.record
@@ -476,10 +515,13 @@ pub fn exchange_evidence(transcript: &Transcript, exchange: &Exchange) -> Vec<Ev
 /// Judges every applicable check of the catalog for one revision.
 pub fn judge_all(catalog: &[Check], ctx: &Ctx<'_>) -> Vec<CheckResult> {
     let revision = ctx.revision.unwrap_or(ctx.record.requested);
+    let era_skip = ctx.era_skip();
     catalog
         .iter()
         .map(|check| {
-            let verdict = if check.applies.includes(revision) {
+            let verdict = if let Some(reason) = &era_skip {
+                Verdict::Skip(reason.clone())
+            } else if check.applies.includes(revision) {
                 (check.judge)(ctx)
             } else {
                 Verdict::Skip(format!(

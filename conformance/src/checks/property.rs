@@ -13,6 +13,7 @@ fn findings<'a>(ctx: &'a Ctx<'_>, check: CheckId) -> Result<Vec<&'a PropertyFail
     let Some(props) = &ctx.record.properties else {
         return Err(Verdict::Skip(match ctx.transcript().flood_cut() {
             Some(_) => "the property phase did not run: the scripted session was cut for flooding (see rpc-traffic-bounded)".into(),
+            None if ctx.record.requested.modern() => "the property phase does not run in 2026-07-28 yet (its generated sessions speak the legacy handshake); the scripted checks cover this revision".into(),
             None => "the property phase did not run (--cases 0)".into(),
         }));
     };

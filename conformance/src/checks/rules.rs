@@ -15,7 +15,7 @@ use serde_json::Value;
 
 use super::catalog::CheckId;
 use crate::protocol::{
-    classify, result_definition, ErrorClass, FrameProblem, IdMatch, MessageKind, Revision,
+    classify, result_definition_of, ErrorClass, FrameProblem, IdMatch, MessageKind, Revision,
     SchemaSet,
 };
 
@@ -295,7 +295,7 @@ pub fn envelope(sent: &Value, response: &Value, id_match: IdMatch) -> Option<Bre
 
 /// `schema.json`: a result validates against the definition its request method calls for.
 pub fn result_schema(schemas: &SchemaSet, method: &str, result: &Value) -> Option<Breach> {
-    let definition = result_definition(method);
+    let definition = result_definition_of(schemas, method, result);
     let first = schemas
         .validate(definition, result)
         .ok()?

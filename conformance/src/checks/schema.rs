@@ -8,7 +8,7 @@
 use serde_json::Value;
 
 use super::model::{Ctx, Evidence, Verdict, MAX_EXAMPLES};
-use crate::protocol::{classify, result_definition, MessageKind, SchemaViolation};
+use crate::protocol::{classify, result_definition_of, MessageKind, SchemaViolation};
 
 /// What a failing payload probably meant, for mistakes seen in the wild.
 fn hints(definition: &str, instance: &Value) -> Vec<&'static str> {
@@ -100,7 +100,7 @@ pub(super) fn server_messages(ctx: &Ctx<'_>) -> Verdict {
                         let definition = if task {
                             "CreateTaskResult"
                         } else {
-                            result_definition(m)
+                            result_definition_of(schemas, m, result)
                         };
                         (definition.to_string(), result)
                     }

@@ -343,6 +343,7 @@ impl Script {
             ping_after_malformed: None,
             shutdown: None,
             properties: None,
+            modern: None,
             transcript: r.transcript,
             phases: Default::default(),
         }

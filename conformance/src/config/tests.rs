@@ -40,7 +40,7 @@ const PRECEDENCE: &[(&str, Option<&str>, Option<&str>, &str)] = &[
     ("server",          None,                None,                           "default-server"),
     ("revisions",       Some("2024-11-05"),  Some(r#"["2025-06-18"]"#),      "2024-11-05"),
     ("revisions",       None,                Some(r#"["2025-06-18"]"#),      "2025-06-18"),
-    ("revisions",       None,                None,                           "2024-11-05,2025-03-26,2025-06-18,2025-11-25"),
+    ("revisions",       None,                None,                           "2024-11-05,2025-03-26,2025-06-18,2025-11-25,2026-07-28"),
     ("timeout",         Some("3"),           Some("5.0"),                    "3"),
     ("timeout",         None,                Some("5.0"),                    "5"),
     ("timeout",         None,                None,                           "10"),

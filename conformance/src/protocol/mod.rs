@@ -15,8 +15,8 @@ pub use client::{
     Usage,
 };
 pub use jsonrpc::{classify, id_match, IdMatch, MessageKind};
-pub use revision::{ErrorClass, Rev, Revision, REVISIONS};
-pub use schema::{result_definition, SchemaSet, SchemaViolation};
+pub use revision::{Era, ErrorClass, Rev, Revision, REVISIONS};
+pub use schema::{result_definition, result_definition_of, SchemaSet, SchemaViolation};
 pub use transcript::{
     cut as cut_text, thousands, Direction, Entry, FrameProblem, Tally, Transcript, Unprompted,
 };

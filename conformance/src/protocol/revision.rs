@@ -16,6 +16,19 @@ pub enum ErrorClass {
     ToolError,
 }
 
+/// How a revision opens a conversation (REQUIREMENTS.md sections 3 and 4; 2026-07-28
+/// versioning.mdx, Terminology).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Era {
+    /// An `initialize` handshake fixes the version and capabilities for the process
+    /// (2024-11-05 .. 2025-11-25).
+    Legacy,
+    /// No handshake: every request carries its version and the client's capabilities in
+    /// `params._meta` (2026-07-28).
+    Modern,
+}
+
 /// A revision by name, for the catalog and other tables: a typo is a compile error, and
 /// the order is the spec's (oldest first).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -28,6 +41,8 @@ pub enum Rev {
     R2025_06_18,
     /// 2025-11-25.
     R2025_11_25,
+    /// 2026-07-28 (and `draft`, its alias at the vendored snapshot).
+    R2026_07_28,
 }
 
 impl Rev {
@@ -47,8 +62,12 @@ impl Rev {
 pub struct Revision {
     /// The revision as a typed name.
     pub rev: Rev,
-    /// The version string sent in `initialize`.
+    /// The version string (sent in `initialize`, or in every request's `_meta`).
     pub id: &'static str,
+    /// Other names the command line accepts for it (`draft`: REQUIREMENTS.md 10 A16).
+    pub aliases: &'static [&'static str],
+    /// How a conversation opens.
+    pub era: Era,
     /// The official `schema.json`, embedded.
     pub schema: &'static str,
     /// `true` when the schema is JSON Schema 2020-12 (`$defs`), `false` for draft-07.
@@ -82,6 +101,27 @@ impl Revision {
         REVISIONS.iter().find(|r| r.id == id)
     }
 
+    /// Looks a revision up by a name a user typed: its version string or an alias.
+    pub fn named(name: &str) -> Option<&'static Revision> {
+        REVISIONS
+            .iter()
+            .find(|r| r.id == name || r.aliases.contains(&name))
+    }
+
+    /// Whether the revision has no handshake (2026-07-28).
+    pub fn modern(&self) -> bool {
+        self.era == Era::Modern
+    }
+
+    /// The request a conversation can always make to learn the server is still there:
+    /// `ping`, which 2026-07-28 removed; there `server/discover` takes its place.
+    pub fn liveness_method(&self) -> &'static str {
+        match self.era {
+            Era::Legacy => "ping",
+            Era::Modern => "server/discover",
+        }
+    }
+
     /// Whether this revision is the same as or later than `other`.
     pub fn at_least(&self, other: Rev) -> bool {
         self.rev >= other
@@ -99,6 +139,17 @@ const TOOL_FIELDS_R3: &[&str] = &[
     "annotations",
     "_meta",
 ];
+/// 2026-07-28 moved tasks (`execution`) to an extension (changelog, Major changes 6).
+const TOOL_FIELDS_R5: &[&str] = &[
+    "name",
+    "title",
+    "description",
+    "inputSchema",
+    "outputSchema",
+    "annotations",
+    "icons",
+    "_meta",
+];
 const TOOL_FIELDS_R4: &[&str] = &[
     "name",
     "title",
@@ -111,11 +162,13 @@ const TOOL_FIELDS_R4: &[&str] = &[
     "_meta",
 ];
 
-/// Every legacy (handshake-based) revision the suite knows, oldest first.
+/// Every revision the suite knows, oldest first.
 pub static REVISIONS: &[Revision] = &[
     Revision {
         rev: Rev::R2024_11_05,
         id: "2024-11-05",
+        aliases: &[],
+        era: Era::Legacy,
         schema: include_str!("../../../fixtures/schemas/2024-11-05/schema.json"),
         draft_2020_12: false,
         content_types: &["text", "image", "resource"],
@@ -127,6 +180,8 @@ pub static REVISIONS: &[Revision] = &[
     Revision {
         rev: Rev::R2025_03_26,
         id: "2025-03-26",
+        aliases: &[],
+        era: Era::Legacy,
         schema: include_str!("../../../fixtures/schemas/2025-03-26/schema.json"),
         draft_2020_12: false,
         content_types: &["text", "image", "audio", "resource"],
@@ -138,6 +193,8 @@ pub static REVISIONS: &[Revision] = &[
     Revision {
         rev: Rev::R2025_06_18,
         id: "2025-06-18",
+        aliases: &[],
+        era: Era::Legacy,
         schema: include_str!("../../../fixtures/schemas/2025-06-18/schema.json"),
         draft_2020_12: false,
         content_types: &["text", "image", "audio", "resource_link", "resource"],
@@ -149,6 +206,8 @@ pub static REVISIONS: &[Revision] = &[
     Revision {
         rev: Rev::R2025_11_25,
         id: "2025-11-25",
+        aliases: &[],
+        era: Era::Legacy,
         schema: include_str!("../../../fixtures/schemas/2025-11-25/schema.json"),
         draft_2020_12: true,
         content_types: &["text", "image", "audio", "resource_link", "resource"],
@@ -156,6 +215,19 @@ pub static REVISIONS: &[Revision] = &[
         batching: false,
         invalid_arguments: ErrorClass::ToolError,
         tasks: true,
+    },
+    Revision {
+        rev: Rev::R2026_07_28,
+        id: "2026-07-28",
+        aliases: &["draft"],
+        era: Era::Modern,
+        schema: include_str!("../../../fixtures/schemas/2026-07-28/schema.json"),
+        draft_2020_12: true,
+        content_types: &["text", "image", "audio", "resource_link", "resource"],
+        tool_fields: TOOL_FIELDS_R5,
+        batching: false,
+        invalid_arguments: ErrorClass::ToolError,
+        tasks: false,
     },
 ];
 
@@ -170,12 +242,11 @@ mod tests {
             let dialect = schema["$schema"].as_str().unwrap_or_default();
             assert_eq!(dialect.contains("2020-12"), rev.draft_2020_12, "{}", rev.id);
             assert!(schema.get(rev.defs_key()).is_some(), "{}", rev.id);
-            for def in [
-                "InitializeResult",
-                "Tool",
-                "CallToolResult",
-                "ListToolsResult",
-            ] {
+            let opening = match rev.era {
+                Era::Legacy => "InitializeResult",
+                Era::Modern => "DiscoverResult",
+            };
+            for def in [opening, "Tool", "CallToolResult", "ListToolsResult"] {
                 assert!(
                     schema[rev.defs_key()].get(def).is_some(),
                     "{} lacks {def}",
@@ -195,5 +266,7 @@ mod tests {
         assert!(r3.at_least(Rev::R2025_03_26));
         assert!(r3.at_least(Rev::R2025_06_18));
         assert!(!r3.at_least(Rev::R2025_11_25));
+        assert_eq!(Revision::named("draft").map(|r| r.id), Some("2026-07-28"));
+        assert!(Revision::find("draft").is_none());
     }
 }

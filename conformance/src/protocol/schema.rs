@@ -50,7 +50,20 @@ pub fn result_definition(method: &str) -> &'static str {
         "ping" => "EmptyResult",
         "tools/list" => "ListToolsResult",
         "tools/call" => "CallToolResult",
+        "server/discover" => "DiscoverResult",
         _ => "Result",
+    }
+}
+
+/// [`result_definition`] for a result as it came: a multi round-trip interim result
+/// (`resultType: "input_required"`, 2026-07-28 mrtr.mdx) is an `InputRequiredResult` in
+/// the revisions that define one, whatever the method.
+pub fn result_definition_of(schemas: &SchemaSet, method: &str, result: &Value) -> &'static str {
+    let interim = result.get("resultType").and_then(Value::as_str) == Some("input_required");
+    if interim && schemas.has("InputRequiredResult") {
+        "InputRequiredResult"
+    } else {
+        result_definition(method)
     }
 }
 
@@ -180,7 +193,7 @@ mod tests {
 
     #[test]
     fn initialize_result_without_server_info_is_rejected_in_every_revision() {
-        for rev in REVISIONS {
+        for rev in REVISIONS.iter().filter(|r| !r.modern()) {
             let set = SchemaSet::new(rev).unwrap();
             let good = json!({"protocolVersion": rev.id, "capabilities": {},
                               "serverInfo": {"name": "s", "version": "1"}});
@@ -207,10 +220,12 @@ mod tests {
                 "{}",
                 rev.id
             );
-            assert!(
+            // 2026-07-28 removed ping and every server-to-client request.
+            assert_eq!(
                 set.union_methods("ServerRequest")
                     .iter()
                     .any(|m| m == "ping"),
+                !rev.modern(),
                 "{}",
                 rev.id
             );

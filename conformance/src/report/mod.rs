@@ -21,7 +21,7 @@ pub use json::to_json;
 pub use junit::to_junit;
 pub use markdown::to_markdown;
 pub use model::{
-    BaselineEntry, BaselineOutcome, Baselined, CoverageNote, Incomplete, PartTiming,
+    BaselineEntry, BaselineOutcome, Baselined, CoverageNote, Incomplete, NotSpoken, PartTiming,
     RevisionReport, RevisionTiming, RunReport, RunTiming, Summary, TargetInfo, ToolGap, ToolInfo,
 };
 pub use sarif::to_sarif;

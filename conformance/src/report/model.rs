@@ -119,10 +119,27 @@ pub struct RunReport {
     /// that cost (a note at the top of the readable reports).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub coverage: Vec<CoverageNote>,
+    /// Which eras the server speaks, when a modern revision ran ("legacy-only",
+    /// "modern-only", "dual-era").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub era: Option<&'static str>,
+    /// Revisions the server does not speak (every check of them skipped): why.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub not_spoken: Vec<NotSpoken>,
     /// Where the time went (measured, so it differs between runs; only the JSON report
     /// carries it).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub timing: Option<RunTiming>,
+}
+
+/// A revision the server does not speak: a legacy-only server in 2026-07-28, a
+/// modern-only one in the handshake revisions.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct NotSpoken {
+    /// The revision.
+    pub revision: &'static str,
+    /// What showed it.
+    pub reason: String,
 }
 
 /// What a revision could not judge because no call of some tools succeeded.
@@ -268,8 +285,18 @@ impl RunReport {
             baseline: None,
             incomplete: None,
             coverage: Vec::new(),
+            era: None,
+            not_spoken: Vec::new(),
             timing: None,
         }
+    }
+
+    /// Why the server does not speak `revision`, when it does not.
+    pub fn not_spoken(&self, revision: &str) -> Option<&str> {
+        self.not_spoken
+            .iter()
+            .find(|n| n.revision == revision)
+            .map(|n| n.reason.as_str())
     }
 
     /// Whether any check failed.

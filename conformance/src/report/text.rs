@@ -45,6 +45,9 @@ pub fn render_text_styled(report: &RunReport, color: bool) -> String {
         let line = escape_server_text(&cut.describe());
         let _ = writeln!(out, "{}", paint(&line, Status::Fail, color));
     }
+    if let Some(era) = report.era {
+        let _ = writeln!(out, "The server is {era} (2026-07-28 versioning.mdx).");
+    }
     for note in &report.coverage {
         let _ = writeln!(out, "{}", escape_server_text(&note.describe()));
     }
@@ -56,6 +59,15 @@ pub fn render_text_styled(report: &RunReport, color: bool) -> String {
             .map_or("nothing".to_string(), |n| {
                 escape_server_text(&format!("{n:?}"))
             });
+        if let Some(reason) = report.not_spoken(rev.revision) {
+            let _ = writeln!(
+                out,
+                "\n== {}: not spoken by the server, every check skipped: {}",
+                rev.revision,
+                escape_server_text(reason)
+            );
+            continue;
+        }
         let _ = writeln!(
             out,
             "\n== {} (negotiated {}): {}",

@@ -23,8 +23,8 @@ use tokio::task::JoinSet;
 use crate::checks::{judge_all, Ctx, CATALOG};
 use crate::protocol::{measured, Revision, SchemaSet, SessionConfig, Usage, REVISIONS};
 use crate::report::{
-    Incomplete, PartTiming, RevisionReport, RevisionTiming, RunReport, RunTiming, Summary,
-    TargetInfo,
+    Incomplete, NotSpoken, PartTiming, RevisionReport, RevisionTiming, RunReport, RunTiming,
+    Summary, TargetInfo,
 };
 use crate::scenarios::{
     negotiate, probe_unsupported, run_revision, CallPolicy, NegotiationRecord, PropertyConfig,
@@ -189,6 +189,7 @@ pub async fn run_until(
     let mut reports = Vec::new();
     let mut timings = Vec::new();
     let mut notes = Vec::new();
+    let mut not_spoken = Vec::new();
     for f in finished.iter().flatten() {
         let record = &f.record;
         let revision = record.negotiated.as_deref().and_then(Revision::find);
@@ -204,6 +205,12 @@ pub async fn run_until(
             negotiation: &negotiation,
         };
         let results = judge_all(CATALOG, &ctx);
+        if let Some(reason) = ctx.era_skip() {
+            not_spoken.push(NotSpoken {
+                revision: record.requested.id,
+                reason,
+            });
+        }
         notes.extend(coverage::note(
             record,
             revision.unwrap_or(record.requested),
@@ -234,6 +241,8 @@ pub async fn run_until(
     let mut report = RunReport::new(target, config.seed, reports);
     report.link_causes();
     report.coverage = notes;
+    report.era = negotiation.era.map(|e| e.describe());
+    report.not_spoken = not_spoken;
     report.incomplete = cut.map(|reason| Incomplete {
         reason,
         not_run: config

@@ -6,6 +6,7 @@
 //! sessions (`negotiation.rs`).
 
 mod fuzz;
+mod modern;
 mod negotiation;
 mod policy;
 mod property;
@@ -14,8 +15,13 @@ mod revision;
 mod tools;
 
 pub use fuzz::{fuzz, FuzzOutcome};
+pub use modern::{
+    request_meta, EraFinding, ModernRecord, MrtrProbe, SubscriptionProbe, INPUT_CAPABILITIES,
+    LISTEN_ID, META_CAPABILITIES, META_CLIENT_INFO, META_SERVER_INFO, META_SUBSCRIPTION,
+    META_VERSION,
+};
 pub use negotiation::{
-    negotiate, probe_unsupported, NegotiationRecord, VersionProbe, UNSUPPORTED_VERSION,
+    negotiate, probe_unsupported, NegotiationRecord, ServerEra, VersionProbe, UNSUPPORTED_VERSION,
 };
 pub use policy::{CallMode, CallPolicy};
 pub(crate) use property::splitmix64;
@@ -24,7 +30,7 @@ pub use property::{
     PropertyFailure, PropertyRecord, PropertyRun, RawFrame, SlowCall, TOOL_CASE_BUDGET,
 };
 pub use replay::{replay, ReplayOutcome};
-pub use revision::{run_revision, PhaseTimes, RevisionRecord, ShutdownRecord, PING_IDS};
+pub use revision::{run_revision, PhaseTimes, RevisionRecord, ShutdownRecord, MAX_PAGES, PING_IDS};
 pub(crate) use tools::requires_arguments;
 pub use tools::{
     compile_input_schema, listed_tools, valid_arguments, walk, ProgressProbe, ToolCall,

@@ -39,9 +39,36 @@ impl VersionProbe {
     }
 }
 
+/// Which eras a server speaks (2026-07-28 versioning.mdx, Terminology and Compatibility
+/// Matrix), as the revision runs showed it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ServerEra {
+    /// Only the `initialize` handshake: `server/discover` failed.
+    LegacyOnly,
+    /// Only per-request `_meta`: `initialize` is rejected.
+    ModernOnly,
+    /// Both (`M-DUAL-ERA`).
+    DualEra,
+}
+
+impl ServerEra {
+    /// For the report: "dual-era".
+    pub fn describe(self) -> &'static str {
+        match self {
+            ServerEra::LegacyOnly => "legacy-only",
+            ServerEra::ModernOnly => "modern-only",
+            ServerEra::DualEra => "dual-era",
+        }
+    }
+}
+
 /// What negotiation probing learned.
 #[derive(Debug, Clone, Default)]
 pub struct NegotiationRecord {
+    /// The server's era, when a modern revision was run (the legacy runs alone cannot
+    /// tell a legacy-only server from a dual-era one).
+    pub era: Option<ServerEra>,
     /// initialize with [`UNSUPPORTED_VERSION`].
     pub unsupported: Option<VersionProbe>,
     /// Extra probes for answered versions the revision runs did not ask for.
@@ -88,6 +115,27 @@ async fn probe(
     })
 }
 
+/// The server's era from the revision runs: a modern run tells whether the server is
+/// modern, and its closing `initialize` (or any legacy run's) whether it is legacy too.
+pub fn era(records: &[RevisionRecord]) -> Option<ServerEra> {
+    let modern = records.iter().find_map(|r| r.modern.as_ref())?;
+    if !modern.era.speaks() {
+        return matches!(modern.era, super::EraFinding::Legacy(_)).then_some(ServerEra::LegacyOnly);
+    }
+    let legacy_init = modern
+        .initialize
+        .as_ref()
+        .is_some_and(|x| x.result().is_some())
+        || records
+            .iter()
+            .any(|r| !r.requested.modern() && r.initialize.result().is_some());
+    Some(if legacy_init {
+        ServerEra::DualEra
+    } else {
+        ServerEra::ModernOnly
+    })
+}
+
 /// Asks for [`UNSUPPORTED_VERSION`]. It needs nothing the revision runs learn, so it can
 /// run beside them.
 pub async fn probe_unsupported(
@@ -105,8 +153,11 @@ pub async fn negotiate(
     unsupported: Option<VersionProbe>,
     config: &SessionConfig,
 ) -> crate::Result<NegotiationRecord> {
-    let mut out = NegotiationRecord::default();
-    for record in records {
+    let mut out = NegotiationRecord {
+        era: era(records),
+        ..NegotiationRecord::default()
+    };
+    for record in records.iter().filter(|r| !r.requested.modern()) {
         out.echoes.insert(
             record.requested.id.to_string(),
             answered(&record.initialize).map(str::to_string),

@@ -9,6 +9,7 @@ use std::time::Duration;
 use serde_json::{json, Value};
 
 use super::initialize_params;
+use super::modern::{self, ModernRecord};
 use super::policy::CallPolicy;
 use super::property::{PropertyConfig, PropertyRecord, PropertyRun};
 use super::tools::{self, ToolsRecord};
@@ -42,7 +43,7 @@ pub struct ShutdownRecord {
 pub struct RevisionRecord {
     /// The revision we asked for.
     pub requested: &'static Revision,
-    /// The initialize exchange.
+    /// The opening exchange: `initialize`, or `server/discover` in the modern era.
     pub initialize: Exchange,
     /// `result.protocolVersion` when it was a string.
     pub negotiated: Option<String>,
@@ -72,6 +73,8 @@ pub struct RevisionRecord {
     pub shutdown: Option<ShutdownRecord>,
     /// The property phase (its own server processes), unless disabled.
     pub properties: Option<PropertyRecord>,
+    /// What only a modern (2026-07-28) conversation records.
+    pub modern: Option<ModernRecord>,
     /// Everything exchanged.
     pub transcript: Transcript,
     /// How long each phase took.
@@ -122,7 +125,7 @@ impl RevisionRecord {
             .chain(&self.ping_after_malformed)
     }
 
-    /// The initialize result, when initialize succeeded.
+    /// The opening result (initialize's, or server/discover's), when it succeeded.
     pub fn init_result(&self) -> Option<&Value> {
         self.initialize.result()
     }
@@ -149,14 +152,21 @@ pub async fn run_revision(
 ) -> crate::Result<RevisionRecord> {
     let started = std::time::Instant::now();
     let mut session = Session::start(command, config.clone())?;
-    let initialize = session
-        .request("initialize", Some(initialize_params(revision.id)))
-        .await;
-    let negotiated = initialize
-        .result()
-        .and_then(|r| r.get("protocolVersion"))
-        .and_then(Value::as_str)
-        .map(str::to_string);
+    let (initialize, modern) = if revision.modern() {
+        let (discover, record) = modern::open(&mut session, revision.id).await;
+        (discover, Some(record))
+    } else {
+        let params = initialize_params(revision.id);
+        (session.request("initialize", Some(params)).await, None)
+    };
+    let negotiated = match &modern {
+        Some(m) => m.era.speaks().then(|| revision.id.to_string()),
+        None => initialize
+            .result()
+            .and_then(|r| r.get("protocolVersion"))
+            .and_then(Value::as_str)
+            .map(str::to_string),
+    };
     let mut record = RevisionRecord {
         requested: revision,
         initialize,
@@ -174,19 +184,37 @@ pub async fn run_revision(
         ping_after_malformed: None,
         shutdown: None,
         properties: None,
+        modern,
         transcript: Transcript::default(),
         phases: PhaseTimes::default(),
     };
-    record.stopped = match (&negotiated, record.initialize.result()) {
-        (_, None) => Some("initialize did not succeed".to_string()),
-        (None, Some(_)) => Some("the initialize result has no protocolVersion string".to_string()),
-        (Some(v), Some(_)) if Revision::find(v).is_none() => Some(format!(
-            "the server negotiated {v:?}, a revision this suite does not know; a client disconnects here"
-        )),
+    record.stopped = match (&record.modern, &negotiated, record.initialize.result()) {
+        (Some(m), _, _) => match &m.era {
+            modern::EraFinding::Legacy(why) => Some(why.clone()),
+            modern::EraFinding::OtherVersions(versions) => Some(format!(
+                "the server is modern but does not offer {} (it offers {versions:?})",
+                revision.id
+            )),
+            _ => None,
+        },
+        (None, _, None) => Some("initialize did not succeed".to_string()),
+        (None, None, Some(_)) => {
+            Some("the initialize result has no protocolVersion string".to_string())
+        }
+        (None, Some(v), Some(_)) if Revision::find(v).is_none_or(Revision::modern) => {
+            Some(format!(
+                "the server negotiated {v:?}, not a handshake revision this suite knows; a client disconnects here"
+            ))
+        }
         _ => None,
     };
     if record.stopped.is_none() {
-        converse(&mut session, &mut record, policy).await;
+        if record.modern.is_some() {
+            converse_modern(&mut session, &mut record, policy).await;
+            modern::probes(&mut session, &mut record, command, config).await;
+        } else {
+            converse(&mut session, &mut record, policy).await;
+        }
     }
     let already_ended = session.ended().map(|s| s.describe());
     let (exit, voluntary, waited) = session.shutdown().await;
@@ -201,6 +229,9 @@ pub async fn run_revision(
     let started = std::time::Instant::now();
     // A server that flooded the scripted session would flood every property case too.
     let flooded = record.transcript.flood_cut().is_some();
+    // The generated sessions speak the legacy handshake: no property phase in the
+    // modern era yet (the checks say so).
+    let properties = properties.filter(|_| !revision.modern());
     if let (Some(props), None, false) = (properties, &record.stopped, flooded) {
         let revision = record
             .negotiated
@@ -267,6 +298,33 @@ async fn converse(session: &mut Session, record: &mut RevisionRecord, policy: &C
             return;
         }
     }
+    tools_and_malformed(session, record, policy).await;
+}
+
+/// The modern conversation before its own probes: the liveness request with the odd ids
+/// of the ping probes (`RPC-ID-ECHO`; `ping` itself is gone), then what both eras share.
+async fn converse_modern(session: &mut Session, record: &mut RevisionRecord, policy: &CallPolicy) {
+    record.pings.push(session.liveness().await);
+    for id in PING_IDS {
+        let id: Value = serde_json::from_str(id).unwrap_or(Value::Null);
+        let method = session.liveness_method();
+        record
+            .pings
+            .push(session.request_with_id(id, method, None).await);
+    }
+    if session.ended().is_some() {
+        return;
+    }
+    tools_and_malformed(session, record, policy).await;
+}
+
+/// The Tools conversation, an unknown method and the malformed probes, then a liveness
+/// request: the same in both eras.
+async fn tools_and_malformed(
+    session: &mut Session,
+    record: &mut RevisionRecord,
+    policy: &CallPolicy,
+) {
     let (pages, stopped) = tools::walk(session, MAX_PAGES).await;
     record.tools_pages = pages;
     record.tools_walk_stopped = stopped;
@@ -322,5 +380,5 @@ async fn converse(session: &mut Session, record: &mut RevisionRecord, policy: &C
             .await,
     );
 
-    record.ping_after_malformed = Some(session.request("ping", None).await);
+    record.ping_after_malformed = Some(session.liveness().await);
 }

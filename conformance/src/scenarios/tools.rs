@@ -328,7 +328,14 @@ pub async fn converse(
             .request("tools/list", Some(json!({"cursor": INVALID_CURSOR})))
             .await,
     );
-    for params in [json!({}), json!({"_meta": {META_PROBE_KEY: true}})] {
+    // The optional-params forms are a legacy rule (`TL-PARAMS-OPTIONAL`): a modern
+    // request always carries params with its `_meta`.
+    let forms = if session.modern_meta().is_some() {
+        Vec::new()
+    } else {
+        vec![json!({}), json!({"_meta": {META_PROBE_KEY: true}})]
+    };
+    for params in forms {
         if session.ended().is_some() {
             return record;
         }
@@ -485,7 +492,7 @@ async fn progress_probe(session: &mut Session, tool: &ToolCall) -> ProgressProbe
         "_meta": {"progressToken": PROGRESS_TOKEN},
     });
     let exchange = session.request("tools/call", Some(params)).await;
-    let fence = session.request("ping", None).await;
+    let fence = session.liveness().await;
     ProgressProbe {
         call: ToolCall {
             name: tool.name.clone(),

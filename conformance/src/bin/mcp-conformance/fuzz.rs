@@ -38,7 +38,7 @@ pub(crate) fn fuzz(args: FuzzArgs) -> Result<Exit> {
 
 /// The revision, the server and the call policy of either fuzz mode, the numbers checked.
 fn setup(args: &FuzzArgs, deny: Vec<glob::Pattern>) -> Result<Setup> {
-    let revision = Revision::find(&args.revision)
+    let revision = Revision::named(&args.revision)
         .ok_or_else(|| Error::UnknownRevision(args.revision.clone()))?;
     let (program, rest) = args.command.split_first().ok_or(Error::NoCommand)?;
     let positive = |x: f64| x.is_finite() && x > 0.0 && x < 1e9;

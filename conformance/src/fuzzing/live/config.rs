@@ -48,7 +48,7 @@ impl LiveConfig {
         let command = ServerCommand::new(program, words);
         let revision = match var("MCP_FUZZ_REVISION") {
             Some(r) => {
-                Revision::find(&r).ok_or(format!("MCP_FUZZ_REVISION: unknown revision {r}"))?
+                Revision::named(&r).ok_or(format!("MCP_FUZZ_REVISION: unknown revision {r}"))?
             }
             None => REVISIONS.last().expect("revisions"),
         };

@@ -146,7 +146,8 @@ impl Session {
         let fence = if accept_unread && self.ended.is_none() {
             let fence_id = json!(format!("fence-{}", self.next_id));
             self.next_id += 1;
-            let ping = json!({"jsonrpc": "2.0", "id": fence_id, "method": "ping"});
+            let method = self.liveness_method();
+            let ping = self.stamp(json!({"jsonrpc": "2.0", "id": fence_id, "method": method}));
             let seq = self.write(&ping.to_string(), Some(ping.clone())).await;
             self.outstanding.push(Outstanding {
                 id: fence_id.clone(),

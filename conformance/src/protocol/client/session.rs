@@ -61,6 +61,9 @@ pub struct Session {
     /// While a batch probe waits: its request seq (an error with a null id answers it) and
     /// the ids answered inside array responses.
     pub(super) batch: Option<(usize, Vec<Value>)>,
+    /// In the modern era (2026-07-28), the `_meta` fields every request carries; `None`
+    /// for a legacy session, whose handshake fixed them for the process.
+    pub(super) modern: Option<Value>,
 }
 
 impl Session {
@@ -81,7 +84,65 @@ impl Session {
             frames_read: 0,
             timed_out_at: None,
             batch: None,
+            modern: None,
         })
+    }
+
+    /// Makes this a modern (2026-07-28) session: from now on every request carries
+    /// `meta`'s fields in `params._meta` (index.mdx, Per-request protocol fields), and
+    /// the liveness request is `server/discover` (`ping` was removed).
+    pub fn speak_modern(&mut self, meta: Value) {
+        self.modern = Some(meta);
+    }
+
+    /// The `_meta` fields every request of a modern session carries.
+    pub fn modern_meta(&self) -> Option<&Value> {
+        self.modern.as_ref()
+    }
+
+    /// The request that asks only "are you there?": `ping`, or `server/discover` in a
+    /// modern session.
+    pub fn liveness_method(&self) -> &'static str {
+        if self.modern.is_some() {
+            "server/discover"
+        } else {
+            "ping"
+        }
+    }
+
+    /// The liveness request, waited for like any other.
+    pub async fn liveness(&mut self) -> Exchange {
+        let method = self.liveness_method();
+        self.request(method, None).await
+    }
+
+    /// A request as this session sends it: in a modern session the per-request `_meta`
+    /// fields are added (fields the message already has win, so a probe can send another
+    /// version). Notifications, responses and anything that is not an object pass as they
+    /// are.
+    pub fn stamp(&self, mut message: Value) -> Value {
+        let Some(meta) = &self.modern else {
+            return message;
+        };
+        let is_request = message.get("method").is_some() && message.get("id").is_some();
+        let Some(object) = message.as_object_mut().filter(|_| is_request) else {
+            return message;
+        };
+        let params = object
+            .entry("params")
+            .or_insert_with(|| Value::Object(serde_json::Map::new()));
+        let Some(params) = params.as_object_mut() else {
+            return message;
+        };
+        let existing = params
+            .entry("_meta")
+            .or_insert_with(|| Value::Object(serde_json::Map::new()));
+        if let (Some(existing), Some(meta)) = (existing.as_object_mut(), meta.as_object()) {
+            for (key, value) in meta {
+                existing.entry(key.clone()).or_insert_with(|| value.clone());
+            }
+        }
+        message
     }
 
     /// The per-request timeout.
@@ -127,6 +188,7 @@ impl Session {
         if let Some(params) = params {
             message["params"] = params;
         }
+        let message = self.stamp(message);
         let line = message.to_string();
         self.exchange(method, &line, message.clone(), Some(id), false)
             .await
@@ -144,7 +206,8 @@ impl Session {
     /// purpose, possibly not UTF-8) is written as is and nothing is awaited for it.
     /// Returns `None` for raw lines and notifications.
     pub async fn pipeline_lines(&mut self, lines: &[Line]) -> Vec<Option<Exchange>> {
-        self.pipeline_inner(lines, false).await.0
+        let lines = self.stamp_lines(lines);
+        self.pipeline_inner(&lines, false).await.0
     }
 
     /// [`Session::pipeline`] followed at once by a ping (the fence, in a write of its
@@ -157,8 +220,19 @@ impl Session {
         messages: &[Value],
     ) -> (Vec<Option<Exchange>>, Exchange) {
         let lines: Vec<Line> = messages.iter().cloned().map(Line::Message).collect();
+        let lines = self.stamp_lines(&lines);
         let (out, fence) = self.pipeline_inner(&lines, true).await;
         (out, fence.expect("a fence was asked for"))
+    }
+
+    fn stamp_lines(&self, lines: &[Line]) -> Vec<Line> {
+        lines
+            .iter()
+            .map(|line| match line {
+                Line::Message(message) => Line::Message(self.stamp(message.clone())),
+                raw => raw.clone(),
+            })
+            .collect()
     }
 
     async fn pipeline_inner(
@@ -202,7 +276,8 @@ impl Session {
         let fence = if fenced {
             let id = json!(self.next_id);
             self.next_id += 1;
-            let ping = json!({"jsonrpc": "2.0", "id": id, "method": "ping"});
+            let method = self.liveness_method();
+            let ping = self.stamp(json!({"jsonrpc": "2.0", "id": id, "method": method}));
             let seq = self.transcript.entries().len();
             if self.ended.is_none() {
                 let seq = self.write(&ping.to_string(), Some(ping.clone())).await;
@@ -294,14 +369,15 @@ impl Session {
                 match self.pump(deadline, &target).await {
                     Ok(reply) => reply,
                     Err(silence) => {
-                        self.note(&format!("ping: {}", silence.describe()));
+                        let method = self.liveness_method();
+                        self.note(&format!("{method}: {}", silence.describe()));
                         Reply::Silent(silence)
                     }
                 }
             }
         };
         Exchange {
-            method: "ping".into(),
+            method: self.liveness_method().into(),
             request_seq: seq,
             request,
             reply,
@@ -367,7 +443,7 @@ impl Session {
         }
         self.batch = Some((request_seq, Vec::new()));
         let sent = TokioInstant::now();
-        let fence = self.request("ping", None).await;
+        let fence = self.liveness().await;
         if fence.response().is_some() {
             self.settle(fence_grace(sent.elapsed())).await;
         }
@@ -413,6 +489,32 @@ impl Session {
             .received()
             .find(|e| e.answers == Some(request_seq))
             .map(|e| e.seq)
+    }
+
+    /// Writes a request (stamped like any other) without waiting for its answer: for a
+    /// long-lived request such as `subscriptions/listen`, answered only when it ends. Its
+    /// answer, when one comes, is still matched to it. Returns the request's seq.
+    pub async fn send_request(&mut self, id: Value, method: &str, params: Value) -> usize {
+        let message =
+            self.stamp(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        let seq = self.write(&message.to_string(), Some(message)).await;
+        self.outstanding.push(Outstanding {
+            id,
+            seq,
+            answered: false,
+            sent: TokioInstant::now(),
+        });
+        seq
+    }
+
+    /// A request sent as a legacy client sends it, without the modern `_meta` even in a
+    /// modern session: `initialize` sent to learn whether a modern server also speaks
+    /// the legacy era.
+    pub async fn legacy_request(&mut self, method: &str, params: Option<Value>) -> Exchange {
+        let meta = self.modern.take();
+        let exchange = self.request(method, params).await;
+        self.modern = meta;
+        exchange
     }
 
     /// Sends a notification; nothing is awaited.

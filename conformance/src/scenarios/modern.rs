@@ -1,0 +1,382 @@
+//! The conversation of a modern revision (2026-07-28), which has no handshake.
+//!
+//! It opens the way 2026-07-28 stdio.mdx (Backward Compatibility) tells a client that
+//! speaks both eras to open: `server/discover` with our preferred version in `_meta`.
+//! A `DiscoverResult` or a recognised modern error means a modern server; anything else
+//! a legacy one, for which the revision is skipped with the answer as the reason. A
+//! server that does not implement `server/discover` but answers a modern `tools/list`
+//! is modern too (and breaks `M-DISCOVER`).
+//!
+//! After the Tools conversation every request of which carries the per-request `_meta`
+//! (the session stamps it), the probes only this era has: a request missing a required
+//! `_meta` field, an unsupported version, the removed `ping`, a `subscriptions/listen`
+//! when the server offers list changes, the multi round-trip retry of a tool that asked
+//! for a client capability, a walk of `tools/list` on a fresh process (statelessness),
+//! and last a legacy `initialize`, which tells a dual-era server from a modern-only one
+//! (it is last because it selects legacy semantics for the process).
+
+use serde_json::{json, Value};
+
+use super::revision::RevisionRecord;
+use super::{tools, CLIENT_NAME};
+use crate::protocol::{Exchange, Session, SessionConfig, Transcript};
+use crate::transport::ServerCommand;
+
+/// The `_meta` key of the protocol version (index.mdx, Per-request protocol fields).
+pub const META_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
+/// The `_meta` key of the client's capabilities.
+pub const META_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
+/// The `_meta` key of the client's identity.
+pub const META_CLIENT_INFO: &str = "io.modelcontextprotocol/clientInfo";
+/// The `_meta` key a server identifies itself with in results.
+pub const META_SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
+/// The `_meta` key that ties a notification to its subscription.
+pub const META_SUBSCRIPTION: &str = "io.modelcontextprotocol/subscriptionId";
+/// The id of our `subscriptions/listen` request.
+pub const LISTEN_ID: &str = "conformance-listen";
+/// Client capabilities a tool may ask for through an `InputRequiredResult`
+/// (mrtr.mdx, Server Requirements: elicitation, sampling, roots).
+pub const INPUT_CAPABILITIES: &[&str] = &["elicitation", "sampling", "roots"];
+
+/// The per-request `_meta` fields for `version` with `capabilities` (we declare none
+/// unless a probe needs one).
+pub fn request_meta(version: &str, capabilities: Value) -> Value {
+    json!({
+        META_VERSION: version,
+        META_CAPABILITIES: capabilities,
+        META_CLIENT_INFO: {"name": CLIENT_NAME, "version": env!("CARGO_PKG_VERSION")},
+    })
+}
+
+/// What the opening `server/discover` told about the server's era.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EraFinding {
+    /// A `DiscoverResult` listing this revision.
+    Modern,
+    /// `server/discover` failed, but a modern `tools/list` got a modern result.
+    ModernWithoutDiscover,
+    /// A modern server that does not offer this revision: the versions it named.
+    OtherVersions(Vec<String>),
+    /// Not a modern server: what it answered.
+    Legacy(String),
+}
+
+impl EraFinding {
+    /// Whether the revision's conversation goes on.
+    pub fn speaks(&self) -> bool {
+        matches!(self, EraFinding::Modern | EraFinding::ModernWithoutDiscover)
+    }
+}
+
+/// The `subscriptions/listen` probe.
+#[derive(Debug, Clone)]
+pub struct SubscriptionProbe {
+    /// Transcript seq of the listen request.
+    pub listen_seq: usize,
+    /// The liveness request after it (the acknowledgment comes before its answer).
+    pub fence: Exchange,
+    /// Transcript seq of our `notifications/cancelled` for it.
+    pub cancel_seq: usize,
+    /// The liveness request after the cancellation.
+    pub after_cancel: Exchange,
+}
+
+/// A multi round-trip probe: a tool that asked for a client capability, called again
+/// declaring it, then retried with our answers.
+#[derive(Debug, Clone)]
+pub struct MrtrProbe {
+    /// The tool.
+    pub tool: String,
+    /// The capabilities declared for it.
+    pub declared: Value,
+    /// The call declaring them.
+    pub call: Exchange,
+    /// The retry carrying `inputResponses` (and `requestState`), when the call asked for
+    /// input.
+    pub retry: Option<Exchange>,
+}
+
+/// What only a modern conversation records.
+#[derive(Debug, Clone)]
+pub struct ModernRecord {
+    /// The server's era, as the opening showed it.
+    pub era: EraFinding,
+    /// The modern `tools/list` sent when `server/discover` failed.
+    pub list_probe: Option<Exchange>,
+    /// Requests missing a required `_meta` field: the field, and the exchange.
+    pub meta_missing: Vec<(&'static str, Exchange)>,
+    /// A request for an unsupported version.
+    pub unsupported_version: Option<Exchange>,
+    /// `ping`, removed in this revision.
+    pub ping: Option<Exchange>,
+    /// The subscription probe, when the server offers tool-list changes.
+    pub subscription: Option<SubscriptionProbe>,
+    /// Multi round-trip probes.
+    pub mrtr: Vec<MrtrProbe>,
+    /// A walk of `tools/list` on a fresh process, and that process's transcript.
+    pub fresh_walk: Option<(Vec<Exchange>, Transcript)>,
+    /// The closing legacy `initialize`.
+    pub initialize: Option<Exchange>,
+}
+
+/// Opens a modern conversation: returns the opening exchange (`server/discover`) and
+/// the record of what it showed.
+pub async fn open(session: &mut Session, version: &str) -> (Exchange, ModernRecord) {
+    session.speak_modern(request_meta(version, json!({})));
+    let discover = session.request("server/discover", None).await;
+    let mut record = ModernRecord {
+        era: EraFinding::Legacy(String::new()),
+        list_probe: None,
+        meta_missing: Vec::new(),
+        unsupported_version: None,
+        ping: None,
+        subscription: None,
+        mrtr: Vec::new(),
+        fresh_walk: None,
+        initialize: None,
+    };
+    record.era = match (discover.result(), discover.error()) {
+        (Some(result), _) => {
+            let versions = strings(result.get("supportedVersions"));
+            if versions.is_empty() || versions.iter().any(|v| v == version) {
+                EraFinding::Modern
+            } else {
+                EraFinding::OtherVersions(versions)
+            }
+        }
+        (None, Some(error)) if error.get("code").and_then(Value::as_i64) == Some(-32022) => {
+            EraFinding::OtherVersions(strings(error.pointer("/data/supported")))
+        }
+        (None, Some(error)) => {
+            let list = session.request("tools/list", None).await;
+            let modern = list.result().is_some_and(|r| r.get("resultType").is_some());
+            record.list_probe = Some(list);
+            if modern {
+                EraFinding::ModernWithoutDiscover
+            } else {
+                EraFinding::Legacy(format!(
+                    "server/discover was answered with the error {} and a modern tools/list \
+                     with no modern result: a legacy-only server (2026-07-28 stdio.mdx, \
+                     Backward Compatibility)",
+                    compact(error)
+                ))
+            }
+        }
+        (None, None) => EraFinding::Legacy(format!(
+            "server/discover got no answer ({}): a legacy-only server (2026-07-28 \
+             stdio.mdx, Backward Compatibility)",
+            discover
+                .silence()
+                .map_or_else(|| "none".to_string(), |s| s.describe())
+        )),
+    };
+    (discover, record)
+}
+
+fn strings(value: Option<&Value>) -> Vec<String> {
+    value
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(Value::as_str)
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn compact(value: &Value) -> String {
+    let text = value.to_string();
+    if text.len() > 200 {
+        let cut = (0..=200)
+            .rev()
+            .find(|&i| text.is_char_boundary(i))
+            .unwrap_or(0);
+        format!("{}...", &text[..cut])
+    } else {
+        text
+    }
+}
+
+/// The probes only the modern era has, after the Tools conversation and the malformed
+/// probes. Each runs only while the server still answers.
+pub async fn probes(
+    session: &mut Session,
+    record: &mut RevisionRecord,
+    command: &ServerCommand,
+    config: &SessionConfig,
+) {
+    let version = record.requested.id;
+    let Some(mut modern) = record.modern.take() else {
+        return;
+    };
+    // M-META-REQUIRED: each required field left out in turn (raw lines: the session
+    // would stamp the field back in).
+    let client_info = json!({"name": CLIENT_NAME, "version": env!("CARGO_PKG_VERSION")});
+    for (n, missing) in [META_VERSION, META_CAPABILITIES].into_iter().enumerate() {
+        if session.ended().is_some() {
+            break;
+        }
+        let mut meta = request_meta(version, json!({}));
+        meta[META_CLIENT_INFO] = client_info.clone();
+        if let Some(object) = meta.as_object_mut() {
+            object.remove(missing);
+        }
+        let id = json!(format!("conformance-meta-{}", n + 1));
+        let line =
+            json!({"jsonrpc": "2.0", "id": id, "method": "tools/list", "params": {"_meta": meta}});
+        let label = format!("tools/list without {missing}");
+        let exchange = session
+            .request_raw(&label, &line.to_string(), Some(id))
+            .await;
+        modern.meta_missing.push((missing, exchange));
+    }
+    if session.ended().is_none() {
+        let params = json!({"_meta": {META_VERSION: super::UNSUPPORTED_VERSION}});
+        modern.unsupported_version = Some(session.request("tools/list", Some(params)).await);
+    }
+    if session.ended().is_none() {
+        modern.ping = Some(session.request("ping", None).await);
+    }
+    let lists_changes = record
+        .init_result()
+        .and_then(|r| r.pointer("/capabilities/tools/listChanged"))
+        == Some(&Value::Bool(true));
+    if lists_changes && session.ended().is_none() {
+        modern.subscription = Some(subscription(session).await);
+    }
+    if let Some(tools) = &record.tools {
+        for call in tools.calls.iter().take(tools::MAX_CALLED_TOOLS) {
+            if session.ended().is_some() {
+                break;
+            }
+            let Some(exchange) = &call.exchange else {
+                continue;
+            };
+            if exchange.error_code() != Some(-32021) {
+                continue;
+            }
+            let wanted = exchange
+                .error()
+                .and_then(|e| e.pointer("/data/requiredCapabilities"))
+                .and_then(Value::as_object);
+            let declared: serde_json::Map<String, Value> = wanted
+                .into_iter()
+                .flatten()
+                .filter(|(k, _)| INPUT_CAPABILITIES.contains(&k.as_str()))
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect();
+            if declared.is_empty() {
+                continue;
+            }
+            let declared = Value::Object(declared);
+            let Some(arguments) = exchange.request.pointer("/params/arguments").cloned() else {
+                continue;
+            };
+            modern
+                .mrtr
+                .push(mrtr(session, &call.name, arguments, declared).await);
+        }
+    }
+    if session.ended().is_none() {
+        modern.fresh_walk = fresh_walk(command, config, version).await;
+    }
+    if session.ended().is_none() {
+        let params = super::initialize_params(crate::protocol::Rev::R2025_11_25.id());
+        modern.initialize = Some(session.legacy_request("initialize", Some(params)).await);
+    }
+    record.modern = Some(modern);
+}
+
+/// `subscriptions/listen` for tool-list changes, a liveness request (the acknowledgment
+/// is written before its answer), then the cancellation and another liveness request.
+async fn subscription(session: &mut Session) -> SubscriptionProbe {
+    let params = json!({"notifications": {"toolsListChanged": true}});
+    let listen_seq = session
+        .send_request(json!(LISTEN_ID), "subscriptions/listen", params)
+        .await;
+    let fence = session.liveness().await;
+    session
+        .notify(
+            "notifications/cancelled",
+            Some(json!({"requestId": LISTEN_ID, "reason": "conformance probe done"})),
+        )
+        .await;
+    let cancel_seq = session.transcript().entries().len().saturating_sub(1);
+    let after_cancel = session.liveness().await;
+    SubscriptionProbe {
+        listen_seq,
+        fence,
+        cancel_seq,
+        after_cancel,
+    }
+}
+
+/// The canned answer to one input request: a decline for elicitation, a fixed message
+/// for sampling, no roots.
+fn canned_answer(method: &str) -> Value {
+    match method {
+        "elicitation/create" => json!({"action": "decline"}),
+        "sampling/createMessage" => json!({
+            "role": "assistant",
+            "content": {"type": "text", "text": "mcp-conformance canned answer"},
+            "model": "mcp-conformance",
+            "stopReason": "endTurn",
+        }),
+        _ => json!({"roots": []}),
+    }
+}
+
+async fn mrtr(session: &mut Session, tool: &str, arguments: Value, declared: Value) -> MrtrProbe {
+    let meta = json!({META_CAPABILITIES: declared.clone()});
+    let params = json!({"name": tool, "arguments": arguments, "_meta": meta});
+    let call = session.request("tools/call", Some(params)).await;
+    let input_required = call
+        .result()
+        .filter(|r| r.get("resultType").and_then(Value::as_str) == Some("input_required"));
+    let mut retry = None;
+    if let Some(result) = input_required {
+        let responses: serde_json::Map<String, Value> = result
+            .get("inputRequests")
+            .and_then(Value::as_object)
+            .into_iter()
+            .flatten()
+            .map(|(key, request)| {
+                let method = request.get("method").and_then(Value::as_str).unwrap_or("");
+                (key.clone(), canned_answer(method))
+            })
+            .collect();
+        let mut params = json!({
+            "name": tool,
+            "arguments": arguments,
+            "inputResponses": responses,
+            "_meta": {META_CAPABILITIES: declared.clone()},
+        });
+        if let Some(state) = result.get("requestState") {
+            params["requestState"] = state.clone();
+        }
+        if session.ended().is_none() {
+            retry = Some(session.request("tools/call", Some(params)).await);
+        }
+    }
+    MrtrProbe {
+        tool: tool.to_string(),
+        declared,
+        call,
+        retry,
+    }
+}
+
+/// One walk of `tools/list` on a fresh process (`M-STATELESS`: a list must not depend
+/// on what came before on the connection).
+async fn fresh_walk(
+    command: &ServerCommand,
+    config: &SessionConfig,
+    version: &str,
+) -> Option<(Vec<Exchange>, Transcript)> {
+    let mut session = Session::start(command, config.clone()).ok()?;
+    session.speak_modern(request_meta(version, json!({})));
+    let (pages, _) = tools::walk(&mut session, super::revision::MAX_PAGES).await;
+    session.kill().await;
+    Some((pages, session.into_transcript()))
+}
