@@ -437,6 +437,15 @@ pub fn invalid_arguments(
     }
 }
 
+/// Whether `error` is 2026-07-28's `MissingRequiredClientCapabilityError`: `-32021` with
+/// `data.requiredCapabilities`.
+pub fn missing_capability(error: &Value) -> bool {
+    error.get("code").and_then(Value::as_i64) == Some(-32021)
+        && error
+            .pointer("/data/requiredCapabilities")
+            .is_some_and(Value::is_object)
+}
+
 /// An error's code as written ("-32603"), or "without a code", for messages.
 fn code_text(error: &Value) -> String {
     error
@@ -449,9 +458,14 @@ fn code_text(error: &Value) -> String {
 /// failures of the tool come back as `isError` results, not JSON-RPC errors. A tool that
 /// requires a task, called without one, must be refused with a JSON-RPC error (2025-11-25
 /// tasks.mdx, Tool-Level Negotiation): that error is no breach here, and its code is
-/// `tc-task-required`'s to judge.
+/// `tc-task-required`'s to judge. Nor is `-32021` naming the client capabilities the
+/// call needs (2026-07-28 index.mdx: a server that needs an undeclared capability "MUST
+/// return" it): `m-clientcap` judges that answer.
 pub fn valid_call(task: TaskSupport, error: Option<&Value>) -> Option<Breach> {
     let error = error.filter(|_| task != TaskSupport::Required)?;
+    if missing_capability(error) {
+        return None;
+    }
     let code = code_text(error);
     breach(
         CheckId::TcErrExecution,

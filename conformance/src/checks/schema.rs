@@ -102,6 +102,11 @@ pub(super) fn server_messages(ctx: &Ctx<'_>) -> Verdict {
                         } else {
                             result_definition_of(schemas, m, result)
                         };
+                        // The closing legacy initialize of a modern conversation is
+                        // answered in the legacy era, which this schema does not define.
+                        if !schemas.has(definition) {
+                            continue;
+                        }
                         (definition.to_string(), result)
                     }
                     (None, Some(error)) => (schemas.error_object().to_string(), error),

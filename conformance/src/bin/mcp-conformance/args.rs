@@ -219,4 +219,8 @@ pub(crate) struct ReferenceArgs {
     /// Print the fault names and exit.
     #[arg(long)]
     pub list_faults: bool,
+    /// Which eras to speak: `dual` (the default: the handshake revisions and
+    /// 2026-07-28), `modern` (2026-07-28 only) or `legacy` (the handshake revisions only).
+    #[arg(long, default_value = "dual")]
+    pub era: String,
 }

@@ -2,7 +2,7 @@
 //! of `run`, with `--fault NAME` to break one rule on purpose. It lives in this binary so
 //! that an installed `mcp-conformance` can always test itself.
 
-use reference_server::Fault;
+use reference_server::{Era, Fault};
 
 use crate::args::ReferenceArgs;
 use crate::exit::Exit;
@@ -23,5 +23,9 @@ pub(crate) fn reference_server(args: ReferenceArgs) -> Exit {
             return Exit::Usage;
         }
     };
-    Exit::Served(reference_server::run_stdio(fault))
+    let Ok(era) = args.era.parse::<Era>() else {
+        eprintln!("unknown era {:?}: dual, modern or legacy", args.era);
+        return Exit::Usage;
+    };
+    Exit::Served(reference_server::run_stdio_era(fault, era))
 }
