@@ -12,8 +12,9 @@
 //! `_meta` field, an unsupported version, the removed `ping`, a `subscriptions/listen`
 //! when the server offers list changes, the multi round-trip retry of a tool that asked
 //! for a client capability, a walk of `tools/list` on a fresh process (statelessness),
-//! and last a legacy `initialize`, which tells a dual-era server from a modern-only one
-//! (it is last because it selects legacy semantics for the process).
+//! and a legacy `initialize` on another fresh process, which tells a dual-era server
+//! from a modern-only one (on a fresh process because a server may fix a connection's era
+//! at its first request: the Python SDK answers a later `initialize` with -32022).
 
 use serde_json::{json, Value};
 
@@ -115,8 +116,8 @@ pub struct ModernRecord {
     pub mrtr: Vec<MrtrProbe>,
     /// A walk of `tools/list` on a fresh process, and that process's transcript.
     pub fresh_walk: Option<(Vec<Exchange>, Transcript)>,
-    /// The closing legacy `initialize`.
-    pub initialize: Option<Exchange>,
+    /// A legacy `initialize` on a fresh process, and that process's transcript.
+    pub initialize: Option<(Exchange, Transcript)>,
 }
 
 /// Opens a modern conversation: returns the opening exchange (`server/discover`) and
@@ -282,8 +283,7 @@ pub async fn probes(
         modern.fresh_walk = fresh_walk(command, config, version).await;
     }
     if session.ended().is_none() {
-        let params = super::initialize_params(crate::protocol::Rev::R2025_11_25.id());
-        modern.initialize = Some(session.legacy_request("initialize", Some(params)).await);
+        modern.initialize = legacy_initialize(command, config).await;
     }
     record.modern = Some(modern);
 }
@@ -365,6 +365,19 @@ async fn mrtr(session: &mut Session, tool: &str, arguments: Value, declared: Val
         call,
         retry,
     }
+}
+
+/// `initialize` for the newest handshake revision on a fresh process (`M-DUAL-ERA`,
+/// `M-INIT-REJECT`).
+async fn legacy_initialize(
+    command: &ServerCommand,
+    config: &SessionConfig,
+) -> Option<(Exchange, Transcript)> {
+    let mut session = Session::start(command, config.clone()).ok()?;
+    let params = super::initialize_params(crate::protocol::Rev::R2025_11_25.id());
+    let exchange = session.request("initialize", Some(params)).await;
+    session.kill().await;
+    Some((exchange, session.into_transcript()))
 }
 
 /// One walk of `tools/list` on a fresh process (`M-STATELESS`: a list must not depend

@@ -125,7 +125,7 @@ pub fn era(records: &[RevisionRecord]) -> Option<ServerEra> {
     let legacy_init = modern
         .initialize
         .as_ref()
-        .is_some_and(|x| x.result().is_some())
+        .is_some_and(|(x, _)| x.result().is_some())
         || records
             .iter()
             .any(|r| !r.requested.modern() && r.initialize.result().is_some());

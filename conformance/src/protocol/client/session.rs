@@ -507,16 +507,6 @@ impl Session {
         seq
     }
 
-    /// A request sent as a legacy client sends it, without the modern `_meta` even in a
-    /// modern session: `initialize` sent to learn whether a modern server also speaks
-    /// the legacy era.
-    pub async fn legacy_request(&mut self, method: &str, params: Option<Value>) -> Exchange {
-        let meta = self.modern.take();
-        let exchange = self.request(method, params).await;
-        self.modern = meta;
-        exchange
-    }
-
     /// Sends a notification; nothing is awaited.
     pub async fn notify(&mut self, method: &str, params: Option<Value>) {
         let mut message = json!({"jsonrpc": "2.0", "method": method});
