@@ -22,7 +22,7 @@ use Status::{Fail, Warn};
 
 const ALL: &[&str] = &[];
 const R1_R2: &[&str] = &["2024-11-05", "2025-03-26"];
-const R3_UP: &[&str] = &["2025-06-18", "2025-11-25"];
+const R3_UP: &[&str] = &["2025-06-18", "2025-11-25", "2026-07-28"];
 const R4: &[&str] = &["2025-11-25"];
 
 /// (check, status, revisions: `ALL` for every one) a server shows; all else passes or skips.
@@ -165,6 +165,7 @@ fn server_everything() {
         &["trigger-long-running-operation"],
     );
     assert_outcome(&report, EVERYTHING);
+    assert_eq!(report.era, Some("legacy-only"), "{}", render_text(&report));
 }
 
 #[test]
@@ -172,6 +173,8 @@ fn python_sdk_server() {
     let python = third_party().join("venv/bin/python");
     let report = run_server(python, &["fixtures/python/sdk_server.py"], &[]);
     assert_outcome(&report, PYTHON_SDK);
+    // The `mcp` 2.3 SDK speaks both eras (2026-07-28 versioning.mdx, Compatibility Matrix).
+    assert_eq!(report.era, Some("dual-era"), "{}", render_text(&report));
 }
 
 #[test]
@@ -186,6 +189,7 @@ fn mcp_server_time() {
     let exe = third_party().join("venv/bin/mcp-server-time");
     let report = run_server(exe.clone(), &["--local-timezone", "UTC"], &[]);
     assert_outcome(&report, TIME);
+    assert_eq!(report.era, Some("dual-era"), "{}", render_text(&report));
     // It rejects every generated time zone: the report says so at the top, with the checks
     // that cost, in every revision that has them.
     let noted: Vec<(&str, Vec<&str>)> = report
@@ -201,7 +205,11 @@ fn mcp_server_time() {
     let both = vec!["get_current_time", "convert_time"];
     assert_eq!(
         noted,
-        [("2025-06-18", both.clone()), ("2025-11-25", both)],
+        [
+            ("2025-06-18", both.clone()),
+            ("2025-11-25", both.clone()),
+            ("2026-07-28", both)
+        ],
         "{}",
         render_text(&report)
     );

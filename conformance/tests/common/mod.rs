@@ -21,10 +21,21 @@ pub fn run_blocking(config: &RunConfig) -> RunReport {
 }
 
 /// Every result that differs from `expected`: a listed check must have exactly its listed
-/// status, every other check must pass or skip. Empty when the report matches.
+/// status, every other check must pass or skip. A revision the server does not speak
+/// (`RunReport::not_spoken`; the caller asserts the server's era) has every check skipped
+/// and is left out. Empty when the report matches.
 pub fn mismatches(report: &RunReport, expected: &[Expect]) -> Vec<String> {
     let mut out = Vec::new();
     for rev in &report.revisions {
+        if report.not_spoken(rev.revision).is_some() {
+            if let Some(r) = rev.results.iter().find(|r| r.status != Status::Skip) {
+                out.push(format!(
+                    "{} is not spoken, yet {} is {:?}",
+                    rev.revision, r.check, r.status
+                ));
+            }
+            continue;
+        }
         for result in &rev.results {
             let want = expected
                 .iter()
