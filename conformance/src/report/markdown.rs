@@ -40,6 +40,9 @@ pub fn to_markdown(report: &RunReport) -> String {
     if let Some(cut) = &report.incomplete {
         let _ = writeln!(out, "> **{}**\n", md_text(&cut.describe()));
     }
+    if let Some(era) = report.era {
+        let _ = writeln!(out, "The server is {era} (2026-07-28 versioning.mdx).\n");
+    }
     for note in &report.coverage {
         let _ = writeln!(out, "> {}\n", md_text(&note.describe()));
     }
@@ -60,6 +63,15 @@ pub fn to_markdown(report: &RunReport) -> String {
     );
 
     for rev in &report.revisions {
+        if let Some(reason) = report.not_spoken(rev.revision) {
+            let _ = writeln!(
+                out,
+                "\n## {}\n\nNot spoken by the server, every check skipped: {}",
+                rev.revision,
+                md_text(reason)
+            );
+            continue;
+        }
         let negotiated = rev
             .negotiated
             .as_deref()
