@@ -666,7 +666,7 @@ pub(super) fn subscription(ctx: &Ctx<'_>) -> Verdict {
         .transcript()
         .received()
         .filter(|e| e.seq > probe.listen_seq && e.seq < modern_end(ctx))
-        .filter(|e| e.json.as_ref().is_some_and(|m| mentions_listen(m)))
+        .filter(|e| e.json.as_ref().is_some_and(mentions_listen))
         .collect();
     let ack = about_listen.first().filter(|e| {
         e.json
