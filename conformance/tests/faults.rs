@@ -22,11 +22,17 @@ use Status::{Fail, Warn};
 
 /// Every revision.
 const ALL: &[&str] = &[];
+/// The handshake revisions: where the property phase runs (not yet in 2026-07-28) and
+/// where faults that act on the handshake or on legacy traffic only can show.
+const LEGACY: &[&str] = &["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
 const R1: &[&str] = &["2024-11-05"];
 const R1_R2: &[&str] = &["2024-11-05", "2025-03-26"];
 const R1_R3: &[&str] = &["2024-11-05", "2025-03-26", "2025-06-18"];
-const R3_UP: &[&str] = &["2025-06-18", "2025-11-25"];
+const R3_R4: &[&str] = &["2025-06-18", "2025-11-25"];
+const R3_UP: &[&str] = &["2025-06-18", "2025-11-25", "2026-07-28"];
 const R4: &[&str] = &["2025-11-25"];
+const R4_UP: &[&str] = &["2025-11-25", "2026-07-28"];
+const R5: &[&str] = &["2026-07-28"];
 
 /// A check that must come out with a status, in some revisions (`ALL`: every one).
 use common::Expect;
@@ -36,12 +42,15 @@ type Row = (&'static str, &'static [Expect]);
 const EXPECTATIONS: &[Row] = &[
     // -- JSON-RPC base and stdio --
     ("stdout-log", &[("rpc-stdio-framing", Fail, ALL)]),
-    ("invalid-utf8", &[("rpc-stdio-framing", Fail, ALL)]),
-    ("jsonrpc-version", &[("rpc-jsonrpc-version", Fail, ALL)]),
+    ("invalid-utf8", &[("rpc-stdio-framing", Fail, LEGACY)]),
+    ("jsonrpc-version", &[("rpc-jsonrpc-version", Fail, LEGACY)]),
     ("result-and-error", &[("rpc-resp-exclusive", Fail, ALL)]),
     (
         "id-stringified",
-        &[("prop-id-roundtrip", Fail, ALL), ("rpc-id-echo", Fail, ALL)],
+        &[
+            ("prop-id-roundtrip", Fail, LEGACY),
+            ("rpc-id-echo", Fail, ALL),
+        ],
     ),
     (
         "error-no-message",
@@ -64,8 +73,10 @@ const EXPECTATIONS: &[Row] = &[
     (
         "method-not-found-wrong-code",
         &[
-            ("prop-unknown-method", Fail, ALL),
+            ("prop-unknown-method", Fail, LEGACY),
             ("rpc-err-method-not-found", Fail, ALL),
+            // ping is an unknown method in 2026-07-28: it gets the same wrong code.
+            ("m-ping-gone", Warn, R5),
         ],
     ),
     (
@@ -79,16 +90,16 @@ const EXPECTATIONS: &[Row] = &[
     // A log flood when stdin closes: the shutdown's reading is cut past the bound.
     ("flood-on-stdin-eof", &[("rpc-traffic-bounded", Warn, ALL)]),
     // -- Lifecycle --
-    ("ping-nonempty", &[("lc-ping", Fail, ALL)]),
+    ("ping-nonempty", &[("lc-ping", Fail, LEGACY)]),
     (
         "reply-to-notification",
-        &[("lc-initialized-no-reply", Fail, ALL)],
+        &[("lc-initialized-no-reply", Fail, LEGACY)],
     ),
     (
         "no-server-info",
         &[
-            ("lc-init-serverinfo", Fail, ALL),
-            ("schema-server-messages", Fail, ALL),
+            ("lc-init-serverinfo", Fail, LEGACY),
+            ("schema-server-messages", Fail, LEGACY),
         ],
     ),
     // The tools capability is then undeclared too, so lc-cap-tools sees tools/list work
@@ -96,21 +107,21 @@ const EXPECTATIONS: &[Row] = &[
     (
         "capabilities-null",
         &[
-            ("lc-init-result", Fail, ALL),
-            ("lc-cap-tools", Fail, ALL),
-            ("schema-server-messages", Fail, ALL),
+            ("lc-init-result", Fail, LEGACY),
+            ("lc-cap-tools", Fail, LEGACY),
+            ("schema-server-messages", Fail, LEGACY),
         ],
     ),
-    ("no-tools-capability", &[("lc-cap-tools", Fail, ALL)]),
+    ("no-tools-capability", &[("lc-cap-tools", Fail, LEGACY)]),
     (
         "version-echo-unsupported",
-        &[("lc-version-fallback", Fail, ALL)],
+        &[("lc-version-fallback", Fail, LEGACY)],
     ),
     (
         "version-unsupported-answer",
         &[("lc-version-echo", Fail, &["2025-06-18"])],
     ),
-    ("version-error", &[("lc-version-fallback", Warn, ALL)]),
+    ("version-error", &[("lc-version-fallback", Warn, LEGACY)]),
     ("ignore-stdin-eof", &[("lc-shutdown-stdio", Warn, ALL)]),
     // Operation rule: a SHOULD before 2025-06-18, a MUST from it.
     ("batch-ignored", &[("rpc-batch", Fail, &["2025-03-26"])]),
@@ -118,7 +129,7 @@ const EXPECTATIONS: &[Row] = &[
         "roots-request",
         &[
             ("lc-no-undeclared-requests", Warn, R1_R2),
-            ("lc-no-undeclared-requests", Fail, R3_UP),
+            ("lc-no-undeclared-requests", Fail, R3_R4),
         ],
     ),
     // -- Tools: the listing and names --
@@ -148,26 +159,34 @@ const EXPECTATIONS: &[Row] = &[
     (
         "output-schema-not-object",
         &[
-            ("prop-valid-call-result", Fail, R3_UP),
-            ("tool-outputschema-object", Fail, R3_UP),
-            ("schema-server-messages", Fail, R3_UP),
+            ("prop-valid-call-result", Fail, R3_R4),
+            ("tool-outputschema-object", Fail, R3_R4),
+            ("schema-server-messages", Fail, R3_R4),
             ("tc-outputschema-conform", Fail, R3_UP),
         ],
     ),
     ("duplicate-tool-name", &[("tool-name-unique", Fail, ALL)]),
     (
         "tool-name-invalid-chars",
-        &[("tool-name-charset", Warn, R4)],
+        &[("tool-name-charset", Warn, R4_UP)],
     ),
-    ("tool-name-too-long", &[("tool-name-length", Warn, R4)]),
-    ("tool-names-differ-by-case", &[("tool-name-case", Warn, R4)]),
+    ("tool-name-too-long", &[("tool-name-length", Warn, R4_UP)]),
+    (
+        "tool-names-differ-by-case",
+        &[("tool-name-case", Warn, R4_UP)],
+    ),
     // -- Tools: pagination --
     ("pagination-cycle", &[("pag-terminates", Warn, ALL)]),
     (
         "invalid-cursor-accepted",
         &[("pag-invalid-cursor", Warn, ALL)],
     ),
-    ("unstable-listing", &[("pag-stable", Warn, ALL)]),
+    // A listing that changes from walk to walk on one process also varies with the
+    // requests made before it, which 2026-07-28 forbids.
+    (
+        "unstable-listing",
+        &[("pag-stable", Warn, ALL), ("m-stateless", Fail, R5)],
+    ),
     // -- Tools: results --
     (
         "audio-in-2024",
@@ -185,7 +204,7 @@ const EXPECTATIONS: &[Row] = &[
     (
         "structured-content-mismatch",
         &[
-            ("prop-valid-call-result", Fail, R3_UP),
+            ("prop-valid-call-result", Fail, R3_R4),
             ("tc-outputschema-conform", Fail, R3_UP),
         ],
     ),
@@ -200,14 +219,14 @@ const EXPECTATIONS: &[Row] = &[
     (
         "is-error-string",
         &[
-            ("prop-valid-call-result", Fail, ALL),
+            ("prop-valid-call-result", Fail, LEGACY),
             ("schema-server-messages", Fail, ALL),
         ],
     ),
     (
         "tool-result-legacy-shape",
         &[
-            ("prop-valid-call-result", Fail, ALL),
+            ("prop-valid-call-result", Fail, LEGACY),
             ("schema-server-messages", Fail, ALL),
         ],
     ),
@@ -235,7 +254,7 @@ const EXPECTATIONS: &[Row] = &[
     (
         "invalid-arguments-accepted",
         &[
-            ("prop-invalid-call-rejected", Fail, ALL),
+            ("prop-invalid-call-rejected", Fail, LEGACY),
             ("tc-err-input-validation", Fail, ALL),
         ],
     ),
@@ -243,13 +262,13 @@ const EXPECTATIONS: &[Row] = &[
         "invalid-arguments-protocol-error",
         &[
             ("prop-invalid-call-rejected", Warn, R4),
-            ("tc-err-input-validation", Warn, R4),
+            ("tc-err-input-validation", Warn, R4_UP),
         ],
     ),
     (
         "tool-error-as-protocol-error",
         &[
-            ("prop-valid-call-accepted", Warn, ALL),
+            ("prop-valid-call-accepted", Warn, LEGACY),
             ("tc-err-execution", Warn, ALL),
         ],
     ),
@@ -272,52 +291,118 @@ const EXPECTATIONS: &[Row] = &[
         "list-changed-undeclared",
         &[
             ("lcn-not-undeclared", Warn, R1_R2),
-            ("lcn-not-undeclared", Fail, R3_UP),
+            ("lcn-not-undeclared", Fail, R3_R4),
         ],
     ),
     (
         "list-changed-malformed",
         &[
-            ("lcn-shape", Fail, ALL),
-            ("schema-server-messages", Fail, ALL),
+            ("lcn-shape", Fail, LEGACY),
+            ("schema-server-messages", Fail, LEGACY),
         ],
     ),
     // -- Generated cases and sequences: each fault shows only on some inputs --
-    ("crash-on-astral", &[("prop-server-survives", Fail, ALL)]),
+    ("crash-on-astral", &[("prop-server-survives", Fail, LEGACY)]),
     (
         "stall-on-long-string",
-        &[("prop-server-survives", Fail, ALL)],
+        &[("prop-server-survives", Fail, LEGACY)],
     ),
     // A tool that answers late, with ping answered meanwhile, is slow, not stalled: a
     // warning with the time it took, never a failure (issue 12, server-everything).
-    ("slow-tool", &[("prop-server-survives", Warn, ALL)]),
+    ("slow-tool", &[("prop-server-survives", Warn, LEGACY)]),
     (
         "nested-wrong-class",
-        &[("prop-invalid-call-rejected", Fail, ALL)],
+        &[("prop-invalid-call-rejected", Fail, LEGACY)],
     ),
     (
         "negative-id-stringified",
-        &[("prop-id-roundtrip", Fail, ALL)],
+        &[("prop-id-roundtrip", Fail, LEGACY)],
     ),
     (
         "long-method-answered",
-        &[("prop-unknown-method", Fail, ALL)],
+        &[("prop-unknown-method", Fail, LEGACY)],
     ),
-    ("long-cursor-crash", &[("prop-server-survives", Fail, ALL)]),
+    (
+        "long-cursor-crash",
+        &[("prop-server-survives", Fail, LEGACY)],
+    ),
     (
         "long-cursor-internal-error",
-        &[("prop-random-cursor", Warn, ALL)],
+        &[("prop-random-cursor", Warn, LEGACY)],
     ),
-    ("pipelined-drop", &[("seq-pipelined", Fail, ALL)]),
-    ("cancel-crash", &[("seq-cancel", Fail, ALL)]),
+    ("pipelined-drop", &[("seq-pipelined", Fail, LEGACY)]),
+    ("cancel-crash", &[("seq-cancel", Fail, LEGACY)]),
     // -- Inputs a client may legally send (issue 12 sweep) --
-    ("list-meta-rejected", &[("tl-params-optional", Fail, ALL)]),
+    (
+        "list-meta-rejected",
+        &[("tl-params-optional", Fail, LEGACY)],
+    ),
     (
         "progress-token-changed",
         &[("prog-token-active", Fail, ALL)],
     ),
     ("progress-decreasing", &[("prog-increasing", Fail, ALL)]),
     ("progress-after-response", &[("prog-stop", Fail, ALL)]),
+    // -- 2026-07-28 (modern): each fault acts on modern requests only, so legacy
+    // revisions are untouched and the row runs in 2026-07-28 alone.
+    (
+        "discover-no-cache-hints",
+        &[
+            ("m-discover", Fail, R5),
+            ("schema-server-messages", Fail, R5),
+        ],
+    ),
+    ("no-server-info-modern", &[("m-serverinfo", Warn, R5)]),
+    ("meta-not-required", &[("m-meta-required", Fail, R5)]),
+    (
+        "unsupported-version-wrong-code",
+        &[("m-version-unsupported", Fail, R5)],
+    ),
+    (
+        "no-result-type",
+        &[
+            ("m-resulttype", Fail, R5),
+            ("schema-server-messages", Fail, R5),
+        ],
+    ),
+    (
+        "list-no-cache-hints",
+        &[
+            ("tl-cache-hints", Fail, R5),
+            ("schema-server-messages", Fail, R5),
+        ],
+    ),
+    (
+        "list-order-unstable",
+        &[("tl-deterministic-order", Warn, R5)],
+    ),
+    ("stateful", &[("m-stateless", Fail, R5)]),
+    ("ping-answered-modern", &[("m-ping-gone", Warn, R5)]),
+    // Implies --era modern: the server refuses initialize, naming no version.
+    ("init-reject-unnamed", &[("m-init-reject", Warn, R5)]),
+    (
+        "server-request-modern",
+        &[("m-no-server-requests", Fail, R5)],
+    ),
+    ("log-without-level", &[("m-loglevel", Fail, R5)]),
+    ("capability-not-required", &[("m-clientcap", Fail, R5)]),
+    (
+        "input-required-malformed",
+        &[
+            ("tc-mrtr-shape", Fail, R5),
+            ("schema-server-messages", Fail, R5),
+        ],
+    ),
+    ("subscription-no-ack", &[("lcn-subscription", Fail, R5)]),
+    // The unknown tool gets -32050 instead of -32602: policy A10 warns on the code too.
+    (
+        "reserved-error-code",
+        &[
+            ("rpc-err-range", Fail, R5),
+            ("tc-err-unknown-tool", Warn, R5),
+        ],
+    ),
+    ("message-after-cancel-modern", &[("cancel-r5", Fail, R5)]),
 ];
 
 /// The faults whose rows wait out the response timeout or the shutdown grace by design:
@@ -357,9 +442,13 @@ fn session_config(fault: Option<&str>) -> SessionConfig {
 
 /// Skips the reference server may show: checks outside their revisions, and list_changed
 /// checks (the reference tool list never changes, so it never notifies).
+/// The property phase does not run in 2026-07-28 yet, and the reference server is
+/// dual-era by default, so the rule for modern-only servers skips.
 const REFERENCE_SKIPS: &[&str] = &[
     "applies to revisions",
     "sent no notifications/tools/list_changed",
+    "the property phase does not run in 2026-07-28 yet",
+    "a dual-era server, which the rule does not bind",
 ];
 
 /// The text report with what differs between machines and releases replaced by

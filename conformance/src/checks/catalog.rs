@@ -8,7 +8,7 @@
 
 use super::model::{Applies, Check, Cite, Grade, Level};
 use super::rules::FailureKind::*;
-use super::{jsonrpc, lifecycle, progress, property, schema, tools};
+use super::{jsonrpc, lifecycle, modern, progress, property, schema, tools};
 use crate::protocol::Rev::*;
 
 const MUST: Grade = Grade::Fixed(Level::Must);
@@ -132,6 +132,97 @@ catalog! {
         judge: lifecycle::shutdown,
         kinds: &[],
     }
+    // -- Modern lifecycle and versioning (2026-07-28 index.mdx, versioning.mdx, discover.mdx) --
+    MDiscover = "m-discover" {
+        title: "server/discover is answered with resultType, supportedVersions naming the revision, capabilities, ttlMs and cacheScope",
+        level: MUST,
+        requirement: Cite::One("M-DISCOVER"),
+        applies: Applies::Modern,
+        source: "2026-07-28 discover.mdx; caching.mdx, Cacheable Results",
+        judge: modern::discover,
+        kinds: &[],
+    }
+    MServerinfo = "m-serverinfo" {
+        title: "every modern result names the server in _meta io.modelcontextprotocol/serverInfo",
+        level: SHOULD,
+        requirement: Cite::One("M-SERVERINFO"),
+        applies: Applies::Modern,
+        source: "2026-07-28 index.mdx, Per-response protocol fields",
+        judge: modern::server_info,
+        kinds: &[],
+    }
+    MMetaRequired = "m-meta-required" {
+        title: "a request missing _meta protocolVersion or clientCapabilities gets -32602",
+        level: MUST,
+        requirement: Cite::One("M-META-REQUIRED"),
+        applies: Applies::Modern,
+        source: "2026-07-28 index.mdx, Per-request protocol fields; schema RequestParams",
+        judge: modern::meta_required,
+        kinds: &[],
+    }
+    MVersionUnsupported = "m-version-unsupported" {
+        title: "an unsupported _meta protocolVersion gets -32022 with data.supported and data.requested",
+        level: MUST,
+        requirement: Cite::One("M-VERSION-UNSUPPORTED"),
+        applies: Applies::Modern,
+        source: "2026-07-28 versioning.mdx, Protocol Version Negotiation; schema UnsupportedProtocolVersionError",
+        judge: modern::version_unsupported,
+        kinds: &[],
+    }
+    MResulttype = "m-resulttype" {
+        title: "every result has resultType \"complete\" (or \"input_required\" where a multi round-trip is allowed)",
+        level: MUST,
+        requirement: Cite::One("M-RESULTTYPE"),
+        applies: Applies::Modern,
+        source: "2026-07-28 index.mdx, ResultType; mrtr.mdx, Supported Requests; schema Result",
+        judge: modern::result_type,
+        kinds: &[],
+    }
+    MPingGone = "m-ping-gone" {
+        title: "a modern ping (removed in 2026-07-28) gets -32601",
+        level: POLICY,
+        requirement: Cite::One("M-PING-GONE"),
+        applies: Applies::Modern,
+        source: "2026-07-28 changelog.mdx (ping removed); REQUIREMENTS.md 4 M-PING-GONE",
+        judge: modern::ping_gone,
+        kinds: &[],
+    }
+    MInitReject = "m-init-reject" {
+        title: "a modern-only server refuses initialize with an error naming the versions it supports",
+        level: SHOULD,
+        requirement: Cite::One("M-INIT-REJECT"),
+        applies: Applies::Modern,
+        source: "2026-07-28 versioning.mdx, Backward Compatibility",
+        judge: modern::init_reject,
+        kinds: &[],
+    }
+    MNoServerRequests = "m-no-server-requests" {
+        title: "the server writes no JSON-RPC request in modern traffic",
+        level: MUST,
+        requirement: Cite::One("M-NO-SERVER-REQUESTS"),
+        applies: Applies::Modern,
+        source: "2026-07-28 stdio.mdx (\"MUST NOT write JSON-RPC requests to stdout\"); mrtr.mdx",
+        judge: modern::no_server_requests,
+        kinds: &[],
+    }
+    MLoglevel = "m-loglevel" {
+        title: "no notifications/message for a request whose _meta asks for no log level",
+        level: MUST,
+        requirement: Cite::One("M-LOGLEVEL"),
+        applies: Applies::Modern,
+        source: "2026-07-28 changelog.mdx (logging/setLevel removed); schema RequestMetaObject logLevel",
+        judge: modern::log_level,
+        kinds: &[],
+    }
+    MClientcap = "m-clientcap" {
+        title: "a capability the request did not declare is asked for with -32021 and data.requiredCapabilities, never in an InputRequiredResult",
+        level: MUST,
+        requirement: Cite::One("M-CLIENTCAP"),
+        applies: Applies::Modern,
+        source: "2026-07-28 index.mdx, client capabilities; mrtr.mdx, Server Requirements",
+        judge: modern::client_capabilities,
+        kinds: &[],
+    }
     // -- JSON-RPC base (index.mdx / messages.mdx, transports.mdx) --
     RpcStdioFraming = "rpc-stdio-framing" {
         title: "stdout carries only newline-delimited JSON-RPC messages in UTF-8",
@@ -250,6 +341,15 @@ catalog! {
         judge: jsonrpc::traffic_bounded,
         kinds: &[],
     }
+    RpcErrRange = "rpc-err-range" {
+        title: "no error code -32002 or -32042, and none of -32020..-32099 but the defined -32020, -32021, -32022",
+        level: MUST,
+        requirement: Cite::One("RPC-ERR-RANGE-R5"),
+        applies: Applies::Modern,
+        source: "2026-07-28 index.mdx, Error Codes",
+        judge: modern::error_range,
+        kinds: &[],
+    }
     // -- Tools: the listing (tools.mdx, Listing Tools; Tool) --
     ToolInputschemaType = "tool-inputschema-type" {
         title: "every tool has an inputSchema object with \"type\": \"object\" (never null)",
@@ -359,6 +459,33 @@ catalog! {
         applies: Applies::Legacy,
         source: "schema ListToolsRequest (params optional; cursor and _meta optional); index.mdx, _meta",
         judge: tools::params_optional,
+        kinds: &[],
+    }
+    TlCacheHints = "tl-cache-hints" {
+        title: "every tools/list page has ttlMs (integer >= 0) and cacheScope, one cacheScope per walk",
+        level: MUST,
+        requirement: Cite::One("TL-TTL-NONNEG"),
+        applies: Applies::Modern,
+        source: "2026-07-28 caching.mdx, Cacheable Results, Time-to-Live, Interaction with Pagination",
+        judge: modern::cache_hints,
+        kinds: &[],
+    }
+    TlDeterministicOrder = "tl-deterministic-order" {
+        title: "two walks of an unchanged tool set list the tools in the same order",
+        level: SHOULD,
+        requirement: Cite::One("TL-DETERMINISTIC-ORDER"),
+        applies: Applies::Modern,
+        source: "2026-07-28 tools.mdx, Listing Tools; changelog.mdx",
+        judge: modern::deterministic_order,
+        kinds: &[],
+    }
+    MStateless = "m-stateless" {
+        title: "tools/list on a fresh process lists the tools listed after other requests on a used one",
+        level: MUST,
+        requirement: Cite::One("M-STATELESS"),
+        applies: Applies::Modern,
+        source: "2026-07-28 index.mdx, Statelessness; tools.mdx, Capabilities (TL-CURRENT-SET)",
+        judge: modern::stateless,
         kinds: &[],
     }
     // -- Tools: calling (tools.mdx, Calling Tools; Tool Result) --
@@ -471,6 +598,16 @@ catalog! {
         judge: tools::input_validation,
         kinds: &[],
     }
+    // -- Tools: multi round-trip requests (2026-07-28 mrtr.mdx) --
+    TcMrtrShape = "tc-mrtr-shape" {
+        title: "an InputRequiredResult has well-formed inputRequests (elicitation, sampling or roots) and requestState, and a retry with inputResponses is answered",
+        level: MUST,
+        requirement: Cite::One("TC-MRTR-CONTENT"),
+        applies: Applies::Modern,
+        source: "2026-07-28 mrtr.mdx, Server Requirements; schema InputRequiredResult",
+        judge: modern::mrtr_shape,
+        kinds: &[],
+    }
     // -- Tools: tasks (2025-11-25 tasks.mdx, Tool-Level Negotiation; experimental) --
     TcTaskRequired = "tc-task-required" {
         title: "a tool with taskSupport \"required\" called without a task gets -32601",
@@ -518,6 +655,15 @@ catalog! {
         judge: tools::list_changed_declared,
         kinds: &[],
     }
+    LcnSubscription = "lcn-subscription" {
+        title: "subscriptions/listen is acknowledged first, and its notifications carry its id as subscriptionId",
+        level: MUST,
+        requirement: Cite::One("LCN-R5-SUBSCRIPTION"),
+        applies: Applies::Modern,
+        source: "2026-07-28 subscriptions.mdx; tools.mdx, List Changed Notification",
+        judge: modern::subscription,
+        kinds: &[],
+    }
     // -- Progress (progress.mdx), asked for by a tools/call with a progressToken --
     ProgTokenActive = "prog-token-active" {
         title: "progress notifications name only a progressToken we sent, with its type and value",
@@ -544,6 +690,15 @@ catalog! {
         applies: Applies::All,
         source: "progress.mdx, Implementation Notes (\"MUST stop after completion\")",
         judge: progress::stop,
+        kinds: &[],
+    }
+    CancelR5 = "cancel-r5" {
+        title: "nothing more is sent for a cancelled request (stdio), past a grace window",
+        level: MUST,
+        requirement: Cite::One("CANCEL-STOP-R5-STDIO"),
+        applies: Applies::Modern,
+        source: "2026-07-28 stdio.mdx, Cancellation; cancellation.mdx; REQUIREMENTS.md 10 A15",
+        judge: modern::cancel_r5,
         kinds: &[],
     }
     // -- Generated cases (property phase; tools.mdx Security Considerations) --

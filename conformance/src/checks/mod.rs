@@ -15,6 +15,7 @@ mod explain;
 mod jsonrpc;
 mod lifecycle;
 mod model;
+mod modern;
 mod progress;
 mod property;
 pub mod rules;

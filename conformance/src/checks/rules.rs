@@ -566,8 +566,15 @@ pub fn cursor(
     )
 }
 
+mod modern;
 mod tasks;
 
+pub use modern::{
+    cache_hint_problems, cache_hints, discover_result, error_code_range, input_request_capability,
+    input_required_shape, is_modern_request, required_capabilities_error, result_type, server_info,
+    undeclared_input_requests, version_unsupported_error, DEFINED_RESERVED_CODES,
+    INPUT_REQUIRED_METHODS,
+};
 pub use tasks::{declares_task_calls, plain_call_of_task_tool, task_call, TaskSupport};
 
 #[cfg(test)]

@@ -790,3 +790,6 @@ fn a_graded_check_reports_the_level_that_applied() {
     assert_eq!(level(Rev::R2025_11_25), (Level::Must, Status::Fail));
     assert_eq!(level(Rev::R2025_06_18), (Level::Policy, Status::Warn));
 }
+
+#[path = "modern_tests.rs"]
+mod modern_tests;

@@ -51,6 +51,14 @@ const SPEC_PAGES: &[(&str, &str)] = &[
     ("tasks.mdx", "basic/utilities/tasks"),
     ("tools.mdx", "server/tools"),
     ("pagination.mdx", "server/utilities/pagination"),
+    // Pages of 2026-07-28 only (its sources name the revision).
+    ("discover.mdx", "server/discover"),
+    ("versioning.mdx", "basic/versioning"),
+    ("caching.mdx", "server/utilities/caching"),
+    ("mrtr.mdx", "basic/patterns/mrtr"),
+    ("subscriptions.mdx", "basic/patterns/subscriptions"),
+    ("stdio.mdx", "basic/transports/stdio"),
+    ("changelog.mdx", "changelog"),
 ];
 
 /// Renders the report as a SARIF 2.1.0 log with one run.

@@ -11,10 +11,11 @@
 //! (the session stamps it), the probes only this era has: a request missing a required
 //! `_meta` field, an unsupported version, the removed `ping`, a `subscriptions/listen`
 //! when the server offers list changes, the multi round-trip retry of a tool that asked
-//! for a client capability, a walk of `tools/list` on a fresh process (statelessness),
-//! and a legacy `initialize` on another fresh process, which tells a dual-era server
-//! from a modern-only one (on a fresh process because a server may fix a connection's era
-//! at its first request: the Python SDK answers a later `initialize` with -32022).
+//! for a client capability, a walk of `tools/list` after all that and one on a fresh
+//! process (statelessness: the list must not depend on what came before), and a legacy
+//! `initialize` on another fresh process, which tells a dual-era server from a
+//! modern-only one (on a fresh process because a server may fix a connection's era at its
+//! first request: the Python SDK answers a later `initialize` with -32022).
 
 use serde_json::{json, Value};
 
@@ -114,6 +115,9 @@ pub struct ModernRecord {
     pub subscription: Option<SubscriptionProbe>,
     /// Multi round-trip probes.
     pub mrtr: Vec<MrtrProbe>,
+    /// A walk of `tools/list` on this process after every other request (`M-STATELESS`
+    /// compares it with the fresh process's walk).
+    pub late_walk: Vec<Exchange>,
     /// A walk of `tools/list` on a fresh process, and that process's transcript.
     pub fresh_walk: Option<(Vec<Exchange>, Transcript)>,
     /// A legacy `initialize` on a fresh process, and that process's transcript.
@@ -133,6 +137,7 @@ pub async fn open(session: &mut Session, version: &str) -> (Exchange, ModernReco
         ping: None,
         subscription: None,
         mrtr: Vec::new(),
+        late_walk: Vec::new(),
         fresh_walk: None,
         initialize: None,
     };
@@ -278,6 +283,9 @@ pub async fn probes(
                 .mrtr
                 .push(mrtr(session, &call.name, arguments, declared).await);
         }
+    }
+    if session.ended().is_none() {
+        modern.late_walk = tools::walk(session, super::revision::MAX_PAGES).await.0;
     }
     if session.ended().is_none() {
         modern.fresh_walk = fresh_walk(command, config, version).await;
