@@ -56,7 +56,7 @@ catalog! {
         level: MUST,
         requirement: Cite::One("LC-INIT-RESULT"),
         applies: Applies::All,
-        source: "lifecycle.mdx, Initialization",
+        source: Cite::One("lifecycle.mdx, Initialization"),
         judge: lifecycle::init_result,
         kinds: &[],
     }
@@ -65,7 +65,7 @@ catalog! {
         level: MUST,
         requirement: Cite::One("LC-INIT-RESULT"),
         applies: Applies::All,
-        source: "lifecycle.mdx, Initialization; schema InitializeResult, Implementation",
+        source: Cite::One("lifecycle.mdx, Initialization; schema InitializeResult, Implementation"),
         judge: lifecycle::server_info,
         kinds: &[],
     }
@@ -74,7 +74,7 @@ catalog! {
         level: MUST,
         requirement: Cite::One("LC-VERSION-ECHO"),
         applies: Applies::All,
-        source: "lifecycle.mdx, Version Negotiation",
+        source: Cite::One("lifecycle.mdx, Version Negotiation"),
         judge: lifecycle::version_echo,
         kinds: &[],
     }
@@ -83,7 +83,7 @@ catalog! {
         level: MUST,
         requirement: Cite::One("LC-VERSION-FALLBACK"),
         applies: Applies::All,
-        source: "lifecycle.mdx, Version Negotiation; REQUIREMENTS.md 10 A1",
+        source: Cite::One("lifecycle.mdx, Version Negotiation; REQUIREMENTS.md 10 A1"),
         judge: lifecycle::version_fallback,
         kinds: &[],
     }
@@ -92,7 +92,7 @@ catalog! {
         level: MUST,
         requirement: Cite::One("RPC-NOTIF-NO-REPLY"),
         applies: Applies::All,
-        source: "index.mdx, Notifications; lifecycle.mdx, Initialization",
+        source: Cite::One("index.mdx, Notifications; lifecycle.mdx, Initialization"),
         judge: lifecycle::initialized_no_reply,
         kinds: &[],
     }
@@ -101,7 +101,7 @@ catalog! {
         level: MUST,
         requirement: Cite::One("LC-CAP-CONSISTENT"),
         applies: Applies::All,
-        source: "tools.mdx, Capabilities; REQUIREMENTS.md 10 A11",
+        source: Cite::One("tools.mdx, Capabilities; REQUIREMENTS.md 10 A11"),
         judge: lifecycle::capability_tools,
         kinds: &[],
     }
@@ -110,7 +110,7 @@ catalog! {
         level: MUST,
         requirement: Cite::One("LC-PING"),
         applies: Applies::All,
-        source: "ping.mdx, Behavior Requirements",
+        source: Cite::One("ping.mdx, Behavior Requirements"),
         judge: lifecycle::ping,
         kinds: &[],
     }
@@ -119,7 +119,7 @@ catalog! {
         level: SHOULD.from(R2025_06_18, MUST),
         requirement: Cite::One("LC-OPERATION-RESPECT"),
         applies: Applies::All,
-        source: "lifecycle.mdx, Operation",
+        source: Cite::One("lifecycle.mdx, Operation"),
         judge: lifecycle::no_undeclared_requests,
         kinds: &[],
     }
@@ -128,7 +128,7 @@ catalog! {
         level: SHOULD,
         requirement: Cite::One("LC-SHUTDOWN-STDIO"),
         applies: Applies::All,
-        source: "lifecycle.mdx, Shutdown (stdio); 2026-07-28 stdio.mdx (\"SHOULD exit promptly\"), applied by policy",
+        source: Cite::One("lifecycle.mdx, Shutdown (stdio); 2026-07-28 stdio.mdx (\"SHOULD exit promptly\"), applied by policy"),
         judge: lifecycle::shutdown,
         kinds: &[],
     }
@@ -138,7 +138,7 @@ catalog! {
         level: MUST,
         requirement: Cite::One("RPC-STDIO-FRAMING"),
         applies: Applies::All,
-        source: "transports.mdx, stdio",
+        source: Cite::One("transports.mdx, stdio"),
         judge: jsonrpc::stdio_framing,
         kinds: &[InvalidMessage],
     }
@@ -147,7 +147,7 @@ catalog! {
         level: SCHEMA,
         requirement: Cite::One("RPC-JSONRPC-2.0"),
         applies: Applies::All,
-        source: "index.mdx, Messages; schema JSONRPC*",
+        source: Cite::One("index.mdx, Messages; schema JSONRPC*"),
         judge: jsonrpc::jsonrpc_version,
         kinds: &[],
     }
@@ -156,7 +156,7 @@ catalog! {
         level: MUST,
         requirement: Cite::One("RPC-RESP-EXCLUSIVE"),
         applies: Applies::All,
-        source: "index.mdx, Responses; JSON-RPC 2.0, 5",
+        source: Cite::One("index.mdx, Responses; JSON-RPC 2.0, 5"),
         judge: jsonrpc::response_exclusive,
         kinds: &[],
     }
@@ -165,7 +165,7 @@ catalog! {
         level: MUST,
         requirement: Cite::One("RPC-ID-ECHO"),
         applies: Applies::All,
-        source: "index.mdx, Responses",
+        source: Cite::One("index.mdx, Responses"),
         judge: jsonrpc::id_echo,
         kinds: &[],
     }
@@ -174,7 +174,7 @@ catalog! {
         level: MUST,
         requirement: Cite::One("RPC-ERROR-SHAPE"),
         applies: Applies::All,
-        source: "index.mdx, Error Responses; schema Error",
+        source: Cite::One("index.mdx, Error Responses; schema Error"),
         judge: jsonrpc::error_shape,
         kinds: &[],
     }
@@ -183,7 +183,7 @@ catalog! {
         level: SHOULD,
         requirement: Cite::One("RPC-ERROR-SHAPE"),
         applies: Applies::All,
-        source: "schema Error.message (\"SHOULD be limited to a concise single sentence\")",
+        source: Cite::One("schema Error.message (\"SHOULD be limited to a concise single sentence\")"),
         judge: jsonrpc::error_message,
         kinds: &[],
     }
@@ -192,7 +192,7 @@ catalog! {
         level: SCHEMA.from(R2025_11_25, MUST),
         requirement: Cite::One("RPC-ERROR-ID-R1R3").from(R2025_11_25, "RPC-ERROR-ID-R4"),
         applies: Applies::All,
-        source: "2025-11-25 index.mdx, Error Responses; index.mdx, Responses (earlier revisions); schema JSONRPCError.id; REQUIREMENTS.md 10 A2",
+        source: Cite::One("2025-11-25 index.mdx, Error Responses; index.mdx, Responses (earlier revisions); schema JSONRPCError.id; REQUIREMENTS.md 10 A2"),
         judge: jsonrpc::error_id,
         kinds: &[],
     }
@@ -201,7 +201,7 @@ catalog! {
         level: JSONRPC,
         requirement: Cite::One("RPC-ERR-PARSE"),
         applies: Applies::All,
-        source: "JSON-RPC 2.0, 5.1; REQUIREMENTS.md 10 A2",
+        source: Cite::One("JSON-RPC 2.0, 5.1; REQUIREMENTS.md 10 A2"),
         judge: jsonrpc::parse_error,
         kinds: &[],
     }
@@ -210,7 +210,7 @@ catalog! {
         level: JSONRPC,
         requirement: Cite::One("RPC-ERR-INVALID-REQUEST"),
         applies: Applies::All,
-        source: "JSON-RPC 2.0, 5.1; REQUIREMENTS.md 10 A2",
+        source: Cite::One("JSON-RPC 2.0, 5.1; REQUIREMENTS.md 10 A2"),
         judge: jsonrpc::invalid_request,
         kinds: &[],
     }
@@ -219,7 +219,7 @@ catalog! {
         level: JSONRPC,
         requirement: Cite::One("RPC-ERR-METHOD-NOT-FOUND"),
         applies: Applies::All,
-        source: "JSON-RPC 2.0, 5.1",
+        source: Cite::One("JSON-RPC 2.0, 5.1"),
         judge: jsonrpc::method_not_found,
         kinds: &[],
     }
@@ -228,7 +228,7 @@ catalog! {
         level: MUST,
         requirement: Cite::One("RPC-BATCH-R2"),
         applies: Applies::Only(R2025_03_26),
-        source: "2025-03-26 index.mdx, Batching; JSON-RPC 2.0, 6",
+        source: Cite::One("2025-03-26 index.mdx, Batching; JSON-RPC 2.0, 6"),
         judge: jsonrpc::batch,
         kinds: &[],
     }
@@ -237,7 +237,7 @@ catalog! {
         level: JSONRPC,
         requirement: Cite::One("JSONRPC-5"),
         applies: Applies::All,
-        source: "JSON-RPC 2.0, 5 (\"the Server MUST reply with a Response\")",
+        source: Cite::One("JSON-RPC 2.0, 5 (\"the Server MUST reply with a Response\")"),
         judge: jsonrpc::response_required,
         kinds: &[],
     }
@@ -246,7 +246,7 @@ catalog! {
         level: POLICY,
         requirement: Cite::One("progress.mdx (rate limiting)"),
         applies: Applies::All,
-        source: "progress.mdx, Implementation Notes (\"Both parties SHOULD implement rate limiting to prevent flooding\")",
+        source: Cite::One("progress.mdx, Implementation Notes (\"Both parties SHOULD implement rate limiting to prevent flooding\")"),
         judge: jsonrpc::traffic_bounded,
         kinds: &[],
     }
@@ -256,7 +256,7 @@ catalog! {
         level: SCHEMA,
         requirement: Cite::One("TOOL-INPUTSCHEMA-REQUIRED"),
         applies: Applies::All,
-        source: "tools.mdx, Tool; schema Tool.inputSchema",
+        source: Cite::One("tools.mdx, Tool; schema Tool.inputSchema"),
         judge: tools::input_schema_type,
         kinds: &[],
     }
@@ -265,7 +265,8 @@ catalog! {
         level: POLICY.from(R2025_11_25, MUST),
         requirement: Cite::One("TOOL-INPUTSCHEMA-DIALECT"),
         applies: Applies::All,
-        source: "2025-11-25 index.mdx, JSON Schema Usage; REQUIREMENTS.md 10 A8",
+        source: Cite::One("schema Tool.inputSchema, Tool.outputSchema; REQUIREMENTS.md 10 A8")
+            .from(R2025_11_25, "index.mdx, JSON Schema Usage; REQUIREMENTS.md 10 A8"),
         judge: tools::schema_dialect,
         kinds: &[],
     }
@@ -274,7 +275,7 @@ catalog! {
         level: SCHEMA,
         requirement: Cite::One("TOOL-OUTPUTSCHEMA"),
         applies: Applies::From(R2025_06_18),
-        source: "tools.mdx, Output Schema; schema Tool.outputSchema",
+        source: Cite::One("tools.mdx, Output Schema; schema Tool.outputSchema"),
         judge: tools::output_schema_object,
         kinds: &[],
     }
@@ -283,7 +284,7 @@ catalog! {
         level: POLICY,
         requirement: Cite::One("TC-TASK-CAP"),
         applies: Applies::Only(R2025_11_25),
-        source: "2025-11-25 tasks.mdx, Tool-Level Negotiation (rule 1); schema ToolExecution.taskSupport",
+        source: Cite::One("2025-11-25 tasks.mdx, Tool-Level Negotiation (rule 1); schema ToolExecution.taskSupport"),
         judge: tools::task_support_declared,
         kinds: &[],
     }
@@ -293,7 +294,7 @@ catalog! {
         level: MUST,
         requirement: Cite::One("TOOL-NAME-UNIQUE"),
         applies: Applies::All,
-        source: "tools.mdx (\"uniquely identified by a name\"); REQUIREMENTS.md 10 A14",
+        source: Cite::One("tools.mdx (\"uniquely identified by a name\"); REQUIREMENTS.md 10 A14"),
         judge: tools::name_unique,
         kinds: &[],
     }
@@ -302,7 +303,7 @@ catalog! {
         level: SHOULD,
         requirement: Cite::One("TOOL-NAME-LENGTH"),
         applies: Applies::From(R2025_11_25),
-        source: "tools.mdx, Tool Names",
+        source: Cite::One("tools.mdx, Tool Names"),
         judge: tools::name_length,
         kinds: &[],
     }
@@ -311,7 +312,7 @@ catalog! {
         level: SHOULD,
         requirement: Cite::One("TOOL-NAME-CHARSET"),
         applies: Applies::From(R2025_11_25),
-        source: "tools.mdx, Tool Names",
+        source: Cite::One("tools.mdx, Tool Names"),
         judge: tools::name_charset,
         kinds: &[],
     }
@@ -320,7 +321,7 @@ catalog! {
         level: SHOULD,
         requirement: Cite::One("TOOL-NAME-CASE"),
         applies: Applies::From(R2025_11_25),
-        source: "tools.mdx, Tool Names",
+        source: Cite::One("tools.mdx, Tool Names"),
         judge: tools::name_case,
         kinds: &[],
     }
@@ -330,7 +331,7 @@ catalog! {
         level: POLICY,
         requirement: Cite::One("PAG-TERMINATES"),
         applies: Applies::All,
-        source: "pagination.mdx, Response Format",
+        source: Cite::One("pagination.mdx, Response Format"),
         judge: tools::pagination_terminates,
         kinds: &[],
     }
@@ -339,7 +340,7 @@ catalog! {
         level: SHOULD,
         requirement: Cite::One("PAG-INVALID-CURSOR"),
         applies: Applies::All,
-        source: "pagination.mdx, Error Handling",
+        source: Cite::One("pagination.mdx, Error Handling"),
         judge: tools::pagination_invalid_cursor,
         kinds: &[],
     }
@@ -348,7 +349,7 @@ catalog! {
         level: SHOULD,
         requirement: Cite::One("PAG-STABLE"),
         applies: Applies::All,
-        source: "pagination.mdx, Implementation Guidelines",
+        source: Cite::One("pagination.mdx, Implementation Guidelines"),
         judge: tools::pagination_stable,
         kinds: &[],
     }
@@ -357,7 +358,7 @@ catalog! {
         level: SCHEMA,
         requirement: Cite::One("TL-PARAMS-OPTIONAL"),
         applies: Applies::All,
-        source: "schema ListToolsRequest (params optional; cursor and _meta optional); index.mdx, _meta",
+        source: Cite::One("schema ListToolsRequest (params optional; cursor and _meta optional); index.mdx, _meta"),
         judge: tools::params_optional,
         kinds: &[],
     }
@@ -367,7 +368,7 @@ catalog! {
         level: SCHEMA,
         requirement: Cite::One("TC-CONTENT-VERSION-GATE"),
         applies: Applies::All,
-        source: "tools.mdx, Tool Result; schema CallToolResult.content",
+        source: Cite::One("tools.mdx, Tool Result; schema CallToolResult.content"),
         judge: tools::content_types,
         kinds: &[],
     }
@@ -376,7 +377,7 @@ catalog! {
         level: SCHEMA,
         requirement: Cite::One("TC-CONTENT-IMAGE"),
         applies: Applies::All,
-        source: "tools.mdx, Image Content, Audio Content; schema format byte",
+        source: Cite::One("tools.mdx, Image Content, Audio Content; schema format byte"),
         judge: tools::content_base64,
         kinds: &[],
     }
@@ -385,7 +386,7 @@ catalog! {
         level: POLICY,
         requirement: Cite::One("TC-ERR-EXECUTION"),
         applies: Applies::All,
-        source: "tools.mdx, Error Handling (Tool Execution Errors)",
+        source: Cite::One("tools.mdx, Error Handling (Tool Execution Errors)"),
         judge: tools::error_explained,
         kinds: &[],
     }
@@ -394,7 +395,7 @@ catalog! {
         level: SHOULD,
         requirement: Cite::One("TC-ERR-EXECUTION"),
         applies: Applies::All,
-        source: "schema CallToolResult.isError; tools.mdx, Error Handling",
+        source: Cite::One("schema CallToolResult.isError; tools.mdx, Error Handling"),
         judge: tools::execution_errors,
         kinds: &[],
     }
@@ -403,7 +404,7 @@ catalog! {
         level: MUST,
         requirement: Cite::One("TC-OUTPUTSCHEMA-PRESENCE"),
         applies: Applies::From(R2025_06_18),
-        source: "tools.mdx, Output Schema; REQUIREMENTS.md 10 A7",
+        source: Cite::One("tools.mdx, Output Schema; REQUIREMENTS.md 10 A7"),
         judge: tools::structured_presence,
         kinds: &[],
     }
@@ -412,7 +413,7 @@ catalog! {
         level: MUST,
         requirement: Cite::One("TC-OUTPUTSCHEMA-CONFORM"),
         applies: Applies::From(R2025_06_18),
-        source: "tools.mdx, Output Schema",
+        source: Cite::One("tools.mdx, Output Schema"),
         judge: tools::structured_conform,
         kinds: &[],
     }
@@ -421,7 +422,7 @@ catalog! {
         level: SHOULD,
         requirement: Cite::One("TC-STRUCTURED-TEXT-MIRROR"),
         applies: Applies::From(R2025_06_18),
-        source: "tools.mdx, Structured Content; REQUIREMENTS.md 10 A13",
+        source: Cite::One("tools.mdx, Structured Content; REQUIREMENTS.md 10 A13"),
         judge: tools::structured_text_mirror,
         kinds: &[],
     }
@@ -431,7 +432,7 @@ catalog! {
         level: MUST,
         requirement: Cite::One("TC-ERR-UNKNOWN-TOOL"),
         applies: Applies::All,
-        source: "tools.mdx, Error Handling (Protocol Errors); REQUIREMENTS.md 10 A10",
+        source: Cite::One("tools.mdx, Error Handling (Protocol Errors); REQUIREMENTS.md 10 A10"),
         judge: tools::unknown_tool,
         kinds: &[],
     }
@@ -440,7 +441,8 @@ catalog! {
         level: MUST,
         requirement: Cite::One("TC-ERR-MALFORMED"),
         applies: Applies::All,
-        source: "2025-11-25 tools.mdx, Error Handling (Malformed requests)",
+        source: Cite::One("schema CallToolRequest.params.name (required); tools.mdx, Error Handling (Protocol Errors)")
+            .from(R2025_11_25, "tools.mdx, Error Handling (Protocol Errors: \"Malformed requests\")"),
         judge: tools::malformed_call,
         kinds: &[],
     }
@@ -449,7 +451,8 @@ catalog! {
         level: SCHEMA,
         requirement: Cite::One("TC-ERR-MALFORMED"),
         applies: Applies::All,
-        source: "schema CallToolRequest.params.arguments; 2025-11-25 tools.mdx, Error Handling (Malformed requests)",
+        source: Cite::One("schema CallToolRequest.params.arguments; tools.mdx, Error Handling (Protocol Errors: \"Invalid arguments\")")
+            .from(R2025_11_25, "schema CallToolRequest.params.arguments; tools.mdx, Error Handling (Protocol Errors: \"Malformed requests\")"),
         judge: tools::arguments_type,
         kinds: &[],
     }
@@ -458,7 +461,7 @@ catalog! {
         level: MUST,
         requirement: Cite::One("TC-ARGS-OMITTED"),
         applies: Applies::All,
-        source: "schema CallToolRequest.params (arguments optional); tools.mdx, Security Considerations; JSON-RPC 2.0, 5",
+        source: Cite::One("schema CallToolRequest.params (arguments optional); tools.mdx, Security Considerations; JSON-RPC 2.0, 5"),
         judge: tools::arguments_omitted,
         kinds: &[],
     }
@@ -467,7 +470,7 @@ catalog! {
         level: MUST,
         requirement: Cite::One("TC-ERR-INPUT-VALIDATION"),
         applies: Applies::All,
-        source: "tools.mdx, Error Handling; Security Considerations (\"Servers MUST validate all tool inputs\"); REQUIREMENTS.md 10 A6",
+        source: Cite::One("tools.mdx, Error Handling; Security Considerations (\"Servers MUST validate all tool inputs\"); REQUIREMENTS.md 10 A6"),
         judge: tools::input_validation,
         kinds: &[],
     }
@@ -477,7 +480,7 @@ catalog! {
         level: MUST,
         requirement: Cite::One("TC-TASK-REQUIRED"),
         applies: Applies::Only(R2025_11_25),
-        source: "2025-11-25 tasks.mdx, Tool-Level Negotiation; Error Handling; REQUIREMENTS.md 10 A9",
+        source: Cite::One("2025-11-25 tasks.mdx, Tool-Level Negotiation; Error Handling; REQUIREMENTS.md 10 A9"),
         judge: tools::task_required,
         kinds: &[],
     }
@@ -486,7 +489,7 @@ catalog! {
         level: SHOULD,
         requirement: Cite::One("TC-TASK-FORBIDDEN"),
         applies: Applies::Only(R2025_11_25),
-        source: "2025-11-25 tasks.mdx, Tool-Level Negotiation",
+        source: Cite::One("2025-11-25 tasks.mdx, Tool-Level Negotiation"),
         judge: tools::task_forbidden,
         kinds: &[],
     }
@@ -495,7 +498,7 @@ catalog! {
         level: MUST,
         requirement: Cite::One("TC-TASK-CREATE"),
         applies: Applies::Only(R2025_11_25),
-        source: "2025-11-25 tasks.mdx, Creating Tasks; Behavior Requirements (Result Retrieval)",
+        source: Cite::One("2025-11-25 tasks.mdx, Creating Tasks; Behavior Requirements (Result Retrieval)"),
         judge: tools::task_create,
         kinds: &[],
     }
@@ -505,7 +508,7 @@ catalog! {
         level: SCHEMA,
         requirement: Cite::One("LCN-SHAPE"),
         applies: Applies::All,
-        source: "tools.mdx, List Changed Notification; schema ToolListChangedNotification",
+        source: Cite::One("tools.mdx, List Changed Notification; schema ToolListChangedNotification"),
         judge: tools::list_changed_shape,
         kinds: &[],
     }
@@ -514,7 +517,7 @@ catalog! {
         level: SHOULD.from(R2025_06_18, MUST),
         requirement: Cite::One("LCN-NOT-UNDECLARED"),
         applies: Applies::All,
-        source: "lifecycle.mdx, Operation; REQUIREMENTS.md 10 A12",
+        source: Cite::One("lifecycle.mdx, Operation; REQUIREMENTS.md 10 A12"),
         judge: tools::list_changed_declared,
         kinds: &[],
     }
@@ -524,7 +527,7 @@ catalog! {
         level: MUST,
         requirement: Cite::One("PROG-TOKEN-ACTIVE"),
         applies: Applies::All,
-        source: "progress.mdx, Behavior Requirements (\"only reference tokens that were provided in an active request\")",
+        source: Cite::One("progress.mdx, Behavior Requirements (\"only reference tokens that were provided in an active request\")"),
         judge: progress::token_active,
         kinds: &[],
     }
@@ -533,7 +536,7 @@ catalog! {
         level: MUST,
         requirement: Cite::One("PROG-INCREASING"),
         applies: Applies::All,
-        source: "progress.mdx, Progress Flow (\"MUST increase with each notification\")",
+        source: Cite::One("progress.mdx, Progress Flow (\"MUST increase with each notification\")"),
         judge: progress::increasing,
         kinds: &[],
     }
@@ -542,7 +545,7 @@ catalog! {
         level: MUST,
         requirement: Cite::One("PROG-STOP"),
         applies: Applies::All,
-        source: "progress.mdx, Implementation Notes (\"MUST stop after completion\")",
+        source: Cite::One("progress.mdx, Implementation Notes (\"MUST stop after completion\")"),
         judge: progress::stop,
         kinds: &[],
     }
@@ -552,7 +555,7 @@ catalog! {
         level: MUST,
         requirement: Cite::One("TC-VALIDATE-INPUTS"),
         applies: Applies::All,
-        source: "tools.mdx, Security Considerations (\"Servers MUST: Validate all tool inputs\")",
+        source: Cite::One("tools.mdx, Security Considerations (\"Servers MUST: Validate all tool inputs\")"),
         judge: property::server_survives,
         kinds: &[Crash, Stall],
     }
@@ -561,7 +564,7 @@ catalog! {
         level: SCHEMA,
         requirement: Cite::One("TC-OUTPUTSCHEMA-CONFORM"),
         applies: Applies::All,
-        source: "schema CallToolResult; tools.mdx, Output Schema",
+        source: Cite::One("schema CallToolResult; tools.mdx, Output Schema"),
         judge: property::valid_call_result,
         kinds: &[InvalidResult],
     }
@@ -570,7 +573,7 @@ catalog! {
         level: SHOULD,
         requirement: Cite::One("TC-ERR-EXECUTION"),
         applies: Applies::All,
-        source: "schema CallToolResult.isError; tools.mdx, Error Handling",
+        source: Cite::One("schema CallToolResult.isError; tools.mdx, Error Handling"),
         judge: property::valid_call_accepted,
         kinds: &[ProtocolErrorOnValid],
     }
@@ -579,7 +582,7 @@ catalog! {
         level: MUST,
         requirement: Cite::One("TC-ERR-INPUT-VALIDATION"),
         applies: Applies::All,
-        source: "tools.mdx, Error Handling; Security Considerations; REQUIREMENTS.md 10 A6",
+        source: Cite::One("tools.mdx, Error Handling; Security Considerations; REQUIREMENTS.md 10 A6"),
         judge: property::invalid_call_rejected,
         kinds: &[InvalidAccepted, WrongErrorClass],
     }
@@ -588,7 +591,7 @@ catalog! {
         level: MUST,
         requirement: Cite::One("RPC-ID-ECHO"),
         applies: Applies::All,
-        source: "index.mdx, Responses",
+        source: Cite::One("index.mdx, Responses"),
         judge: property::id_roundtrip,
         kinds: &[IdNotEchoed],
     }
@@ -597,7 +600,7 @@ catalog! {
         level: JSONRPC,
         requirement: Cite::One("RPC-ERR-METHOD-NOT-FOUND"),
         applies: Applies::All,
-        source: "JSON-RPC 2.0, 5.1",
+        source: Cite::One("JSON-RPC 2.0, 5.1"),
         judge: property::unknown_method,
         kinds: &[UnknownMethodAnswered],
     }
@@ -606,7 +609,7 @@ catalog! {
         level: SHOULD,
         requirement: Cite::One("PAG-INVALID-CURSOR"),
         applies: Applies::All,
-        source: "pagination.mdx, Error Handling",
+        source: Cite::One("pagination.mdx, Error Handling"),
         judge: property::random_cursor,
         kinds: &[CursorAnswered],
     }
@@ -615,7 +618,7 @@ catalog! {
         level: JSONRPC,
         requirement: Cite::One("RPC-ID-ECHO"),
         applies: Applies::All,
-        source: "JSON-RPC 2.0, 5; index.mdx, Responses",
+        source: Cite::One("JSON-RPC 2.0, 5; index.mdx, Responses"),
         judge: property::pipelined,
         kinds: &[PipelineBroken],
     }
@@ -624,7 +627,7 @@ catalog! {
         level: MUST,
         requirement: Cite::One("CANCEL-RACE"),
         applies: Applies::All,
-        source: "cancellation.mdx, Behavior Requirements, Error Handling; REQUIREMENTS.md 10 A15",
+        source: Cite::One("cancellation.mdx, Behavior Requirements, Error Handling; REQUIREMENTS.md 10 A15"),
         judge: property::cancel,
         kinds: &[CancelMishandled],
     }
@@ -634,7 +637,7 @@ catalog! {
         level: SCHEMA,
         requirement: Cite::One("schema.json"),
         applies: Applies::All,
-        source: "schema.json of the negotiated revision",
+        source: Cite::One("schema.json of the negotiated revision"),
         judge: schema::server_messages,
         kinds: &[],
     }
