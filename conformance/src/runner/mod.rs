@@ -76,18 +76,9 @@ impl RunConfig {
     }
 }
 
-/// The least default `jobs`: the four handshake revisions at once. A conversation mostly
-/// waits on its server (answers, slow tools, the shutdown grace), and all of them share
-/// one thread anyway, so on a machine with fewer cores than revisions running them all
-/// at once costs little and saves the waits (server-everything: 45 s at 2, 27 s at 4 on
-/// 2 cores, reports/bench.md).
-pub const MIN_DEFAULT_JOBS: usize = 4;
-
-/// The default `jobs`: the machine's cores, at least [`MIN_DEFAULT_JOBS`].
+/// The default `jobs`: the machine's cores.
 pub fn default_jobs() -> usize {
-    std::thread::available_parallelism()
-        .map_or(1, usize::from)
-        .max(MIN_DEFAULT_JOBS)
+    std::thread::available_parallelism().map_or(1, usize::from)
 }
 
 /// Progress of a run.

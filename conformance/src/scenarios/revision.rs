@@ -152,6 +152,8 @@ pub async fn run_revision(
     let initialize = session
         .request("initialize", Some(initialize_params(revision.id)))
         .await;
+    // How slowly this server starts on this machine now: the yardstick for its exit.
+    let start_up = started.elapsed();
     let negotiated = initialize
         .result()
         .and_then(|r| r.get("protocolVersion"))
@@ -195,7 +197,8 @@ pub async fn run_revision(
         voluntary,
         waited,
     };
-    match session.begin_shutdown(QUIET_SHUTDOWN_CHECK).await {
+    let grace = start_up.saturating_mul(SHUTDOWN_PER_START_UP);
+    match session.begin_shutdown(QUIET_SHUTDOWN_CHECK, grace).await {
         Ok(ended) => {
             record.shutdown = Some(shutdown(ended));
             record.transcript = session.into_transcript();
@@ -234,6 +237,13 @@ pub async fn run_revision(
     }
     Ok(record)
 }
+
+/// The shutdown grace is at least this many times the server's own start-up (spawn to
+/// the initialize answer), measured in the same session: a machine loaded enough to make
+/// a server start slowly makes it exit slowly too, and load must not turn that into a
+/// finding. Idle, every server seen starts well within a second, so the configured grace
+/// (5 s) stands.
+const SHUTDOWN_PER_START_UP: u32 = 3;
 
 /// How long the scripted shutdown is waited for before the property phase starts beside
 /// it: most servers exit within it (a Node server in milliseconds, a Python one in 0.2 to

@@ -124,7 +124,7 @@ pub(crate) struct RunArgs {
     /// reject generated inputs (a time zone, a repository path)
     #[arg(long = "tool-args", value_name = "NAME=JSON")]
     pub tool_args: Vec<String>,
-    /// Revisions run at once (the report is the same for any value) [default: the number of cores, at least 4]
+    /// Revisions run at once (the report is the same for any value) [default: the number of cores]
     #[arg(long, value_name = "N")]
     pub jobs: Option<usize>,
     /// Bound on the whole run: past it, the servers are ended, what finished is reported

@@ -18,6 +18,7 @@ use crate::transport::{ExitInfo, TransportEvent};
 pub struct PendingShutdown {
     started: Instant,
     deadline: TokioInstant,
+    grace: Duration,
 }
 
 /// How a shutdown ended: the exit, whether the server exited by itself within the grace,
@@ -30,12 +31,19 @@ impl Session {
     pub async fn shutdown(&mut self) -> ShutdownOutcome {
         let started = Instant::now();
         self.transport.close_stdin();
-        let deadline = TokioInstant::now() + self.config.shutdown_grace;
-        self.finish_shutdown(PendingShutdown { started, deadline })
-            .await
+        let grace = self.config.shutdown_grace;
+        let deadline = TokioInstant::now() + grace;
+        self.finish_shutdown(PendingShutdown {
+            started,
+            deadline,
+            grace,
+        })
+        .await
     }
 
-    /// Closes stdin and waits up to `first` (at most the grace). Ends the shutdown as
+    /// Closes stdin and waits up to `first` (at most `grace`, which replaces the
+    /// configured grace when longer: a caller may scale it to how slowly the server
+    /// started on this machine now). Ends the shutdown as
     /// [`Session::shutdown`] does when the server exited in that time, or when it wrote
     /// anything meanwhile (a server that floods as stdin closes is read in its own turn:
     /// how much of it is read must not depend on work beside it). A server still running
@@ -43,11 +51,17 @@ impl Session {
     pub async fn begin_shutdown(
         &mut self,
         first: Duration,
+        grace: Duration,
     ) -> Result<ShutdownOutcome, PendingShutdown> {
         let started = Instant::now();
         self.transport.close_stdin();
-        let deadline = TokioInstant::now() + self.config.shutdown_grace;
-        let pending = PendingShutdown { started, deadline };
+        let grace = grace.max(self.config.shutdown_grace);
+        let deadline = TokioInstant::now() + grace;
+        let pending = PendingShutdown {
+            started,
+            deadline,
+            grace,
+        };
         let seen = self.transcript().entries().len();
         if let Some(exit) = self
             .wait_exit_until(deadline.min(TokioInstant::now() + first))
@@ -63,14 +77,18 @@ impl Session {
 
     /// Waits out the rest of a shutdown's grace, then terminates a server still running.
     pub async fn finish_shutdown(&mut self, pending: PendingShutdown) -> ShutdownOutcome {
-        let PendingShutdown { started, deadline } = pending;
+        let PendingShutdown {
+            started,
+            deadline,
+            grace,
+        } = pending;
         if let Some(exit) = self.wait_exit_until(deadline).await {
             return self.exited_by_itself(exit, started);
         }
         let exit = self.transport.terminate(Duration::from_millis(500)).await;
         self.note(&format!(
             "server still running {:.1} s after stdin closed; terminated ({})",
-            self.config.shutdown_grace.as_secs_f64(),
+            grace.as_secs_f64(),
             exit.describe()
         ));
         (exit, false, started.elapsed())
