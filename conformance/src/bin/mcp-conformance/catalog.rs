@@ -48,27 +48,6 @@ fn columns<const N: usize>(rows: &[[String; N]]) -> Vec<String> {
         .collect()
 }
 
-#[cfg(test)]
-mod tests {
-    use super::columns;
-
-    /// `list` printed ids longer than its fixed width unpadded: columns drifted.
-    #[test]
-    fn columns_line_up_whatever_the_cell_length() {
-        let rows = [
-            ["a".to_string(), "MUST".to_string(), "x".to_string()],
-            [
-                "a-much-longer-id".to_string(),
-                "SHOULD, MUST from 2025-06-18".to_string(),
-                "y".to_string(),
-            ],
-        ];
-        let lines = columns(&rows);
-        assert_eq!(lines[0].find('x'), lines[1].find('y'));
-        assert_eq!(lines[0].find("MUST"), Some("a-much-longer-id".len() + 2));
-    }
-}
-
 /// `explain ID`: what the check requires, why, and how to fix a server that fails it.
 pub(crate) fn explain(id: &str) -> Exit {
     let (Some(check), Some(text)) = (
@@ -94,4 +73,25 @@ pub(crate) fn explain(id: &str) -> Exit {
     println!("Why it matters\n{}\n", text.why);
     println!("How to fix a server that fails it\n{}", text.fix);
     Exit::Pass
+}
+
+#[cfg(test)]
+mod tests {
+    use super::columns;
+
+    /// `list` printed ids longer than its fixed width unpadded: columns drifted.
+    #[test]
+    fn columns_line_up_whatever_the_cell_length() {
+        let rows = [
+            ["a".to_string(), "MUST".to_string(), "x".to_string()],
+            [
+                "a-much-longer-id".to_string(),
+                "SHOULD, MUST from 2025-06-18".to_string(),
+                "y".to_string(),
+            ],
+        ];
+        let lines = columns(&rows);
+        assert_eq!(lines[0].find('x'), lines[1].find('y'));
+        assert_eq!(lines[0].find("MUST"), Some("a-much-longer-id".len() + 2));
+    }
 }
