@@ -56,7 +56,7 @@ catalog! {
         level: MUST,
         requirement: Cite::One("LC-INIT-RESULT"),
         applies: Applies::Legacy,
-        source: "lifecycle.mdx, Initialization",
+        source: Cite::One("lifecycle.mdx, Initialization"),
         judge: lifecycle::init_result,
         kinds: &[],
     }
@@ -65,7 +65,7 @@ catalog! {
         level: MUST,
         requirement: Cite::One("LC-INIT-RESULT"),
         applies: Applies::Legacy,
-        source: "lifecycle.mdx, Initialization; schema InitializeResult, Implementation",
+        source: Cite::One("lifecycle.mdx, Initialization; schema InitializeResult, Implementation"),
         judge: lifecycle::server_info,
         kinds: &[],
     }
@@ -74,7 +74,7 @@ catalog! {
         level: MUST,
         requirement: Cite::One("LC-VERSION-ECHO"),
         applies: Applies::Legacy,
-        source: "lifecycle.mdx, Version Negotiation",
+        source: Cite::One("lifecycle.mdx, Version Negotiation"),
         judge: lifecycle::version_echo,
         kinds: &[],
     }
@@ -83,7 +83,7 @@ catalog! {
         level: MUST,
         requirement: Cite::One("LC-VERSION-FALLBACK"),
         applies: Applies::Legacy,
-        source: "lifecycle.mdx, Version Negotiation; REQUIREMENTS.md 10 A1",
+        source: Cite::One("lifecycle.mdx, Version Negotiation; REQUIREMENTS.md 10 A1"),
         judge: lifecycle::version_fallback,
         kinds: &[],
     }
@@ -92,7 +92,7 @@ catalog! {
         level: MUST,
         requirement: Cite::One("RPC-NOTIF-NO-REPLY"),
         applies: Applies::Legacy,
-        source: "index.mdx, Notifications; lifecycle.mdx, Initialization",
+        source: Cite::One("index.mdx, Notifications; lifecycle.mdx, Initialization"),
         judge: lifecycle::initialized_no_reply,
         kinds: &[],
     }
@@ -101,7 +101,7 @@ catalog! {
         level: MUST,
         requirement: Cite::One("LC-CAP-CONSISTENT"),
         applies: Applies::All,
-        source: "tools.mdx, Capabilities; REQUIREMENTS.md 10 A11",
+        source: Cite::One("tools.mdx, Capabilities; REQUIREMENTS.md 10 A11"),
         judge: lifecycle::capability_tools,
         kinds: &[],
     }
@@ -110,7 +110,7 @@ catalog! {
         level: MUST,
         requirement: Cite::One("LC-PING"),
         applies: Applies::Legacy,
-        source: "ping.mdx, Behavior Requirements",
+        source: Cite::One("ping.mdx, Behavior Requirements"),
         judge: lifecycle::ping,
         kinds: &[],
     }
@@ -119,7 +119,7 @@ catalog! {
         level: SHOULD.from(R2025_06_18, MUST),
         requirement: Cite::One("LC-OPERATION-RESPECT"),
         applies: Applies::Legacy,
-        source: "lifecycle.mdx, Operation",
+        source: Cite::One("lifecycle.mdx, Operation"),
         judge: lifecycle::no_undeclared_requests,
         kinds: &[],
     }
@@ -128,7 +128,7 @@ catalog! {
         level: SHOULD,
         requirement: Cite::One("LC-SHUTDOWN-STDIO"),
         applies: Applies::All,
-        source: "lifecycle.mdx, Shutdown (stdio); 2026-07-28 stdio.mdx (\"SHOULD exit promptly\"), applied by policy",
+        source: Cite::One("lifecycle.mdx, Shutdown (stdio); 2026-07-28 stdio.mdx (\"SHOULD exit promptly\"), applied by policy"),
         judge: lifecycle::shutdown,
         kinds: &[],
     }
@@ -138,7 +138,7 @@ catalog! {
         level: MUST,
         requirement: Cite::One("M-DISCOVER"),
         applies: Applies::Modern,
-        source: "2026-07-28 discover.mdx; caching.mdx, Cacheable Results",
+        source: Cite::One("2026-07-28 discover.mdx; caching.mdx, Cacheable Results"),
         judge: modern::discover,
         kinds: &[],
     }
@@ -147,7 +147,7 @@ catalog! {
         level: SHOULD,
         requirement: Cite::One("M-SERVERINFO"),
         applies: Applies::Modern,
-        source: "2026-07-28 index.mdx, Per-response protocol fields",
+        source: Cite::One("2026-07-28 index.mdx, Per-response protocol fields"),
         judge: modern::server_info,
         kinds: &[],
     }
@@ -156,7 +156,7 @@ catalog! {
         level: MUST,
         requirement: Cite::One("M-META-REQUIRED"),
         applies: Applies::Modern,
-        source: "2026-07-28 index.mdx, Per-request protocol fields; schema RequestParams",
+        source: Cite::One("2026-07-28 index.mdx, Per-request protocol fields; schema RequestParams"),
         judge: modern::meta_required,
         kinds: &[],
     }
@@ -165,7 +165,7 @@ catalog! {
         level: MUST,
         requirement: Cite::One("M-VERSION-UNSUPPORTED"),
         applies: Applies::Modern,
-        source: "2026-07-28 versioning.mdx, Protocol Version Negotiation; schema UnsupportedProtocolVersionError",
+        source: Cite::One("2026-07-28 versioning.mdx, Protocol Version Negotiation; schema UnsupportedProtocolVersionError"),
         judge: modern::version_unsupported,
         kinds: &[],
     }
@@ -174,7 +174,7 @@ catalog! {
         level: MUST,
         requirement: Cite::One("M-RESULTTYPE"),
         applies: Applies::Modern,
-        source: "2026-07-28 index.mdx, ResultType; mrtr.mdx, Supported Requests; schema Result",
+        source: Cite::One("2026-07-28 index.mdx, ResultType; mrtr.mdx, Supported Requests; schema Result"),
         judge: modern::result_type,
         kinds: &[],
     }
@@ -183,7 +183,7 @@ catalog! {
         level: POLICY,
         requirement: Cite::One("M-PING-GONE"),
         applies: Applies::Modern,
-        source: "2026-07-28 changelog.mdx (ping removed); REQUIREMENTS.md 4 M-PING-GONE",
+        source: Cite::One("2026-07-28 changelog.mdx (ping removed); REQUIREMENTS.md 4 M-PING-GONE"),
         judge: modern::ping_gone,
         kinds: &[],
     }
@@ -192,7 +192,7 @@ catalog! {
         level: SHOULD,
         requirement: Cite::One("M-INIT-REJECT"),
         applies: Applies::Modern,
-        source: "2026-07-28 versioning.mdx, Backward Compatibility",
+        source: Cite::One("2026-07-28 versioning.mdx, Backward Compatibility"),
         judge: modern::init_reject,
         kinds: &[],
     }
@@ -201,7 +201,7 @@ catalog! {
         level: MUST,
         requirement: Cite::One("M-NO-SERVER-REQUESTS"),
         applies: Applies::Modern,
-        source: "2026-07-28 stdio.mdx (\"MUST NOT write JSON-RPC requests to stdout\"); mrtr.mdx",
+        source: Cite::One("2026-07-28 stdio.mdx (\"MUST NOT write JSON-RPC requests to stdout\"); mrtr.mdx"),
         judge: modern::no_server_requests,
         kinds: &[],
     }
@@ -210,7 +210,7 @@ catalog! {
         level: MUST,
         requirement: Cite::One("M-LOGLEVEL"),
         applies: Applies::Modern,
-        source: "2026-07-28 changelog.mdx (logging/setLevel removed); schema RequestMetaObject logLevel",
+        source: Cite::One("2026-07-28 changelog.mdx (logging/setLevel removed); schema RequestMetaObject logLevel"),
         judge: modern::log_level,
         kinds: &[],
     }
@@ -219,7 +219,7 @@ catalog! {
         level: MUST,
         requirement: Cite::One("M-CLIENTCAP"),
         applies: Applies::Modern,
-        source: "2026-07-28 index.mdx, client capabilities; mrtr.mdx, Server Requirements",
+        source: Cite::One("2026-07-28 index.mdx, client capabilities; mrtr.mdx, Server Requirements"),
         judge: modern::client_capabilities,
         kinds: &[],
     }
@@ -229,7 +229,7 @@ catalog! {
         level: MUST,
         requirement: Cite::One("RPC-STDIO-FRAMING"),
         applies: Applies::All,
-        source: "transports.mdx, stdio",
+        source: Cite::One("transports.mdx, stdio"),
         judge: jsonrpc::stdio_framing,
         kinds: &[InvalidMessage],
     }
@@ -238,7 +238,7 @@ catalog! {
         level: SCHEMA,
         requirement: Cite::One("RPC-JSONRPC-2.0"),
         applies: Applies::All,
-        source: "index.mdx, Messages; schema JSONRPC*",
+        source: Cite::One("index.mdx, Messages; schema JSONRPC*"),
         judge: jsonrpc::jsonrpc_version,
         kinds: &[],
     }
@@ -247,7 +247,7 @@ catalog! {
         level: MUST,
         requirement: Cite::One("RPC-RESP-EXCLUSIVE"),
         applies: Applies::All,
-        source: "index.mdx, Responses; JSON-RPC 2.0, 5",
+        source: Cite::One("index.mdx, Responses; JSON-RPC 2.0, 5"),
         judge: jsonrpc::response_exclusive,
         kinds: &[],
     }
@@ -256,7 +256,7 @@ catalog! {
         level: MUST,
         requirement: Cite::One("RPC-ID-ECHO"),
         applies: Applies::All,
-        source: "index.mdx, Responses",
+        source: Cite::One("index.mdx, Responses"),
         judge: jsonrpc::id_echo,
         kinds: &[],
     }
@@ -265,7 +265,7 @@ catalog! {
         level: MUST,
         requirement: Cite::One("RPC-ERROR-SHAPE"),
         applies: Applies::All,
-        source: "index.mdx, Error Responses; schema Error",
+        source: Cite::One("index.mdx, Error Responses; schema Error"),
         judge: jsonrpc::error_shape,
         kinds: &[],
     }
@@ -274,7 +274,7 @@ catalog! {
         level: SHOULD,
         requirement: Cite::One("RPC-ERROR-SHAPE"),
         applies: Applies::All,
-        source: "schema Error.message (\"SHOULD be limited to a concise single sentence\")",
+        source: Cite::One("schema Error.message (\"SHOULD be limited to a concise single sentence\")"),
         judge: jsonrpc::error_message,
         kinds: &[],
     }
@@ -283,7 +283,7 @@ catalog! {
         level: SCHEMA.from(R2025_11_25, MUST),
         requirement: Cite::One("RPC-ERROR-ID-R1R3").from(R2025_11_25, "RPC-ERROR-ID-R4"),
         applies: Applies::All,
-        source: "2025-11-25 index.mdx, Error Responses; index.mdx, Responses (earlier revisions); schema JSONRPCError.id; REQUIREMENTS.md 10 A2",
+        source: Cite::One("2025-11-25 index.mdx, Error Responses; index.mdx, Responses (earlier revisions); schema JSONRPCError.id; REQUIREMENTS.md 10 A2"),
         judge: jsonrpc::error_id,
         kinds: &[],
     }
@@ -292,7 +292,7 @@ catalog! {
         level: JSONRPC,
         requirement: Cite::One("RPC-ERR-PARSE"),
         applies: Applies::All,
-        source: "JSON-RPC 2.0, 5.1; REQUIREMENTS.md 10 A2",
+        source: Cite::One("JSON-RPC 2.0, 5.1; REQUIREMENTS.md 10 A2"),
         judge: jsonrpc::parse_error,
         kinds: &[],
     }
@@ -301,7 +301,7 @@ catalog! {
         level: JSONRPC,
         requirement: Cite::One("RPC-ERR-INVALID-REQUEST"),
         applies: Applies::All,
-        source: "JSON-RPC 2.0, 5.1; REQUIREMENTS.md 10 A2",
+        source: Cite::One("JSON-RPC 2.0, 5.1; REQUIREMENTS.md 10 A2"),
         judge: jsonrpc::invalid_request,
         kinds: &[],
     }
@@ -310,7 +310,7 @@ catalog! {
         level: JSONRPC,
         requirement: Cite::One("RPC-ERR-METHOD-NOT-FOUND"),
         applies: Applies::All,
-        source: "JSON-RPC 2.0, 5.1",
+        source: Cite::One("JSON-RPC 2.0, 5.1"),
         judge: jsonrpc::method_not_found,
         kinds: &[],
     }
@@ -319,7 +319,7 @@ catalog! {
         level: MUST,
         requirement: Cite::One("RPC-BATCH-R2"),
         applies: Applies::Only(R2025_03_26),
-        source: "2025-03-26 index.mdx, Batching; JSON-RPC 2.0, 6",
+        source: Cite::One("2025-03-26 index.mdx, Batching; JSON-RPC 2.0, 6"),
         judge: jsonrpc::batch,
         kinds: &[],
     }
@@ -328,7 +328,7 @@ catalog! {
         level: JSONRPC,
         requirement: Cite::One("JSONRPC-5"),
         applies: Applies::All,
-        source: "JSON-RPC 2.0, 5 (\"the Server MUST reply with a Response\")",
+        source: Cite::One("JSON-RPC 2.0, 5 (\"the Server MUST reply with a Response\")"),
         judge: jsonrpc::response_required,
         kinds: &[],
     }
@@ -337,7 +337,7 @@ catalog! {
         level: POLICY,
         requirement: Cite::One("progress.mdx (rate limiting)"),
         applies: Applies::All,
-        source: "progress.mdx, Implementation Notes (\"Both parties SHOULD implement rate limiting to prevent flooding\")",
+        source: Cite::One("progress.mdx, Implementation Notes (\"Both parties SHOULD implement rate limiting to prevent flooding\")"),
         judge: jsonrpc::traffic_bounded,
         kinds: &[],
     }
@@ -346,7 +346,7 @@ catalog! {
         level: MUST,
         requirement: Cite::One("RPC-ERR-RANGE-R5"),
         applies: Applies::Modern,
-        source: "2026-07-28 index.mdx, Error Codes",
+        source: Cite::One("2026-07-28 index.mdx, Error Codes"),
         judge: modern::error_range,
         kinds: &[],
     }
@@ -356,7 +356,7 @@ catalog! {
         level: SCHEMA,
         requirement: Cite::One("TOOL-INPUTSCHEMA-REQUIRED"),
         applies: Applies::All,
-        source: "tools.mdx, Tool; schema Tool.inputSchema",
+        source: Cite::One("tools.mdx, Tool; schema Tool.inputSchema"),
         judge: tools::input_schema_type,
         kinds: &[],
     }
@@ -365,7 +365,8 @@ catalog! {
         level: POLICY.from(R2025_11_25, MUST),
         requirement: Cite::One("TOOL-INPUTSCHEMA-DIALECT"),
         applies: Applies::All,
-        source: "2025-11-25 index.mdx, JSON Schema Usage; REQUIREMENTS.md 10 A8",
+        source: Cite::One("schema Tool.inputSchema, Tool.outputSchema; REQUIREMENTS.md 10 A8")
+            .from(R2025_11_25, "index.mdx, JSON Schema Usage; REQUIREMENTS.md 10 A8"),
         judge: tools::schema_dialect,
         kinds: &[],
     }
@@ -374,7 +375,7 @@ catalog! {
         level: SCHEMA,
         requirement: Cite::One("TOOL-OUTPUTSCHEMA"),
         applies: Applies::Range(R2025_06_18, R2025_11_25),
-        source: "tools.mdx, Output Schema; schema Tool.outputSchema",
+        source: Cite::One("tools.mdx, Output Schema; schema Tool.outputSchema"),
         judge: tools::output_schema_object,
         kinds: &[],
     }
@@ -383,7 +384,7 @@ catalog! {
         level: POLICY,
         requirement: Cite::One("TC-TASK-CAP"),
         applies: Applies::Only(R2025_11_25),
-        source: "2025-11-25 tasks.mdx, Tool-Level Negotiation (rule 1); schema ToolExecution.taskSupport",
+        source: Cite::One("2025-11-25 tasks.mdx, Tool-Level Negotiation (rule 1); schema ToolExecution.taskSupport"),
         judge: tools::task_support_declared,
         kinds: &[],
     }
@@ -393,7 +394,7 @@ catalog! {
         level: MUST,
         requirement: Cite::One("TOOL-NAME-UNIQUE"),
         applies: Applies::All,
-        source: "tools.mdx (\"uniquely identified by a name\"); REQUIREMENTS.md 10 A14",
+        source: Cite::One("tools.mdx (\"uniquely identified by a name\"); REQUIREMENTS.md 10 A14"),
         judge: tools::name_unique,
         kinds: &[],
     }
@@ -402,7 +403,7 @@ catalog! {
         level: SHOULD,
         requirement: Cite::One("TOOL-NAME-LENGTH"),
         applies: Applies::From(R2025_11_25),
-        source: "tools.mdx, Tool Names",
+        source: Cite::One("tools.mdx, Tool Names"),
         judge: tools::name_length,
         kinds: &[],
     }
@@ -411,7 +412,7 @@ catalog! {
         level: SHOULD,
         requirement: Cite::One("TOOL-NAME-CHARSET"),
         applies: Applies::From(R2025_11_25),
-        source: "tools.mdx, Tool Names",
+        source: Cite::One("tools.mdx, Tool Names"),
         judge: tools::name_charset,
         kinds: &[],
     }
@@ -420,7 +421,7 @@ catalog! {
         level: SHOULD,
         requirement: Cite::One("TOOL-NAME-CASE"),
         applies: Applies::From(R2025_11_25),
-        source: "tools.mdx, Tool Names",
+        source: Cite::One("tools.mdx, Tool Names"),
         judge: tools::name_case,
         kinds: &[],
     }
@@ -430,7 +431,7 @@ catalog! {
         level: POLICY,
         requirement: Cite::One("PAG-TERMINATES"),
         applies: Applies::All,
-        source: "pagination.mdx, Response Format",
+        source: Cite::One("pagination.mdx, Response Format"),
         judge: tools::pagination_terminates,
         kinds: &[],
     }
@@ -439,7 +440,7 @@ catalog! {
         level: SHOULD,
         requirement: Cite::One("PAG-INVALID-CURSOR"),
         applies: Applies::All,
-        source: "pagination.mdx, Error Handling",
+        source: Cite::One("pagination.mdx, Error Handling"),
         judge: tools::pagination_invalid_cursor,
         kinds: &[],
     }
@@ -448,7 +449,7 @@ catalog! {
         level: SHOULD,
         requirement: Cite::One("PAG-STABLE"),
         applies: Applies::All,
-        source: "pagination.mdx, Implementation Guidelines",
+        source: Cite::One("pagination.mdx, Implementation Guidelines"),
         judge: tools::pagination_stable,
         kinds: &[],
     }
@@ -457,7 +458,7 @@ catalog! {
         level: SCHEMA,
         requirement: Cite::One("TL-PARAMS-OPTIONAL"),
         applies: Applies::Legacy,
-        source: "schema ListToolsRequest (params optional; cursor and _meta optional); index.mdx, _meta",
+        source: Cite::One("schema ListToolsRequest (params optional; cursor and _meta optional); index.mdx, _meta"),
         judge: tools::params_optional,
         kinds: &[],
     }
@@ -466,7 +467,7 @@ catalog! {
         level: MUST,
         requirement: Cite::One("TL-TTL-NONNEG"),
         applies: Applies::Modern,
-        source: "2026-07-28 caching.mdx, Cacheable Results, Time-to-Live, Interaction with Pagination",
+        source: Cite::One("2026-07-28 caching.mdx, Cacheable Results, Time-to-Live, Interaction with Pagination"),
         judge: modern::cache_hints,
         kinds: &[],
     }
@@ -475,7 +476,7 @@ catalog! {
         level: SHOULD,
         requirement: Cite::One("TL-DETERMINISTIC-ORDER"),
         applies: Applies::Modern,
-        source: "2026-07-28 tools.mdx, Listing Tools; changelog.mdx",
+        source: Cite::One("2026-07-28 tools.mdx, Listing Tools; changelog.mdx"),
         judge: modern::deterministic_order,
         kinds: &[],
     }
@@ -484,7 +485,7 @@ catalog! {
         level: MUST,
         requirement: Cite::One("M-STATELESS"),
         applies: Applies::Modern,
-        source: "2026-07-28 index.mdx, Statelessness; tools.mdx, Capabilities (TL-CURRENT-SET)",
+        source: Cite::One("2026-07-28 index.mdx, Statelessness; tools.mdx, Capabilities (TL-CURRENT-SET)"),
         judge: modern::stateless,
         kinds: &[],
     }
@@ -494,7 +495,7 @@ catalog! {
         level: SCHEMA,
         requirement: Cite::One("TC-CONTENT-VERSION-GATE"),
         applies: Applies::All,
-        source: "tools.mdx, Tool Result; schema CallToolResult.content",
+        source: Cite::One("tools.mdx, Tool Result; schema CallToolResult.content"),
         judge: tools::content_types,
         kinds: &[],
     }
@@ -503,7 +504,7 @@ catalog! {
         level: SCHEMA,
         requirement: Cite::One("TC-CONTENT-IMAGE"),
         applies: Applies::All,
-        source: "tools.mdx, Image Content, Audio Content; schema format byte",
+        source: Cite::One("tools.mdx, Image Content, Audio Content; schema format byte"),
         judge: tools::content_base64,
         kinds: &[],
     }
@@ -512,7 +513,7 @@ catalog! {
         level: POLICY,
         requirement: Cite::One("TC-ERR-EXECUTION"),
         applies: Applies::All,
-        source: "tools.mdx, Error Handling (Tool Execution Errors)",
+        source: Cite::One("tools.mdx, Error Handling (Tool Execution Errors)"),
         judge: tools::error_explained,
         kinds: &[],
     }
@@ -521,7 +522,7 @@ catalog! {
         level: SHOULD,
         requirement: Cite::One("TC-ERR-EXECUTION"),
         applies: Applies::All,
-        source: "schema CallToolResult.isError; tools.mdx, Error Handling",
+        source: Cite::One("schema CallToolResult.isError; tools.mdx, Error Handling"),
         judge: tools::execution_errors,
         kinds: &[],
     }
@@ -530,7 +531,7 @@ catalog! {
         level: MUST,
         requirement: Cite::One("TC-OUTPUTSCHEMA-PRESENCE"),
         applies: Applies::From(R2025_06_18),
-        source: "tools.mdx, Output Schema; REQUIREMENTS.md 10 A7",
+        source: Cite::One("tools.mdx, Output Schema; REQUIREMENTS.md 10 A7"),
         judge: tools::structured_presence,
         kinds: &[],
     }
@@ -539,7 +540,7 @@ catalog! {
         level: MUST,
         requirement: Cite::One("TC-OUTPUTSCHEMA-CONFORM"),
         applies: Applies::From(R2025_06_18),
-        source: "tools.mdx, Output Schema",
+        source: Cite::One("tools.mdx, Output Schema"),
         judge: tools::structured_conform,
         kinds: &[],
     }
@@ -548,7 +549,7 @@ catalog! {
         level: SHOULD,
         requirement: Cite::One("TC-STRUCTURED-TEXT-MIRROR"),
         applies: Applies::From(R2025_06_18),
-        source: "tools.mdx, Structured Content; REQUIREMENTS.md 10 A13",
+        source: Cite::One("tools.mdx, Structured Content; REQUIREMENTS.md 10 A13"),
         judge: tools::structured_text_mirror,
         kinds: &[],
     }
@@ -558,7 +559,7 @@ catalog! {
         level: MUST,
         requirement: Cite::One("TC-ERR-UNKNOWN-TOOL"),
         applies: Applies::All,
-        source: "tools.mdx, Error Handling (Protocol Errors); REQUIREMENTS.md 10 A10",
+        source: Cite::One("tools.mdx, Error Handling (Protocol Errors); REQUIREMENTS.md 10 A10"),
         judge: tools::unknown_tool,
         kinds: &[],
     }
@@ -567,7 +568,8 @@ catalog! {
         level: MUST,
         requirement: Cite::One("TC-ERR-MALFORMED"),
         applies: Applies::All,
-        source: "2025-11-25 tools.mdx, Error Handling (Malformed requests)",
+        source: Cite::One("schema CallToolRequest.params.name (required); tools.mdx, Error Handling (Protocol Errors)")
+            .from(R2025_11_25, "tools.mdx, Error Handling (Protocol Errors: \"Malformed requests\")"),
         judge: tools::malformed_call,
         kinds: &[],
     }
@@ -576,7 +578,8 @@ catalog! {
         level: SCHEMA,
         requirement: Cite::One("TC-ERR-MALFORMED"),
         applies: Applies::All,
-        source: "schema CallToolRequest.params.arguments; 2025-11-25 tools.mdx, Error Handling (Malformed requests)",
+        source: Cite::One("schema CallToolRequest.params.arguments; tools.mdx, Error Handling (Protocol Errors: \"Invalid arguments\")")
+            .from(R2025_11_25, "schema CallToolRequest.params.arguments; tools.mdx, Error Handling (Protocol Errors: \"Malformed requests\")"),
         judge: tools::arguments_type,
         kinds: &[],
     }
@@ -585,7 +588,7 @@ catalog! {
         level: MUST,
         requirement: Cite::One("TC-ARGS-OMITTED"),
         applies: Applies::All,
-        source: "schema CallToolRequest.params (arguments optional); tools.mdx, Security Considerations; JSON-RPC 2.0, 5",
+        source: Cite::One("schema CallToolRequest.params (arguments optional); tools.mdx, Security Considerations; JSON-RPC 2.0, 5"),
         judge: tools::arguments_omitted,
         kinds: &[],
     }
@@ -594,7 +597,7 @@ catalog! {
         level: MUST,
         requirement: Cite::One("TC-ERR-INPUT-VALIDATION"),
         applies: Applies::All,
-        source: "tools.mdx, Error Handling; Security Considerations (\"Servers MUST validate all tool inputs\"); REQUIREMENTS.md 10 A6",
+        source: Cite::One("tools.mdx, Error Handling; Security Considerations (\"Servers MUST validate all tool inputs\"); REQUIREMENTS.md 10 A6"),
         judge: tools::input_validation,
         kinds: &[],
     }
@@ -604,7 +607,7 @@ catalog! {
         level: MUST,
         requirement: Cite::One("TC-MRTR-CONTENT"),
         applies: Applies::Modern,
-        source: "2026-07-28 mrtr.mdx, Server Requirements; schema InputRequiredResult",
+        source: Cite::One("2026-07-28 mrtr.mdx, Server Requirements; schema InputRequiredResult"),
         judge: modern::mrtr_shape,
         kinds: &[],
     }
@@ -614,7 +617,7 @@ catalog! {
         level: MUST,
         requirement: Cite::One("TC-TASK-REQUIRED"),
         applies: Applies::Only(R2025_11_25),
-        source: "2025-11-25 tasks.mdx, Tool-Level Negotiation; Error Handling; REQUIREMENTS.md 10 A9",
+        source: Cite::One("2025-11-25 tasks.mdx, Tool-Level Negotiation; Error Handling; REQUIREMENTS.md 10 A9"),
         judge: tools::task_required,
         kinds: &[],
     }
@@ -623,7 +626,7 @@ catalog! {
         level: SHOULD,
         requirement: Cite::One("TC-TASK-FORBIDDEN"),
         applies: Applies::Only(R2025_11_25),
-        source: "2025-11-25 tasks.mdx, Tool-Level Negotiation",
+        source: Cite::One("2025-11-25 tasks.mdx, Tool-Level Negotiation"),
         judge: tools::task_forbidden,
         kinds: &[],
     }
@@ -632,7 +635,7 @@ catalog! {
         level: MUST,
         requirement: Cite::One("TC-TASK-CREATE"),
         applies: Applies::Only(R2025_11_25),
-        source: "2025-11-25 tasks.mdx, Creating Tasks; Behavior Requirements (Result Retrieval)",
+        source: Cite::One("2025-11-25 tasks.mdx, Creating Tasks; Behavior Requirements (Result Retrieval)"),
         judge: tools::task_create,
         kinds: &[],
     }
@@ -642,7 +645,7 @@ catalog! {
         level: SCHEMA,
         requirement: Cite::One("LCN-SHAPE"),
         applies: Applies::All,
-        source: "tools.mdx, List Changed Notification; schema ToolListChangedNotification",
+        source: Cite::One("tools.mdx, List Changed Notification; schema ToolListChangedNotification"),
         judge: tools::list_changed_shape,
         kinds: &[],
     }
@@ -651,7 +654,7 @@ catalog! {
         level: SHOULD.from(R2025_06_18, MUST),
         requirement: Cite::One("LCN-NOT-UNDECLARED"),
         applies: Applies::Legacy,
-        source: "lifecycle.mdx, Operation; REQUIREMENTS.md 10 A12",
+        source: Cite::One("lifecycle.mdx, Operation; REQUIREMENTS.md 10 A12"),
         judge: tools::list_changed_declared,
         kinds: &[],
     }
@@ -660,7 +663,7 @@ catalog! {
         level: MUST,
         requirement: Cite::One("LCN-R5-SUBSCRIPTION"),
         applies: Applies::Modern,
-        source: "2026-07-28 subscriptions.mdx; tools.mdx, List Changed Notification",
+        source: Cite::One("2026-07-28 subscriptions.mdx; tools.mdx, List Changed Notification"),
         judge: modern::subscription,
         kinds: &[],
     }
@@ -670,7 +673,7 @@ catalog! {
         level: MUST,
         requirement: Cite::One("PROG-TOKEN-ACTIVE"),
         applies: Applies::All,
-        source: "progress.mdx, Behavior Requirements (\"only reference tokens that were provided in an active request\")",
+        source: Cite::One("progress.mdx, Behavior Requirements (\"only reference tokens that were provided in an active request\")"),
         judge: progress::token_active,
         kinds: &[],
     }
@@ -679,7 +682,7 @@ catalog! {
         level: MUST,
         requirement: Cite::One("PROG-INCREASING"),
         applies: Applies::All,
-        source: "progress.mdx, Progress Flow (\"MUST increase with each notification\")",
+        source: Cite::One("progress.mdx, Progress Flow (\"MUST increase with each notification\")"),
         judge: progress::increasing,
         kinds: &[],
     }
@@ -688,7 +691,7 @@ catalog! {
         level: MUST,
         requirement: Cite::One("PROG-STOP"),
         applies: Applies::All,
-        source: "progress.mdx, Implementation Notes (\"MUST stop after completion\")",
+        source: Cite::One("progress.mdx, Implementation Notes (\"MUST stop after completion\")"),
         judge: progress::stop,
         kinds: &[],
     }
@@ -697,7 +700,7 @@ catalog! {
         level: MUST,
         requirement: Cite::One("CANCEL-STOP-R5-STDIO"),
         applies: Applies::Modern,
-        source: "2026-07-28 stdio.mdx, Cancellation; cancellation.mdx; REQUIREMENTS.md 10 A15",
+        source: Cite::One("2026-07-28 stdio.mdx, Cancellation; cancellation.mdx; REQUIREMENTS.md 10 A15"),
         judge: modern::cancel_r5,
         kinds: &[],
     }
@@ -707,7 +710,7 @@ catalog! {
         level: MUST,
         requirement: Cite::One("TC-VALIDATE-INPUTS"),
         applies: Applies::All,
-        source: "tools.mdx, Security Considerations (\"Servers MUST: Validate all tool inputs\")",
+        source: Cite::One("tools.mdx, Security Considerations (\"Servers MUST: Validate all tool inputs\")"),
         judge: property::server_survives,
         kinds: &[Crash, Stall],
     }
@@ -716,7 +719,7 @@ catalog! {
         level: SCHEMA,
         requirement: Cite::One("TC-OUTPUTSCHEMA-CONFORM"),
         applies: Applies::All,
-        source: "schema CallToolResult; tools.mdx, Output Schema",
+        source: Cite::One("schema CallToolResult; tools.mdx, Output Schema"),
         judge: property::valid_call_result,
         kinds: &[InvalidResult],
     }
@@ -725,7 +728,7 @@ catalog! {
         level: SHOULD,
         requirement: Cite::One("TC-ERR-EXECUTION"),
         applies: Applies::All,
-        source: "schema CallToolResult.isError; tools.mdx, Error Handling",
+        source: Cite::One("schema CallToolResult.isError; tools.mdx, Error Handling"),
         judge: property::valid_call_accepted,
         kinds: &[ProtocolErrorOnValid],
     }
@@ -734,7 +737,7 @@ catalog! {
         level: MUST,
         requirement: Cite::One("TC-ERR-INPUT-VALIDATION"),
         applies: Applies::All,
-        source: "tools.mdx, Error Handling; Security Considerations; REQUIREMENTS.md 10 A6",
+        source: Cite::One("tools.mdx, Error Handling; Security Considerations; REQUIREMENTS.md 10 A6"),
         judge: property::invalid_call_rejected,
         kinds: &[InvalidAccepted, WrongErrorClass],
     }
@@ -743,7 +746,7 @@ catalog! {
         level: MUST,
         requirement: Cite::One("RPC-ID-ECHO"),
         applies: Applies::All,
-        source: "index.mdx, Responses",
+        source: Cite::One("index.mdx, Responses"),
         judge: property::id_roundtrip,
         kinds: &[IdNotEchoed],
     }
@@ -752,7 +755,7 @@ catalog! {
         level: JSONRPC,
         requirement: Cite::One("RPC-ERR-METHOD-NOT-FOUND"),
         applies: Applies::All,
-        source: "JSON-RPC 2.0, 5.1",
+        source: Cite::One("JSON-RPC 2.0, 5.1"),
         judge: property::unknown_method,
         kinds: &[UnknownMethodAnswered],
     }
@@ -761,7 +764,7 @@ catalog! {
         level: SHOULD,
         requirement: Cite::One("PAG-INVALID-CURSOR"),
         applies: Applies::All,
-        source: "pagination.mdx, Error Handling",
+        source: Cite::One("pagination.mdx, Error Handling"),
         judge: property::random_cursor,
         kinds: &[CursorAnswered],
     }
@@ -770,7 +773,7 @@ catalog! {
         level: JSONRPC,
         requirement: Cite::One("RPC-ID-ECHO"),
         applies: Applies::All,
-        source: "JSON-RPC 2.0, 5; index.mdx, Responses",
+        source: Cite::One("JSON-RPC 2.0, 5; index.mdx, Responses"),
         judge: property::pipelined,
         kinds: &[PipelineBroken],
     }
@@ -779,7 +782,7 @@ catalog! {
         level: MUST,
         requirement: Cite::One("CANCEL-RACE"),
         applies: Applies::All,
-        source: "cancellation.mdx, Behavior Requirements, Error Handling; REQUIREMENTS.md 10 A15",
+        source: Cite::One("cancellation.mdx, Behavior Requirements, Error Handling; REQUIREMENTS.md 10 A15"),
         judge: property::cancel,
         kinds: &[CancelMishandled],
     }
@@ -789,7 +792,7 @@ catalog! {
         level: SCHEMA,
         requirement: Cite::One("schema.json"),
         applies: Applies::All,
-        source: "schema.json of the negotiated revision",
+        source: Cite::One("schema.json of the negotiated revision"),
         judge: schema::server_messages,
         kinds: &[],
     }

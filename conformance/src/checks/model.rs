@@ -153,9 +153,11 @@ impl Grade {
     }
 }
 
-/// The REQUIREMENTS.md id a check implements, per revision: most checks cite one id; a
-/// few cite the id of each revision era (`RPC-ERROR-ID-R1R3` before 2025-11-25, where the
-/// schema requires `id`; `RPC-ERROR-ID-R4` from it, where the basic page says MUST).
+/// A citation per revision: the REQUIREMENTS.md id a check implements, or its spec
+/// source. Most checks cite one text; a few cite the one of each revision era
+/// (`RPC-ERROR-ID-R1R3` before 2025-11-25, where the schema requires `id`;
+/// `RPC-ERROR-ID-R4` from it, where the basic page says MUST; a page section that
+/// 2025-11-25 renamed).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Cite {
     /// The same id in every revision.
@@ -180,7 +182,7 @@ impl Cite {
         Cite::Changes { before, from, id }
     }
 
-    /// The id that applies in `revision`.
+    /// The id (or source) that applies in `revision`.
     pub fn id_in(self, revision: &Revision) -> &'static str {
         match self {
             Cite::One(id) => id,
@@ -206,6 +208,19 @@ impl Cite {
         match self {
             Cite::One(id) => id.to_string(),
             Cite::Changes { before, from, id } => format!("{before}, {id} from {}", from.id()),
+        }
+    }
+}
+
+impl Cite {
+    /// For texts that hold commas themselves (sources): "X (before 2025-11-25); Y (from
+    /// 2025-11-25)", or the one text.
+    pub fn describe_eras(self) -> String {
+        match self {
+            Cite::One(text) => text.to_string(),
+            Cite::Changes { before, from, id } => {
+                format!("{before} (before {0}); {id} (from {0})", from.id())
+            }
         }
     }
 }
@@ -336,8 +351,8 @@ pub struct Check {
     pub requirement: Cite,
     /// Revisions it applies to.
     pub applies: Applies,
-    /// Spec file and section.
-    pub source: &'static str,
+    /// Spec file and section, per revision: each revision cites its own page.
+    pub source: Cite,
     /// The judge.
     pub judge: fn(&Ctx<'_>) -> Verdict,
     /// The failure kinds of the generated phases (property, fuzz) this check reports.
@@ -512,6 +527,28 @@ pub fn exchange_evidence(transcript: &Transcript, exchange: &Exchange) -> Vec<Ev
     out
 }
 
+/// A generated-phase finding cites the requirement of the rule its first failure broke
+/// (the one its message shows): `prop-valid-call-result` failed by a content type the
+/// revision lacks cites `TC-CONTENT-VERSION-GATE`, not the outputSchema requirement of its
+/// row. `None` when no rule of the rule book judged it (a crash, a stall).
+fn cause_requirement(
+    catalog: &[Check],
+    ctx: &Ctx<'_>,
+    check: CheckId,
+    revision: &Revision,
+) -> Option<&'static str> {
+    let rule = ctx
+        .record
+        .properties
+        .as_ref()?
+        .failures
+        .iter()
+        .find(|f| f.check == check)?
+        .rule?;
+    let rule = catalog.iter().find(|c| c.id == rule)?;
+    Some(rule.requirement.id_in(revision))
+}
+
 /// Judges every applicable check of the catalog for one revision.
 pub fn judge_all(catalog: &[Check], ctx: &Ctx<'_>) -> Vec<CheckResult> {
     let revision = ctx.revision.unwrap_or(ctx.record.requested);
@@ -536,12 +573,16 @@ pub fn judge_all(catalog: &[Check], ctx: &Ctx<'_>) -> Vec<CheckResult> {
                 Verdict::Warn(m, e) => (Status::Warn, m, e),
                 Verdict::Skip(m) => (Status::Skip, m, Vec::new()),
             };
+            let requirement = match status {
+                Status::Fail | Status::Warn => cause_requirement(catalog, ctx, check.id, revision),
+                Status::Pass | Status::Skip => None,
+            };
             CheckResult {
                 check: check.id.as_str(),
                 title: check.title,
                 level,
-                requirement: check.requirement.id_in(revision),
-                source: check.source,
+                requirement: requirement.unwrap_or_else(|| check.requirement.id_in(revision)),
+                source: check.source.id_in(revision),
                 status,
                 message,
                 evidence,

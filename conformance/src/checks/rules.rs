@@ -341,7 +341,35 @@ pub fn notification_schema(schemas: &SchemaSet, message: &Value) -> Option<Breac
     )
 }
 
-// -- Tool results (tools.mdx, Output Schema) -------------------------------------------------
+// -- Tool results (tools.mdx, Tool Result, Output Schema) -----------------------------------
+
+/// `TC-CONTENT-VERSION-GATE`: a content block's type is one the negotiated revision defines
+/// (`resource_link` first appears in 2025-06-18, `audio` in 2025-03-26).
+pub fn content_type(revision: &Revision, item: &Value) -> Option<Breach> {
+    let ty = item.get("type").and_then(Value::as_str).unwrap_or("(none)");
+    if revision.content_types.contains(&ty) {
+        return None;
+    }
+    breach(
+        CheckId::TcContentTypes,
+        FailureKind::InvalidResult,
+        format!(
+            "content type {ty:?} is not one of {} ({:?})",
+            revision.id, revision.content_types
+        ),
+    )
+}
+
+/// [`content_type`] over a tool result's `content`: the first block the revision lacks.
+/// Asked before the whole result is validated against the schema, so a generated call
+/// whose result holds one is reported under its cause, the content type.
+pub fn content_types(revision: &Revision, result: &Value) -> Option<Breach> {
+    result
+        .get("content")
+        .and_then(Value::as_array)?
+        .iter()
+        .find_map(|item| content_type(revision, item))
+}
 
 /// `TC-OUTPUTSCHEMA-PRESENCE` and `TC-OUTPUTSCHEMA-CONFORM`: the result of a tool with an
 /// outputSchema carries structuredContent that conforms to it. Error results are exempt

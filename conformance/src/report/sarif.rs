@@ -143,7 +143,7 @@ fn rule(check: &Check) -> ReportingDescriptor {
             check.title,
             check.level.describe(),
             check.requirement,
-            check.source
+            check.source.describe_eras()
         ))))
         .default_configuration(
             ReportingConfiguration::builder()
@@ -153,13 +153,13 @@ fn rule(check: &Check) -> ReportingDescriptor {
         .properties(bag(json!({
             "level": check.level.describe(),
             "requirement": check.requirement,
-            "source": check.source,
+            "source": check.source.describe_eras(),
             "revisions": revisions,
             "tags": ["mcp", check.level.latest().as_str()],
         })))
         .build();
     // Typed builders cannot set an optional field conditionally; set it afterwards.
-    rule.help_uri = help_uri(check.source);
+    rule.help_uri = help_uri(check.source.latest());
     rule
 }
 
@@ -307,7 +307,7 @@ mod tests {
             title: c.title,
             level,
             requirement: c.requirement.latest(),
-            source: c.source,
+            source: c.source.latest(),
             status,
             message: message.to_string(),
             evidence: Vec::new(),

@@ -167,6 +167,8 @@ pub async fn run_revision(
             .and_then(Value::as_str)
             .map(str::to_string),
     };
+    // How slowly this server starts on this machine now: the yardstick for its exit.
+    let start_up = started.elapsed();
     let mut record = RevisionRecord {
         requested: revision,
         initialize,
@@ -217,57 +219,117 @@ pub async fn run_revision(
         }
     }
     let already_ended = session.ended().map(|s| s.describe());
-    let (exit, voluntary, waited) = session.shutdown().await;
-    record.shutdown = Some(ShutdownRecord {
+    let shutdown = |(exit, voluntary, waited): crate::protocol::ShutdownOutcome| ShutdownRecord {
         exit,
-        already_ended,
+        already_ended: already_ended.clone(),
         voluntary,
         waited,
-    });
-    record.transcript = session.into_transcript();
-    record.phases.scripted = started.elapsed();
+    };
+    let grace = start_up.saturating_mul(SHUTDOWN_PER_START_UP);
+    match session.begin_shutdown(QUIET_SHUTDOWN_CHECK, grace).await {
+        Ok(ended) => {
+            record.shutdown = Some(shutdown(ended));
+            record.transcript = session.into_transcript();
+            record.phases.scripted = started.elapsed();
+            if let Some((found, took)) =
+                generate(&record, command, config, policy, properties, seed).await?
+            {
+                record.properties = Some(found);
+                record.phases.properties = took;
+            }
+        }
+        Err(pending) => {
+            // Still running and quiet after stdin closed (a timer our calls started keeps
+            // it alive): the rest of the grace only watches the process, so it is waited
+            // beside the property phase (processes of its own) instead of before it.
+            let ending = async move {
+                let ended = session.finish_shutdown(pending).await;
+                (ended, session.into_transcript(), started.elapsed())
+            };
+            let (ending, generated) = tokio::join!(
+                ending,
+                generate(&record, command, config, policy, properties, seed)
+            );
+            let (ended, transcript, scripted) = ending;
+            record.shutdown = Some(shutdown(ended));
+            record.transcript = transcript;
+            record.phases.scripted = scripted;
+            // As if run one after the other: a server that flooded its scripted session
+            // as it ended gets no property phase (it would flood every case too).
+            let generated = generated?;
+            if let (Some((found, took)), None) = (generated, record.transcript.flood_cut()) {
+                record.properties = Some(found);
+                record.phases.properties = took;
+            }
+        }
+    }
+    Ok(record)
+}
+
+/// The shutdown grace is at least this many times the server's own start-up (spawn to
+/// the initialize answer), measured in the same session: a machine loaded enough to make
+/// a server start slowly makes it exit slowly too, and load must not turn that into a
+/// finding. Idle, every server seen starts well within a second, so the configured grace
+/// (5 s) stands.
+const SHUTDOWN_PER_START_UP: u32 = 3;
+
+/// How long the scripted shutdown is waited for before the property phase starts beside
+/// it: most servers exit within it (a Node server in milliseconds, a Python one in 0.2 to
+/// 0.4 s), and one that writes anything in it is read in its own turn.
+const QUIET_SHUTDOWN_CHECK: Duration = Duration::from_secs(1);
+
+/// The property phase (its own server processes) with what the scripted conversation
+/// learned, and how long it took; `None` when it does not run (disabled, the conversation
+/// stopped, or the server flooded it).
+async fn generate(
+    record: &RevisionRecord,
+    command: &ServerCommand,
+    config: &SessionConfig,
+    policy: &CallPolicy,
+    properties: Option<&PropertyConfig>,
+    seed: u64,
+) -> crate::Result<Option<(PropertyRecord, Duration)>> {
     let started = std::time::Instant::now();
     // A server that flooded the scripted session would flood every property case too.
     let flooded = record.transcript.flood_cut().is_some();
     // The generated sessions speak the legacy handshake: no property phase in the
     // modern era yet (the checks say so).
-    let properties = properties.filter(|_| !revision.modern());
-    if let (Some(props), None, false) = (properties, &record.stopped, flooded) {
-        let revision = record
-            .negotiated
-            .as_deref()
-            .and_then(Revision::find)
-            .unwrap_or(revision);
-        let schemas = SchemaSet::new(revision)?;
-        let listed =
-            record.declares_tools() && record.tools_pages.iter().all(|p| p.result().is_some());
-        let pages: &[Exchange] = if listed { &record.tools_pages } else { &[] };
-        let slow_tools: Vec<String> = record
-            .tools
-            .iter()
-            .flat_map(|t| &t.calls)
-            .filter(|c| {
-                let silence = c.exchange.as_ref().and_then(Exchange::silence);
-                matches!(silence, Some(crate::protocol::Silence::Timeout(_)))
-            })
-            .map(|c| c.name.clone())
-            .collect();
-        let run = PropertyRun {
-            command,
-            session: config,
-            revision,
-            schemas: &schemas,
-            pages,
-            tools: listed,
-            policy,
-            seed,
-            config: props,
-            slow_tools: &slow_tools,
-        };
-        record.properties = Some(run.run().await);
-        record.phases.properties = started.elapsed();
-    }
-    Ok(record)
+    let properties = properties.filter(|_| !record.requested.modern());
+    let (Some(props), None, false) = (properties, &record.stopped, flooded) else {
+        return Ok(None);
+    };
+    let revision = record
+        .negotiated
+        .as_deref()
+        .and_then(Revision::find)
+        .unwrap_or(record.requested);
+    let schemas = SchemaSet::new(revision)?;
+    let listed = record.declares_tools() && record.tools_pages.iter().all(|p| p.result().is_some());
+    let pages: &[Exchange] = if listed { &record.tools_pages } else { &[] };
+    let slow_tools: Vec<String> = record
+        .tools
+        .iter()
+        .flat_map(|t| &t.calls)
+        .filter(|c| {
+            let silence = c.exchange.as_ref().and_then(Exchange::silence);
+            matches!(silence, Some(crate::protocol::Silence::Timeout(_)))
+        })
+        .map(|c| c.name.clone())
+        .collect();
+    let run = PropertyRun {
+        command,
+        session: config,
+        revision,
+        schemas: &schemas,
+        pages,
+        tools: listed,
+        policy,
+        seed,
+        config: props,
+        slow_tools: &slow_tools,
+    };
+    let found = run.run().await;
+    Ok(Some((found, started.elapsed())))
 }
 
 /// Each step runs only while the server is still there: after it exits, later probes

@@ -137,16 +137,17 @@ fn live(args: FuzzArgs, setup: Setup) -> Result<Exit> {
         policy,
     } = setup;
     let inputs = input_files(&args.input)?;
+    let cases_dir = args
+        .cases_dir
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(mcp_conformance::config::DEFAULT_CASES_DIR));
     let interrupted = Arc::new(AtomicBool::new(false));
     let config = LiveConfig {
         command: server,
         revision,
         timeout: Duration::from_secs_f64(args.timeout),
         policy,
-        cases_dir: Some(
-            args.cases_dir
-                .unwrap_or_else(|| PathBuf::from(mcp_conformance::config::DEFAULT_CASES_DIR)),
-        ),
+        cases_dir: Some(cases_dir.clone()),
         interrupt: Some(Arc::clone(&interrupted)),
     };
     catch_interrupt(Arc::clone(&interrupted))?;
@@ -156,6 +157,15 @@ fn live(args: FuzzArgs, setup: Setup) -> Result<Exit> {
         Err(e) => return Err(e),
     };
     let mut findings: Vec<(mcp_conformance::checks::CheckId, FailureKind)> = Vec::new();
+    // Every case file written, repeats of a known failure included (each is saved).
+    let mut saved: Vec<PathBuf> = Vec::new();
+    let mut note_saved = |finding: &mcp_conformance::fuzzing::Finding| {
+        if let Some(path) = &finding.saved {
+            if !saved.contains(path) {
+                saved.push(path.clone());
+            }
+        }
+    };
     let report = |finding: mcp_conformance::fuzzing::Finding, found: &mut Vec<_>| {
         println!("{}", finding.report());
         let key = (finding.check, finding.kind);
@@ -174,6 +184,7 @@ fn live(args: FuzzArgs, setup: Setup) -> Result<Exit> {
         while started.elapsed() < budget && !interrupted.load(Ordering::SeqCst) {
             let data = mcp_conformance::fuzzing::seeded_input(&mut state);
             if let Some(finding) = target.run(&data) {
+                note_saved(&finding);
                 let known = findings.contains(&(finding.check, finding.kind));
                 if !known {
                     report(finding, &mut findings);
@@ -191,6 +202,7 @@ fn live(args: FuzzArgs, setup: Setup) -> Result<Exit> {
             })?;
             match target.run(&data) {
                 Some(finding) => {
+                    note_saved(&finding);
                     println!("input {}:", path.display());
                     report(finding, &mut findings);
                 }
@@ -210,7 +222,26 @@ fn live(args: FuzzArgs, setup: Setup) -> Result<Exit> {
         target.restarts(),
         findings.len()
     );
+    eprintln!(
+        "mcp-conformance: {}",
+        saved_line(&saved, &cases_dir, findings.len())
+    );
     Ok(Exit::failed_if(!findings.is_empty()))
+}
+
+/// The stderr line after `fuzz --live`: where the case files went, how many, for how many
+/// distinct failures (a failure met again is saved again, under its own content hash).
+fn saved_line(saved: &[PathBuf], dir: &std::path::Path, distinct: usize) -> String {
+    match saved.len() {
+        0 => format!(
+            "no case file written to {} ({distinct} distinct failure(s))",
+            dir.display()
+        ),
+        n => format!(
+            "{n} case file(s) written to {} for {distinct} distinct failure(s); replay one with `mcp-conformance replay FILE -- COMMAND`",
+            dir.display()
+        ),
+    }
 }
 
 /// `--input` paths: files as given, folders replaced by their files in name order.

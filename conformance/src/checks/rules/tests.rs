@@ -430,6 +430,22 @@ fn payload_rules() {
             Some((SchemaServerMessages, InvalidResult)),
         ),
         (
+            "resource_link content in 2025-03-26: the content type is the cause",
+            verdict(content_types(
+                Rev::R2025_03_26.revision(),
+                &json!({"content": [{"type": "text", "text": "x"}, {"type": "resource_link", "uri": "a:b", "name": "n"}]}),
+            )),
+            Some((TcContentTypes, InvalidResult)),
+        ),
+        (
+            "resource_link content in 2025-06-18",
+            verdict(content_types(
+                Rev::R2025_06_18.revision(),
+                &json!({"content": [{"type": "resource_link", "uri": "a:b", "name": "n"}]}),
+            )),
+            OK,
+        ),
+        (
             "a good progress notification",
             verdict(notification_schema(
                 &schemas,

@@ -24,16 +24,8 @@ pub(in crate::checks) fn content_types(ctx: &Ctx<'_>) -> Verdict {
     for (call, x, result) in answered(record) {
         for item in content(result) {
             n += 1;
-            let ty = item.get("type").and_then(Value::as_str).unwrap_or("(none)");
-            if !rev.content_types.contains(&ty) {
-                bad.push((
-                    call,
-                    x,
-                    format!(
-                        "content type {ty:?} is not one of {} ({:?})",
-                        rev.id, rev.content_types
-                    ),
-                ));
+            if let Some(b) = rules::content_type(rev, item) {
+                bad.push((call, x, b.message));
             }
         }
     }

@@ -25,4 +25,5 @@ mod usage;
 pub use exchange::{BatchExchange, Exchange, Line, Reply, Silence};
 pub use io::flood_bound;
 pub use session::{Session, SessionConfig};
+pub use shutdown::{PendingShutdown, ShutdownOutcome};
 pub use usage::{measured, Usage};

@@ -12,40 +12,115 @@ use super::io::Target;
 use super::Session;
 use crate::transport::{ExitInfo, TransportEvent};
 
+/// A shutdown whose server was still running, quietly, when its first stage ended: the
+/// rest of the grace can be waited beside other work ([`Session::finish_shutdown`]).
+#[derive(Debug, Clone, Copy)]
+pub struct PendingShutdown {
+    started: Instant,
+    deadline: TokioInstant,
+    grace: Duration,
+}
+
+/// How a shutdown ended: the exit, whether the server exited by itself within the grace,
+/// and how long it took.
+pub type ShutdownOutcome = (ExitInfo, bool, Duration);
+
 impl Session {
     /// Closes stdin and waits up to the shutdown grace for the server to exit by itself,
     /// then terminates its process group. Returns the exit and whether it was voluntary.
-    pub async fn shutdown(&mut self) -> (ExitInfo, bool, Duration) {
+    pub async fn shutdown(&mut self) -> ShutdownOutcome {
         let started = Instant::now();
         self.transport.close_stdin();
-        let deadline = TokioInstant::now() + self.config.shutdown_grace;
-        // Keep draining output so a chatty server is not blocked on a full pipe.
-        loop {
-            if let Some(exit) = self.transport.try_exit() {
-                self.note(&format!(
-                    "server exited after stdin closed ({})",
-                    exit.describe()
-                ));
-                return (exit, true, started.elapsed());
-            }
-            let step = TokioInstant::now() + Duration::from_millis(20);
-            let until = step.min(deadline);
-            if self.ended.is_none() {
-                let _ = self.pump(until, &Target::none()).await;
-            } else {
-                self.drain(until).await;
-            }
-            if TokioInstant::now() >= deadline {
-                break;
-            }
+        let grace = self.config.shutdown_grace;
+        let deadline = TokioInstant::now() + grace;
+        self.finish_shutdown(PendingShutdown {
+            started,
+            deadline,
+            grace,
+        })
+        .await
+    }
+
+    /// Closes stdin and waits up to `first` (at most `grace`, which replaces the
+    /// configured grace when longer: a caller may scale it to how slowly the server
+    /// started on this machine now). Ends the shutdown as
+    /// [`Session::shutdown`] does when the server exited in that time, or when it wrote
+    /// anything meanwhile (a server that floods as stdin closes is read in its own turn:
+    /// how much of it is read must not depend on work beside it). A server still running
+    /// and quiet is handed back: its rest of the grace only watches the process.
+    pub async fn begin_shutdown(
+        &mut self,
+        first: Duration,
+        grace: Duration,
+    ) -> Result<ShutdownOutcome, PendingShutdown> {
+        let started = Instant::now();
+        self.transport.close_stdin();
+        let grace = grace.max(self.config.shutdown_grace);
+        let deadline = TokioInstant::now() + grace;
+        let pending = PendingShutdown {
+            started,
+            deadline,
+            grace,
+        };
+        let seen = self.transcript().entries().len();
+        if let Some(exit) = self
+            .wait_exit_until(deadline.min(TokioInstant::now() + first))
+            .await
+        {
+            return Ok(self.exited_by_itself(exit, started));
+        }
+        if self.transcript().entries().len() > seen {
+            return Ok(self.finish_shutdown(pending).await);
+        }
+        Err(pending)
+    }
+
+    /// Waits out the rest of a shutdown's grace, then terminates a server still running.
+    pub async fn finish_shutdown(&mut self, pending: PendingShutdown) -> ShutdownOutcome {
+        let PendingShutdown {
+            started,
+            deadline,
+            grace,
+        } = pending;
+        if let Some(exit) = self.wait_exit_until(deadline).await {
+            return self.exited_by_itself(exit, started);
         }
         let exit = self.transport.terminate(Duration::from_millis(500)).await;
         self.note(&format!(
             "server still running {:.1} s after stdin closed; terminated ({})",
-            self.config.shutdown_grace.as_secs_f64(),
+            grace.as_secs_f64(),
             exit.describe()
         ));
         (exit, false, started.elapsed())
+    }
+
+    fn exited_by_itself(&mut self, exit: ExitInfo, started: Instant) -> ShutdownOutcome {
+        self.note(&format!(
+            "server exited after stdin closed ({})",
+            exit.describe()
+        ));
+        (exit, true, started.elapsed())
+    }
+
+    /// Drains output (so a chatty server is not blocked on a full pipe) until the process
+    /// exits or `until` passes. The process is looked at once more at the end: when this
+    /// thread was busy past `until` (other conversations share it), a server that exited
+    /// in time still counts as having exited by itself.
+    async fn wait_exit_until(&mut self, until: TokioInstant) -> Option<ExitInfo> {
+        loop {
+            if let Some(exit) = self.transport.try_exit() {
+                return Some(exit);
+            }
+            let step = (TokioInstant::now() + Duration::from_millis(20)).min(until);
+            if self.ended.is_none() {
+                let _ = self.pump(step, &Target::none()).await;
+            } else {
+                self.drain(step).await;
+            }
+            if TokioInstant::now() >= until {
+                return self.transport.try_exit();
+            }
+        }
     }
 
     /// Reads and discards output until `until` once the session has ended (its stderr

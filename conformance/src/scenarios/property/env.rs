@@ -390,7 +390,8 @@ impl<'a> Env<'a> {
                 rules::valid_call(rules::TaskSupport::of(tool, self.revision), x.error()).or_else(
                     || {
                         let result = result?;
-                        rules::result_schema(self.schemas, "tools/call", result)
+                        rules::content_types(self.revision, result)
+                            .or_else(|| rules::result_schema(self.schemas, "tools/call", result))
                             .map(|b| rules::Breach {
                                 message: b.message.replacen("the result breaks ", "", 1),
                                 ..b
