@@ -406,3 +406,19 @@ fn hostile_daemon_that_reforks() {
     );
     assert!(outcome.findings().is_empty(), "{:?}", outcome.findings());
 }
+
+/// Forks a daemon that calls setsid() and execs a sleeper with an empty environment and
+/// /dev/null for stdio: out of the group, no marker, no pipe. The harness, a child
+/// subreaper, adopts it once its parent exits and ends it with the session; the row finds
+/// it by the pid it wrote.
+#[test]
+fn hostile_scrubbed_daemon_out_of_group_and_marker() {
+    let outcome = hostile(
+        &["scrubbed-daemon"],
+        "lc-init-result",
+        "pass",
+        "initialize answered",
+    );
+    assert!(outcome.findings().is_empty(), "{:?}", outcome.findings());
+    assert!(!outcome.listed.is_empty(), "no daemon started");
+}

@@ -1,8 +1,9 @@
 //! Running the built binary against one hostile server of
 //! `fixtures/python/hostile_server.py`, measured from outside: wall time, peak RSS (the
 //! harness's `VmHWM`, polled from `/proc` while it runs) and the processes left once it
-//! exits (found by a marker in their environment, then killed so a failing row leaks
-//! nothing either).
+//! exits (found by a marker in their environment, or by the pid a server wrote to
+//! `HOSTILE_PIDFILE` for a process that has no environment; then killed so a failing row
+//! leaks nothing either).
 
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
@@ -26,6 +27,8 @@ pub struct Outcome {
     pub peak_rss_kib: u64,
     /// Marked processes still running a moment after the harness exited.
     pub left: Vec<u32>,
+    /// Pids the server wrote to `HOSTILE_PIDFILE`.
+    pub listed: Vec<u32>,
 }
 
 impl Outcome {
@@ -93,6 +96,16 @@ fn marked(marker: &str) -> Vec<u32> {
         .collect()
 }
 
+/// The pids listed in `pidfile` (one per line) that are still running.
+fn listed_alive(pidfile: &std::path::Path) -> Vec<u32> {
+    std::fs::read_to_string(pidfile)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| l.trim().parse().ok())
+        .filter(|&pid| !crate::common::is_gone(pid))
+        .collect()
+}
+
 /// Runs `mcp-conformance run` on revision 2025-06-18 against `hostile_server.py
 /// <args>`, with `--timeout timeout_secs`, no property cases (their cost is not what
 /// these rows measure) and the JSON report to a temporary file.
@@ -109,6 +122,7 @@ pub fn run(args: &[&str], flags: &[&str], timeout_secs: f64) -> Outcome {
     std::fs::create_dir_all(&dir).unwrap();
     let report = dir.join("report.json");
     let server = repo().join("fixtures/python/hostile_server.py");
+    let pidfile = dir.join("pids");
     let started = Instant::now();
     let mut child = Command::new(env!("CARGO_BIN_EXE_mcp-conformance"))
         .args(["run", "--revision", "2025-06-18", "--cases", "0"])
@@ -123,6 +137,7 @@ pub fn run(args: &[&str], flags: &[&str], timeout_secs: f64) -> Outcome {
         .arg(&server)
         .args(args)
         .env(MARKER, &marker)
+        .env("HOSTILE_PIDFILE", &pidfile)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -142,16 +157,28 @@ pub fn run(args: &[&str], flags: &[&str], timeout_secs: f64) -> Outcome {
     let wall = started.elapsed();
     // What the harness leaves is ended at its exit; give the kernel a moment.
     let deadline = Instant::now() + Duration::from_secs(2);
-    let mut left = marked(&marker);
+    let leftovers = || {
+        let mut left = marked(&marker);
+        left.extend(listed_alive(&pidfile));
+        left.sort_unstable();
+        left.dedup();
+        left
+    };
+    let mut left = leftovers();
     while !left.is_empty() && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(50));
-        left = marked(&marker);
+        left = leftovers();
     }
     for &pid in &left {
         let _ = Command::new("kill")
             .args(["-KILL", &pid.to_string()])
             .status();
     }
+    let listed = std::fs::read_to_string(&pidfile)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| l.trim().parse().ok())
+        .collect();
     let report = std::fs::read_to_string(&report)
         .ok()
         .and_then(|text| serde_json::from_str(&text).ok())
@@ -162,5 +189,6 @@ pub fn run(args: &[&str], flags: &[&str], timeout_secs: f64) -> Outcome {
         wall,
         peak_rss_kib: peak,
         left,
+        listed,
     }
 }
