@@ -422,3 +422,30 @@ fn hostile_scrubbed_daemon_out_of_group_and_marker() {
     assert!(outcome.findings().is_empty(), "{:?}", outcome.findings());
     assert!(!outcome.listed.is_empty(), "no daemon started");
 }
+
+/// A tool whose one argument is an `enum` of 100,000 strings, with the property phase on:
+/// the generators hold the schema once, not once per rule broken (peak RSS was about
+/// 540 MB for four revisions).
+#[test]
+fn hostile_hundred_thousand_member_enum() {
+    hostile_with(
+        &["big-enum", "100000"],
+        &["--cases", "8"],
+        "prop-invalid-call-rejected",
+        "fail",
+        "the call succeeded",
+    );
+}
+
+/// A tool whose one argument has `minLength: 1000000` (just under the 1 MiB instance
+/// budget), with the property phase on: generated, judged and sent within the bounds.
+#[test]
+fn hostile_million_character_min_length() {
+    hostile_with(
+        &["min-length", "1000000"],
+        &["--cases", "8"],
+        "prop-invalid-call-rejected",
+        "fail",
+        "the call succeeded",
+    );
+}

@@ -107,8 +107,8 @@ fn listed_alive(pidfile: &std::path::Path) -> Vec<u32> {
 }
 
 /// Runs `mcp-conformance run` on revision 2025-06-18 against `hostile_server.py
-/// <args>`, with `--timeout timeout_secs`, no property cases (their cost is not what
-/// these rows measure) and the JSON report to a temporary file.
+/// <args>`, with `--timeout timeout_secs`, no property cases unless `flags` ask for some
+/// (their cost is not what most rows measure) and the JSON report to a temporary file.
 /// `flags` go to the harness before `--`.
 pub fn run(args: &[&str], flags: &[&str], timeout_secs: f64) -> Outcome {
     static NEXT: AtomicU32 = AtomicU32::new(0);
@@ -125,7 +125,12 @@ pub fn run(args: &[&str], flags: &[&str], timeout_secs: f64) -> Outcome {
     let pidfile = dir.join("pids");
     let started = Instant::now();
     let mut child = Command::new(env!("CARGO_BIN_EXE_mcp-conformance"))
-        .args(["run", "--revision", "2025-06-18", "--cases", "0"])
+        .args(["run", "--revision", "2025-06-18"])
+        .args(if flags.contains(&"--cases") {
+            &[][..]
+        } else {
+            &["--cases", "0"][..]
+        })
         .args(["--timeout", &timeout_secs.to_string()])
         .args(flags)
         .args(["--format", "json", "--output"])

@@ -100,8 +100,9 @@ impl Session {
     }
 
     /// Ends the session, returning its transcript (the process is killed on drop).
-    pub fn into_transcript(self) -> Transcript {
-        self.transcript.clone()
+    pub fn into_transcript(mut self) -> Transcript {
+        // Taken, not copied: a transcript may hold megabytes of listings.
+        std::mem::take(&mut self.transcript)
     }
 
     /// Why the session can no longer talk, if it cannot.
