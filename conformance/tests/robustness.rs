@@ -370,15 +370,23 @@ fn hostile_partial_lines_forever() {
     );
 }
 
-/// Every request answered twice: the second answers are responses to nothing.
+/// Every request answered twice: the second answers are responses to nothing. One rule
+/// grades them wherever they are seen (a warning): the scripted judge and the property
+/// sequences agree.
 #[test]
 fn hostile_answers_every_id_twice() {
-    hostile(
+    let outcome = hostile_with(
         &["answer-twice"],
+        &["--cases", "1"],
         "rpc-id-echo",
         "warn",
         "answer a request that was already answered",
     );
+    for check in ["seq-pipelined", "seq-cancel"] {
+        let (status, message, _) = outcome.result(check);
+        assert_eq!(status, "warn", "{check}: {message}");
+        assert!(message.contains("answered again"), "{check}: {message}");
+    }
 }
 
 /// A flood of stderr between stdout lines: a conformant server otherwise, judged as

@@ -167,7 +167,7 @@ catalog! {
         applies: Applies::All,
         source: "index.mdx, Responses",
         judge: jsonrpc::id_echo,
-        kinds: &[],
+        kinds: &[AnsweredAgain],
     }
     RpcErrorShape = "rpc-error-shape" {
         title: "an error has an integer code and a string message",

@@ -172,8 +172,12 @@ pub(super) fn id_echo(ctx: &Ctx<'_>) -> Verdict {
         let Some(id) = e.json.as_ref().and_then(|j| j.get("id")) else {
             continue;
         };
-        if ours.contains(&id) {
-            twice.push(e.seq);
+        if let Some(again) = e
+            .json
+            .as_ref()
+            .and_then(|j| rules::answered_again(j, &ours))
+        {
+            twice.push((e.seq, again.kind));
         } else if !id.is_null() {
             unknown.push(e.seq);
         }
@@ -189,14 +193,18 @@ pub(super) fn id_echo(ctx: &Ctx<'_>) -> Verdict {
         );
     }
     if !twice.is_empty() {
-        return Verdict::Warn(
-            format!(
-                "{} response(s) answer a request that was already answered; JSON-RPC gives each \
-                 request one Response",
-                twice.len()
-            ),
-            examples(ctx, &twice),
+        let message = format!(
+            "{} response(s) answer a request that was already answered; JSON-RPC gives each \
+             request one Response",
+            twice.len()
         );
+        let seqs: Vec<usize> = twice.iter().map(|(seq, _)| *seq).collect();
+        // The rule book's grade (a policy warning), the one the property sequences use.
+        return if twice.iter().all(|(_, kind)| kind.is_policy_warning()) {
+            Verdict::Warn(message, examples(ctx, &seqs))
+        } else {
+            Verdict::Violation(message, examples(ctx, &seqs))
+        };
     }
     let n = ctx
         .transcript()

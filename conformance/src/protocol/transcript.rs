@@ -336,6 +336,22 @@ impl Transcript {
         &self.entries
     }
 
+    /// The ids of every request we sent (batched ones included), in order.
+    pub fn request_ids(&self) -> Vec<&Value> {
+        let request = |j: &&Value| j.get("result").is_none() && j.get("error").is_none();
+        self.entries
+            .iter()
+            .filter(|e| e.direction == Direction::Sent)
+            .filter_map(|e| e.json.as_ref())
+            .flat_map(|j| match j.as_array() {
+                Some(batch) => batch.iter().collect::<Vec<_>>(),
+                None => vec![j],
+            })
+            .filter(request)
+            .filter_map(|j| j.get("id"))
+            .collect()
+    }
+
     /// Received stdout entries, in order.
     pub fn received(&self) -> impl Iterator<Item = &Entry> {
         self.entries
