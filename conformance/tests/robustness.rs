@@ -265,6 +265,24 @@ fn hostile_notification_flood_8k() {
     assert!(message.contains("the session was cut"), "{message}");
 }
 
+/// Progress notifications for our own progressToken, without end: answers (in part) to
+/// our request, so not called unprompted, but bounded all the same.
+#[test]
+fn hostile_progress_flood_for_our_own_token() {
+    let outcome = hostile(
+        &["progress-flood"],
+        "rpc-traffic-bounded",
+        "warn",
+        "progress notification(s) for our own progressToken",
+    );
+    let (_, message, _) = outcome.result("rpc-traffic-bounded");
+    assert!(message.contains("the session was cut"), "{message}");
+    assert!(
+        !message.contains("asked for"),
+        "progress counted as unprompted: {message}"
+    );
+}
+
 /// The same with small notifications.
 #[test]
 fn hostile_notification_flood_small() {

@@ -14,7 +14,7 @@ use serde_json::Value;
 
 /// The environment variable that marks one run's processes (the harness passes its
 /// environment on to the server, and the server to everything it starts).
-const MARKER: &str = "HOSTILE_TEST_MARKER";
+pub const MARKER: &str = "HOSTILE_TEST_MARKER";
 
 /// What one run of the harness came to.
 #[derive(Debug)]
@@ -65,7 +65,7 @@ impl Outcome {
     }
 }
 
-fn repo() -> PathBuf {
+pub fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
@@ -82,7 +82,7 @@ fn vm_hwm(pid: u32) -> u64 {
 }
 
 /// Live (not zombie) processes whose environment holds `MARKER=marker`.
-fn marked(marker: &str) -> Vec<u32> {
+pub fn marked(marker: &str) -> Vec<u32> {
     let wanted = format!("{MARKER}={marker}");
     let Ok(dir) = std::fs::read_dir("/proc") else {
         return Vec::new();
