@@ -40,6 +40,7 @@ pub struct Suite {
     config: RunConfig,
     baseline: Option<Baseline>,
     gate: GateOptions,
+    adopt_orphans: bool,
 }
 
 impl Suite {
@@ -49,6 +50,7 @@ impl Suite {
             config: RunConfig::new(server),
             baseline: None,
             gate: GateOptions::default(),
+            adopt_orphans: false,
         }
     }
 
@@ -82,6 +84,16 @@ impl Suite {
     /// Makes warnings fail their test too.
     pub fn strict(mut self, strict: bool) -> Self {
         self.gate.strict = strict;
+        self
+    }
+
+    /// Makes this test process a child subreaper ([`crate::transport::adopt_orphans`]) when
+    /// the suite runs, so that a server's descendants that hide from the process group and
+    /// the environment marker are ended too. Only for a test binary whose other code
+    /// starts no children it wants to keep: every child this crate did not spawn is taken
+    /// for an orphan and killed at the end of each session. Off by default.
+    pub fn adopt_orphans(mut self, adopt: bool) -> Self {
+        self.adopt_orphans = adopt;
         self
     }
 
@@ -120,6 +132,7 @@ impl Suite {
             config,
             baseline: self.baseline,
             gate: self.gate,
+            adopt_orphans: self.adopt_orphans,
             report: OnceLock::new(),
         });
         names
@@ -141,12 +154,16 @@ struct Shared {
     config: RunConfig,
     baseline: Option<Baseline>,
     gate: GateOptions,
+    adopt_orphans: bool,
     report: OnceLock<Result<RunReport, String>>,
 }
 
 impl Shared {
     fn report(&self) -> &Result<RunReport, String> {
         self.report.get_or_init(|| {
+            if self.adopt_orphans {
+                crate::transport::adopt_orphans();
+            }
             let runtime = tokio::runtime::Builder::new_current_thread()
                 .enable_all()
                 .build()

@@ -265,6 +265,24 @@ fn hostile_notification_flood_8k() {
     assert!(message.contains("the session was cut"), "{message}");
 }
 
+/// Progress notifications for our own progressToken, without end: answers (in part) to
+/// our request, so not called unprompted, but bounded all the same.
+#[test]
+fn hostile_progress_flood_for_our_own_token() {
+    let outcome = hostile(
+        &["progress-flood"],
+        "rpc-traffic-bounded",
+        "warn",
+        "progress notification(s) for our own progressToken",
+    );
+    let (_, message, _) = outcome.result("rpc-traffic-bounded");
+    assert!(message.contains("the session was cut"), "{message}");
+    assert!(
+        !message.contains("asked for"),
+        "progress counted as unprompted: {message}"
+    );
+}
+
 /// The same with small notifications.
 #[test]
 fn hostile_notification_flood_small() {
@@ -370,15 +388,23 @@ fn hostile_partial_lines_forever() {
     );
 }
 
-/// Every request answered twice: the second answers are responses to nothing.
+/// Every request answered twice: the second answers are responses to nothing. One rule
+/// grades them wherever they are seen (a warning): the scripted judge and the property
+/// sequences agree.
 #[test]
 fn hostile_answers_every_id_twice() {
-    hostile(
+    let outcome = hostile_with(
         &["answer-twice"],
+        &["--cases", "1"],
         "rpc-id-echo",
         "warn",
         "answer a request that was already answered",
     );
+    for check in ["seq-pipelined", "seq-cancel"] {
+        let (status, message, _) = outcome.result(check);
+        assert_eq!(status, "warn", "{check}: {message}");
+        assert!(message.contains("answered again"), "{check}: {message}");
+    }
 }
 
 /// A flood of stderr between stdout lines: a conformant server otherwise, judged as
@@ -405,4 +431,47 @@ fn hostile_daemon_that_reforks() {
         "initialize answered",
     );
     assert!(outcome.findings().is_empty(), "{:?}", outcome.findings());
+}
+
+/// Forks a daemon that calls setsid() and execs a sleeper with an empty environment and
+/// /dev/null for stdio: out of the group, no marker, no pipe. The harness, a child
+/// subreaper, adopts it once its parent exits and ends it with the session; the row finds
+/// it by the pid it wrote.
+#[test]
+fn hostile_scrubbed_daemon_out_of_group_and_marker() {
+    let outcome = hostile(
+        &["scrubbed-daemon"],
+        "lc-init-result",
+        "pass",
+        "initialize answered",
+    );
+    assert!(outcome.findings().is_empty(), "{:?}", outcome.findings());
+    assert!(!outcome.listed.is_empty(), "no daemon started");
+}
+
+/// A tool whose one argument is an `enum` of 100,000 strings, with the property phase on:
+/// the generators hold the schema once, not once per rule broken (peak RSS was about
+/// 540 MB for four revisions).
+#[test]
+fn hostile_hundred_thousand_member_enum() {
+    hostile_with(
+        &["big-enum", "100000"],
+        &["--cases", "8"],
+        "prop-invalid-call-rejected",
+        "fail",
+        "the call succeeded",
+    );
+}
+
+/// A tool whose one argument has `minLength: 1000000` (just under the 1 MiB instance
+/// budget), with the property phase on: generated, judged and sent within the bounds.
+#[test]
+fn hostile_million_character_min_length() {
+    hostile_with(
+        &["min-length", "1000000"],
+        &["--cases", "8"],
+        "prop-invalid-call-rejected",
+        "fail",
+        "the call succeeded",
+    );
 }

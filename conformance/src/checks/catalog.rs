@@ -258,7 +258,7 @@ catalog! {
         applies: Applies::All,
         source: Cite::One("index.mdx, Responses"),
         judge: jsonrpc::id_echo,
-        kinds: &[],
+        kinds: &[AnsweredAgain],
     }
     RpcErrorShape = "rpc-error-shape" {
         title: "an error has an integer code and a string message",

@@ -6,7 +6,7 @@ use serde_json::Value;
 use super::model::{evidence_from, Ctx, Evidence, Verdict, MAX_EXAMPLES};
 use super::rules;
 use crate::protocol::{
-    flood_bound, thousands, Entry, Exchange, FrameProblem, IdMatch, MessageKind,
+    flood_bound, thousands, Entry, Exchange, FrameProblem, IdMatch, MessageKind, Tally,
 };
 
 fn json_messages<'a>(ctx: &'a Ctx<'_>) -> impl Iterator<Item = (&'a Entry, &'a Value)> {
@@ -172,8 +172,12 @@ pub(super) fn id_echo(ctx: &Ctx<'_>) -> Verdict {
         let Some(id) = e.json.as_ref().and_then(|j| j.get("id")) else {
             continue;
         };
-        if ours.contains(&id) {
-            twice.push(e.seq);
+        if let Some(again) = e
+            .json
+            .as_ref()
+            .and_then(|j| rules::answered_again(j, &ours))
+        {
+            twice.push((e.seq, again.kind));
         } else if !id.is_null() {
             unknown.push(e.seq);
         }
@@ -189,14 +193,18 @@ pub(super) fn id_echo(ctx: &Ctx<'_>) -> Verdict {
         );
     }
     if !twice.is_empty() {
-        return Verdict::Warn(
-            format!(
-                "{} response(s) answer a request that was already answered; JSON-RPC gives each \
-                 request one Response",
-                twice.len()
-            ),
-            examples(ctx, &twice),
+        let message = format!(
+            "{} response(s) answer a request that was already answered; JSON-RPC gives each \
+             request one Response",
+            twice.len()
         );
+        let seqs: Vec<usize> = twice.iter().map(|(seq, _)| *seq).collect();
+        // The rule book's grade (a policy warning), the one the property sequences use.
+        return if twice.iter().all(|(_, kind)| kind.is_policy_warning()) {
+            Verdict::Warn(message, examples(ctx, &seqs))
+        } else {
+            Verdict::Violation(message, examples(ctx, &seqs))
+        };
     }
     let n = ctx
         .transcript()
@@ -486,6 +494,19 @@ pub(super) fn response_required(ctx: &Ctx<'_>) -> Verdict {
     Verdict::Violation(message, evidence)
 }
 
+/// ", and 12 progress notifications for our own progressToken" (empty for none): not
+/// unprompted, since a request of ours asked for them, but counted against the bound.
+fn own_progress(n: u64) -> String {
+    match n {
+        0 => String::new(),
+        1 => ", and 1 progress notification for our own progressToken".into(),
+        n => format!(
+            ", and {} progress notifications for our own progressToken",
+            thousands(n)
+        ),
+    }
+}
+
 /// Suite policy (progress.mdx, Implementation Notes: "Both parties SHOULD implement rate
 /// limiting to prevent flooding"): what the server sends unprompted stays under the
 /// session's bound; past it the session was cut, and that is the finding.
@@ -495,8 +516,9 @@ pub(super) fn traffic_bounded(ctx: &Ctx<'_>) -> Verdict {
     let dropped = transcript.dropped_summary();
     let Some(cut) = transcript.flood_cut() else {
         let mut message = format!(
-            "{} unprompted message(s) on stdout, within the bound",
-            thousands(seen.stdout_messages())
+            "{} unprompted message(s) on stdout{}, within the bound",
+            thousands(seen.unprompted_messages()),
+            own_progress(seen.progress)
         );
         if let Some(dropped) = dropped {
             message.push_str(&format!("; {dropped}"));
@@ -512,12 +534,28 @@ pub(super) fn traffic_bounded(ctx: &Ctx<'_>) -> Verdict {
     seqs.push(cut);
     let mut evidence = ctx.evidence(&seqs);
     evidence.extend(dropped.map(Evidence::note));
+    // What no request asked for, and apart from it the progress for our own tokens (they
+    // answer a request of ours, but count against the bound all the same).
+    let unprompted = Tally {
+        progress: 0,
+        ..*seen
+    };
+    let bytes = thousands(seen.bytes);
+    let what = match (unprompted.unprompted_messages(), seen.progress) {
+        (0, n) => format!(
+            "{} progress notification(s) for our own progressToken ({bytes} bytes)",
+            thousands(n)
+        ),
+        (_, n) => format!(
+            "{} ({bytes} bytes) that no request of ours asked for{}",
+            unprompted.describe(),
+            own_progress(n)
+        ),
+    };
     Verdict::Violation(
         format!(
-            "the server sent {} ({} bytes) that no request of ours asked for, past the bound \
-             of {} messages plus {} per line of ours: the session was cut",
-            seen.describe(),
-            thousands(seen.bytes),
+            "the server sent {what}, past the bound of {} messages plus {} per line of ours: \
+             the session was cut",
             thousands(flood_bound(0).0),
             thousands(flood_bound(1).0 - flood_bound(0).0),
         ),

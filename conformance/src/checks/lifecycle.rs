@@ -232,19 +232,7 @@ pub(super) fn answers_to_initialized(ctx: &Ctx<'_>, sent: usize) -> Vec<usize> {
 /// without `method`) and the members of batches included, our answers to the server's
 /// requests left out.
 pub(super) fn our_request_ids<'a>(ctx: &'a Ctx<'_>) -> Vec<&'a Value> {
-    let request = |j: &&Value| j.get("result").is_none() && j.get("error").is_none();
-    ctx.transcript()
-        .entries()
-        .iter()
-        .filter(|e| e.direction == crate::protocol::Direction::Sent)
-        .filter_map(|e| e.json.as_ref())
-        .flat_map(|j| match j.as_array() {
-            Some(batch) => batch.iter().collect::<Vec<_>>(),
-            None => vec![j],
-        })
-        .filter(request)
-        .filter_map(|j| j.get("id"))
-        .collect()
+    ctx.transcript().request_ids()
 }
 
 /// `LC-CAP-CONSISTENT` / `LC-CAP-TOOLS`: tools declared exactly when tools/list works.

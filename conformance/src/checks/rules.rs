@@ -50,6 +50,8 @@ pub enum FailureKind {
     /// The server wrote something that is not a valid JSON-RPC message, or a response no
     /// request asked for (found by the live fuzz target).
     InvalidMessage,
+    /// A request of ours was answered more than once ([`answered_again`]).
+    AnsweredAgain,
 }
 
 impl FailureKind {
@@ -67,12 +69,17 @@ impl FailureKind {
         FailureKind::PipelineBroken,
         FailureKind::CancelMishandled,
         FailureKind::InvalidMessage,
+        FailureKind::AnsweredAgain,
     ];
 
     /// Whether a breach of this kind is a warning whatever the check's level (a policy of
-    /// REQUIREMENTS.md section 10: A6 for the error class of invalid arguments).
+    /// REQUIREMENTS.md section 10: A6 for the error class of invalid arguments; a second
+    /// answer to one of our requests, see [`answered_again`]).
     pub fn is_policy_warning(self) -> bool {
-        self == FailureKind::WrongErrorClass
+        matches!(
+            self,
+            FailureKind::WrongErrorClass | FailureKind::AnsweredAgain
+        )
     }
 
     /// The catalog check that reports this kind in the generated phases.
@@ -198,6 +205,24 @@ pub fn unsolicited(response: &Value, notified: &[&str]) -> Option<Breach> {
                 " (was a notification answered?)"
             }
         ),
+    )
+}
+
+/// `RPC-ID-ECHO`: a response that answers none of our outstanding requests but carries
+/// the id of one of `ours` (already answered). JSON-RPC 2.0 gives each request one
+/// Response; the id itself came back intact, so this is a warning (a policy kind), not the
+/// echo's MUST, wherever it is seen: the scripted judge, the property sequences, replay
+/// and the live fuzz oracle all ask here. `None` for an id that is not ours (that is
+/// [`unsolicited`]'s failure).
+pub fn answered_again(response: &Value, ours: &[&Value]) -> Option<Breach> {
+    let id = response.get("id").filter(|id| !id.is_null())?;
+    if !ours.contains(&id) {
+        return None;
+    }
+    breach(
+        CheckId::RpcIdEcho,
+        FailureKind::AnsweredAgain,
+        format!("request {id} was answered again (JSON-RPC gives each request one Response)"),
     )
 }
 

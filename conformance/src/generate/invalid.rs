@@ -14,6 +14,7 @@ use proptest::prelude::*;
 use serde_json::{json, Map, Value};
 
 use super::filter::{guard, guard_map};
+use super::judge::Held;
 use super::pointer::{escape_pointer, show};
 use super::types::{is_integer, Dialect, InvalidVariant, Types, Unsupported};
 use super::valid::Cx;
@@ -38,10 +39,12 @@ pub fn invalid_in(
     // Nothing can be broken alone where nothing valid can be built.
     let _valid = cx.build(&[schema], 0)?;
     let mut out = Vec::new();
+    // Held once for every variant (by its place in the document when it is the root).
+    let whole = Arc::new(cx.hold(schema));
     for raw in cx.variants(&[schema], "", 0) {
         let judge = cx.judge.clone();
-        let whole = schema.clone();
-        let broken = move |v: &Value| judge.check(v, &whole) == Some(false);
+        let whole = whole.clone();
+        let broken = move |v: &Value| judge.check_held(v, &whole) == Some(false);
         if let Ok(strategy) = guard(raw.strategy, "the instance is not invalid", broken) {
             out.push(InvalidVariant {
                 rule: raw.rule,
@@ -71,7 +74,7 @@ impl<'a> Cx<'a> {
         let Ok(valid_node) = self.build(members, depth) else {
             return out;
         };
-        let node: Arc<Vec<Value>> = Arc::new(members.iter().map(|m| (*m).clone()).collect());
+        let node: Arc<Vec<Held>> = Arc::new(members.iter().map(|m| self.hold(m)).collect());
         let rule = |what: &str| format!("{}: {what}", show(pointer));
         let mut add = |rule: String, strategy: Result<BoxedStrategy<Value>, Unsupported>| {
             if let Ok(strategy) = strategy {
@@ -104,7 +107,7 @@ impl<'a> Cx<'a> {
             ];
             if let Some((value, name)) = wrong
                 .into_iter()
-                .find(|(v, _)| !t.has(Types::of(v)) && self.judge.all(v, &node) == Some(false))
+                .find(|(v, _)| !t.has(Types::of(v)) && self.judge.all_held(v, &node) == Some(false))
             {
                 add(
                     rule(&format!("wrong type ({name} for {})", t.describe())),
@@ -311,7 +314,7 @@ impl<'a> Cx<'a> {
                     "the parent cannot hold the broken value",
                     move |(parent, good, bad)| {
                         let with_good = slot.put(parent.clone(), good)?;
-                        (judge.all(&with_good, &node) == Some(true)).then_some(())?;
+                        (judge.all_held(&with_good, &node) == Some(true)).then_some(())?;
                         slot.put(parent, bad)
                     },
                 );
@@ -332,13 +335,13 @@ impl<'a> Cx<'a> {
     fn only_breaking(
         &self,
         base: BoxedStrategy<Value>,
-        node: &Arc<Vec<Value>>,
+        node: &Arc<Vec<Held>>,
         patched: Value,
     ) -> Result<BoxedStrategy<Value>, Unsupported> {
         let judge = self.judge.clone();
         let node = node.clone();
         guard(base, "the rule cannot be broken alone", move |v| {
-            judge.all(v, &node) == Some(false) && judge.check(v, &patched) == Some(true)
+            judge.all_held(v, &node) == Some(false) && judge.check(v, &patched) == Some(true)
         })
     }
 
@@ -348,7 +351,7 @@ impl<'a> Cx<'a> {
         &self,
         patched: &Value,
         depth: usize,
-        node: &Arc<Vec<Value>>,
+        node: &Arc<Vec<Held>>,
         extra: fn(&Value) -> bool,
     ) -> Result<BoxedStrategy<Value>, Unsupported> {
         let cx = self.patched();
@@ -357,7 +360,9 @@ impl<'a> Cx<'a> {
         let node = node.clone();
         let patched = patched.clone();
         guard(base, "the rule cannot be broken alone", move |v| {
-            extra(v) && judge.all(v, &node) == Some(false) && judge.check(v, &patched) == Some(true)
+            extra(v)
+                && judge.all_held(v, &node) == Some(false)
+                && judge.check(v, &patched) == Some(true)
         })
     }
 }

@@ -12,7 +12,7 @@ use std::collections::HashMap;
 use serde_json::{json, Map, Number, Value};
 
 use super::decimal::multiple_of;
-use super::pointer::{resolve, RefSyntax};
+use super::pointer::{escape_pointer, resolve, RefSyntax};
 use super::types::{agree, all_of, and, any_of, Dialect, Tri, Types};
 
 /// Judges instances against schemas of one document, for the keywords the generator uses
@@ -22,13 +22,54 @@ pub(super) struct Judge {
     pub(super) dialect: Dialect,
 }
 
+/// A schema a strategy judges its values against, held without copying it where it can
+/// be: a place in the judge's document (a schema of a tool may be megabytes: a
+/// 100,000-member `enum` was copied once per rule broken), else a value of its own (a
+/// patched schema, built for one rule).
+#[derive(Clone, Debug)]
+pub(super) enum Held {
+    /// A JSON pointer into [`Judge::root`].
+    At(String),
+    /// A schema from outside the document.
+    Own(Value),
+}
+
+/// The JSON pointer of `target` inside `root` (found by address, not by value).
+pub(super) fn pointer_to(root: &Value, target: &Value) -> Option<String> {
+    if std::ptr::eq(root, target) {
+        return Some(String::new());
+    }
+    let children: Box<dyn Iterator<Item = (String, &Value)>> = match root {
+        Value::Object(o) => Box::new(o.iter().map(|(k, v)| (escape_pointer(k), v))),
+        Value::Array(a) => Box::new(a.iter().enumerate().map(|(i, v)| (i.to_string(), v))),
+        _ => return None,
+    };
+    for (token, child) in children {
+        if matches!(child, Value::Object(_) | Value::Array(_)) {
+            if let Some(rest) = pointer_to(child, target) {
+                return Some(format!("/{token}{rest}"));
+            }
+        }
+    }
+    None
+}
+
 impl Judge {
     pub(super) fn check(&self, v: &Value, schema: &Value) -> Tri {
         self.at(v, schema, 0)
     }
 
-    pub(super) fn all(&self, v: &Value, schemas: &[Value]) -> Tri {
-        all_of(schemas.iter().map(|s| self.check(v, s)))
+    /// [`Judge::check`] against a held schema.
+    pub(super) fn check_held(&self, v: &Value, schema: &Held) -> Tri {
+        match schema {
+            Held::At(pointer) => self.check(v, self.root.pointer(pointer)?),
+            Held::Own(schema) => self.check(v, schema),
+        }
+    }
+
+    /// Every held schema at once.
+    pub(super) fn all_held(&self, v: &Value, schemas: &[Held]) -> Tri {
+        all_of(schemas.iter().map(|s| self.check_held(v, s)))
     }
 
     fn at(&self, v: &Value, schema: &Value, depth: usize) -> Tri {
@@ -293,8 +334,8 @@ impl Judge {
 }
 
 fn string_keyword(s: &str, key: &str, kv: &Value) -> Tri {
-    let chars = s.chars().count() as u64;
-    let units = s.encode_utf16().count() as u64;
+    let (chars, units) = super::strings::lengths(s);
+    let (chars, units) = (chars as u64, units as u64);
     match key {
         "minLength" => Some(chars >= kv.as_u64()?),
         // JSON Schema counts code points; a JavaScript server may count UTF-16 units.

@@ -52,7 +52,8 @@ impl<'a> Cx<'a> {
             )));
         }
         let fits = move |s: &str| {
-            s.chars().count() >= min && max.is_none_or(|m| s.encode_utf16().count() <= m)
+            let (chars, units) = lengths(s);
+            chars >= min && max.is_none_or(|m| units <= m)
         };
         if let Some(first) = patterns.first() {
             if let Some(f) = formats.first() {
@@ -98,6 +99,16 @@ impl<'a> Cx<'a> {
 // ---------------------------------------------------------------------------------------
 // Strings.
 
+/// A string's length in code points and in UTF-16 units; at once for ASCII (a
+/// `minLength: 1000000` string is judged on every probe of every filter).
+pub(super) fn lengths(s: &str) -> (usize, usize) {
+    if s.is_ascii() {
+        (s.len(), s.len())
+    } else {
+        (s.chars().count(), s.encode_utf16().count())
+    }
+}
+
 /// Strings of `min..=max` code points (at most `max` UTF-16 units too): mostly words, some
 /// with control and astral-plane characters, now and then a few KB long.
 ///
@@ -116,10 +127,15 @@ fn free_string(min: usize, max: Option<usize>) -> BoxedStrategy<String> {
     }
     (Union::new_weighted(options), any::<u64>())
         .prop_map(move |((n, mixed), seed)| {
-            let mut chars = expand_chars(n, mixed, seed);
+            // Past LONG_MAX characters (only a `minLength` asks for that many) the rest is
+            // one repeated ASCII letter: a `minLength: 1000000` string costs a copy, not a
+            // million draws, and every probe of every filter draws it again.
+            let random = n.min(LONG_MAX);
+            let pad = n - random;
+            let mut chars = expand_chars(random, mixed, seed);
             if let Some(max) = max {
                 // JSON Schema counts code points; keep UTF-16 units within `max` as well.
-                let mut units: usize = chars.iter().map(|c| c.len_utf16()).sum();
+                let mut units: usize = chars.iter().map(|c| c.len_utf16()).sum::<usize>() + pad;
                 for c in chars.iter_mut().rev() {
                     if units <= max {
                         break;
@@ -130,7 +146,9 @@ fn free_string(min: usize, max: Option<usize>) -> BoxedStrategy<String> {
                     }
                 }
             }
-            chars.into_iter().collect()
+            let mut out: String = chars.into_iter().collect();
+            out.push_str(&"x".repeat(pad));
+            out
         })
         .boxed()
 }

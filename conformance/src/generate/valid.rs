@@ -17,7 +17,7 @@ use serde_json::Value;
 
 use super::filter::guard;
 use super::flat::Flat;
-use super::judge::{json_equal, Judge};
+use super::judge::{json_equal, pointer_to, Held, Judge};
 use super::types::{Dialect, Types, Unsupported};
 
 /// A strategy for instances that satisfy `schema` (root is the document for `$ref`
@@ -37,11 +37,11 @@ pub fn valid_in(
     let cx = Cx::new(root, dialect);
     let base = cx.build(&[schema], 0)?;
     let judge = cx.judge.clone();
-    let schema = schema.clone();
+    let schema = cx.hold(schema);
     guard(
         base,
         "generated values fail the schema",
-        move |v: &Value| judge.check(v, &schema) == Some(true),
+        move |v: &Value| judge.check_held(v, &schema) == Some(true),
     )
 }
 
@@ -121,6 +121,14 @@ impl<'a> Cx<'a> {
         }
     }
 
+    /// `schema` held for judging later: by its place in the document when it is in it.
+    pub(super) fn hold(&self, schema: &Value) -> Held {
+        match pointer_to(self.root, schema) {
+            Some(pointer) => Held::At(pointer),
+            None => Held::Own(schema.clone()),
+        }
+    }
+
     /// A fresh context for a schema patched from this one (its own memo).
     pub(super) fn patched<'p>(&self) -> Cx<'p>
     where
@@ -189,17 +197,17 @@ impl<'a> Cx<'a> {
             let built = match (built, one) {
                 (Ok(s), true) => {
                     // oneOf: exactly one branch may match.
-                    let others: Vec<Value> = branches
+                    let others: Vec<Held> = branches
                         .iter()
                         .enumerate()
                         .filter(|(j, _)| *j != i)
-                        .map(|(_, b)| b.clone())
+                        .map(|(_, b)| self.hold(b))
                         .collect();
                     let judge = self.judge.clone();
                     guard(
                         s,
                         "the value matches more than one `oneOf` branch",
-                        move |v| others.iter().all(|o| judge.check(v, o) == Some(false)),
+                        move |v| others.iter().all(|o| judge.check_held(v, o) == Some(false)),
                     )
                 }
                 (built, _) => built,
@@ -342,10 +350,10 @@ impl<'a> Cx<'a> {
         if flat.nots.is_empty() {
             return Ok(strategy);
         }
-        let nots: Vec<Value> = flat.nots.iter().map(|n| (*n).clone()).collect();
+        let nots: Vec<Held> = flat.nots.iter().map(|n| self.hold(n)).collect();
         let judge = self.judge.clone();
         guard(strategy, "`not` excludes the generated values", move |v| {
-            nots.iter().all(|n| judge.check(v, n) == Some(false))
+            nots.iter().all(|n| judge.check_held(v, n) == Some(false))
         })
     }
 }

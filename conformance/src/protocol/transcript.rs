@@ -116,6 +116,10 @@ pub enum Unprompted {
     Stderr,
     /// Our automatic answer to a request of the server.
     Reply,
+    /// A `notifications/progress` for a `progressToken` one of our requests carried: it
+    /// answers (in part) a request of ours, so it is not unprompted; it still counts
+    /// against the flood bound, like everything on stdout that is not a response.
+    Progress,
 }
 
 /// Counts of unprompted traffic, by kind.
@@ -133,6 +137,8 @@ pub struct Tally {
     pub stderr: u64,
     /// Our automatic answers.
     pub replies: u64,
+    /// Progress notifications for a `progressToken` of ours (not unprompted, but bounded).
+    pub progress: u64,
     /// Bytes of all of the above but stderr and our answers.
     pub bytes: u64,
 }
@@ -146,6 +152,7 @@ impl Tally {
             Unprompted::Stray => &mut self.stray,
             Unprompted::Stderr => &mut self.stderr,
             Unprompted::Reply => &mut self.replies,
+            Unprompted::Progress => &mut self.progress,
         };
         *slot += 1;
         if !matches!(kind, Unprompted::Stderr | Unprompted::Reply) {
@@ -153,8 +160,16 @@ impl Tally {
         }
     }
 
-    /// Messages on stdout that nobody asked for (stderr and our answers excluded).
+    /// Messages on stdout that are not responses to our requests, as the flood bound
+    /// counts them: those nobody asked for and progress for our own tokens (stderr and our
+    /// answers excluded).
     pub fn stdout_messages(&self) -> u64 {
+        self.unprompted_messages() + self.progress
+    }
+
+    /// Messages on stdout that nobody asked for: [`Tally::stdout_messages`] without the
+    /// progress notifications for our own tokens.
+    pub fn unprompted_messages(&self) -> u64 {
         self.notifications + self.requests + self.responses + self.stray
     }
 
@@ -179,6 +194,11 @@ impl Tally {
                 self.replies,
                 "automatic answer of ours",
                 "automatic answers of ours",
+            ),
+            (
+                self.progress,
+                "progress notification for our own progressToken",
+                "progress notifications for our own progressToken",
             ),
         ]
         .into_iter()
@@ -334,6 +354,22 @@ impl Transcript {
     /// All entries, in order.
     pub fn entries(&self) -> &[Entry] {
         &self.entries
+    }
+
+    /// The ids of every request we sent (batched ones included), in order.
+    pub fn request_ids(&self) -> Vec<&Value> {
+        let request = |j: &&Value| j.get("result").is_none() && j.get("error").is_none();
+        self.entries
+            .iter()
+            .filter(|e| e.direction == Direction::Sent)
+            .filter_map(|e| e.json.as_ref())
+            .flat_map(|j| match j.as_array() {
+                Some(batch) => batch.iter().collect::<Vec<_>>(),
+                None => vec![j],
+            })
+            .filter(request)
+            .filter_map(|j| j.get("id"))
+            .collect()
     }
 
     /// Received stdout entries, in order.

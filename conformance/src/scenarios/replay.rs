@@ -111,6 +111,14 @@ pub async fn replay(
         FailureKind::InvalidMessage => {
             revision.and_then(|r| invalid_message(r, &transcript, &exchanges))
         }
+        FailureKind::AnsweredAgain => {
+            let ours = transcript.request_ids();
+            transcript
+                .received()
+                .filter(|e| e.unsolicited)
+                .filter_map(|e| e.json.as_ref())
+                .find_map(|m| rules::answered_again(m, &ours))
+        }
         _ => None,
     }
     .filter(|b| b.kind == case.kind);
@@ -165,8 +173,17 @@ pub async fn replay(
             &breach,
             "every line was a JSON-RPC message and every response answered a request",
         ),
+        FailureKind::AnsweredAgain => described(&breach, "no request was answered twice"),
         FailureKind::PipelineBroken | FailureKind::CancelMishandled => {
-            let stray = transcript.received().any(|e| e.unsolicited);
+            // A second answer to one of ours is the rule book's warning (AnsweredAgain),
+            // not a broken sequence.
+            let ours = transcript.request_ids();
+            let stray = transcript.received().any(|e| {
+                e.unsolicited
+                    && e.json
+                        .as_ref()
+                        .is_none_or(|m| rules::answered_again(m, &ours).is_none())
+            });
             let bad = crashed.is_some() || stalled || stray;
             (
                 bad,

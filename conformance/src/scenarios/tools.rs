@@ -9,6 +9,8 @@
 //! It runs only when the server declares the `tools` capability: nothing is reported
 //! against a capability a server did not declare.
 
+use std::sync::Arc;
+
 use serde_json::{json, Value};
 
 use super::policy::CallPolicy;
@@ -66,8 +68,9 @@ pub struct ProgressProbe {
 pub struct ToolCall {
     /// The tool's name.
     pub name: String,
-    /// The tool definition as listed.
-    pub tool: Value,
+    /// The tool definition as listed, shared by every call to the tool (a definition may
+    /// be megabytes: a 100,000-member `enum`).
+    pub tool: Arc<Value>,
     /// What the arguments are (for invalid-argument probes: which rule they break).
     pub intent: String,
     /// The exchange, when the call was made.
@@ -344,11 +347,11 @@ pub async fn converse(
     }
 
     let mut seen_names: Vec<String> = Vec::new();
-    for tool in listed_tools(first_walk) {
+    for listed in listed_tools(first_walk) {
         if session.ended().is_some() {
             break;
         }
-        let name = tool
+        let name = listed
             .get("name")
             .and_then(Value::as_str)
             .unwrap_or_default()
@@ -357,10 +360,13 @@ pub async fn converse(
             continue;
         }
         seen_names.push(name.clone());
+        // One copy of the definition, shared by this tool's calls.
+        let shared = Arc::new(listed.clone());
+        let tool = &*shared;
         if seen_names.len() > MAX_CALLED_TOOLS {
             record.calls.push(ToolCall {
                 name,
-                tool: tool.clone(),
+                tool: shared.clone(),
                 intent: String::new(),
                 exchange: None,
                 skipped: Some(format!(
@@ -376,7 +382,7 @@ pub async fn converse(
         };
         let mut call = ToolCall {
             name: name.clone(),
-            tool: tool.clone(),
+            tool: shared.clone(),
             intent: intent.into(),
             exchange: None,
             skipped: None,
@@ -409,7 +415,7 @@ pub async fn converse(
                     let exchange = session.request("tools/call", Some(params)).await;
                     record.invalid_arguments.push(ToolCall {
                         name: name.clone(),
-                        tool: tool.clone(),
+                        tool: shared.clone(),
                         intent,
                         exchange: Some(exchange),
                         skipped: None,

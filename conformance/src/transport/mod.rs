@@ -6,9 +6,11 @@
 //! event for the layers above to judge, never as a harness error.
 
 mod framing;
+mod reaper;
 mod stdio;
 
 pub use framing::{Frame, LineFramer};
+pub use reaper::{adopt_orphans, adopting_orphans};
 pub use stdio::{
     marked_processes, ExitInfo, ServerCommand, StdioTransport, TransportEvent, MARKER_VAR,
 };

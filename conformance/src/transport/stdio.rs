@@ -5,8 +5,10 @@
 //! drop (a panic or Ctrl-C unwinds through here), and when a server ignores a closed
 //! stdin. A descendant may leave the group (`setsid()`, a daemon that re-forks), so each
 //! server also gets a marker in its environment, inherited by everything it starts: at the
-//! end, every process that carries the marker is killed too. (A descendant that scrubs its
-//! environment escapes the marker; a cgroup per server would close that gap.)
+//! end, every process that carries the marker is killed too. A descendant that leaves the
+//! group *and* scrubs its environment escapes both; when this process is a child subreaper
+//! (see `reaper.rs`) it is re-parented to us once its parent dies, and killed and reaped
+//! when the session ends.
 //!
 //! Two reader tasks turn stdout into [`Frame`]s and stderr into lines; both feed one
 //! channel so that their order is kept in the transcript. What they hold (the line being
@@ -27,6 +29,7 @@ use tokio::process::{Child, ChildStdin, Command};
 use tokio::sync::{mpsc, Semaphore};
 
 use super::framing::{Frame, LineFramer};
+use super::reaper;
 use crate::errors::{Error, Result};
 
 /// How to start a server.
@@ -148,6 +151,11 @@ async fn take_budget(budget: &Semaphore, n: usize) -> bool {
     }
 }
 
+/// How long ending a server waits, at most, for a killed leader or its killed orphans to
+/// be reaped (a SIGKILL takes effect at once; a zombie left over is reaped by the next
+/// sweep).
+const ORPHAN_REAP_BOUND: Duration = Duration::from_millis(500);
+
 /// The environment variable that marks a server and everything it starts.
 pub const MARKER_VAR: &str = "MCP_CONFORMANCE_SERVER";
 
@@ -211,10 +219,12 @@ impl StdioTransport {
         if let Some(cwd) = &command.cwd {
             cmd.current_dir(cwd);
         }
-        let mut child = cmd.spawn().map_err(|source| Error::Spawn {
-            command: command.display(),
-            source,
-        })?;
+        // Spawned under the orphan sweep's lock: never taken for another server's orphan.
+        let mut child =
+            reaper::register_spawn(|| cmd.spawn(), Child::id).map_err(|source| Error::Spawn {
+                command: command.display(),
+                source,
+            })?;
         let pid = child.id();
         let (tx, events) = mpsc::channel(CHANNEL_DEPTH);
         let max_line = max_line.clamp(1, Semaphore::MAX_PERMITS - BUDGET_SLACK);
@@ -269,7 +279,7 @@ impl StdioTransport {
             event = self.events.recv() => self.taken(event),
             status = self.child.wait() => {
                 if let Ok(status) = status {
-                    self.exit = Some(ExitInfo::from_status(status, false));
+                    self.record_exit(ExitInfo::from_status(status, false));
                 }
                 Some(TransportEvent::Exited)
             }
@@ -302,7 +312,7 @@ impl StdioTransport {
     pub fn try_exit(&mut self) -> Option<ExitInfo> {
         if self.exit.is_none() {
             if let Ok(Some(status)) = self.child.try_wait() {
-                self.exit = Some(ExitInfo::from_status(status, false));
+                self.record_exit(ExitInfo::from_status(status, false));
             }
         }
         self.exit.clone()
@@ -312,14 +322,27 @@ impl StdioTransport {
     pub async fn wait_exit(&mut self, timeout: Duration) -> Option<ExitInfo> {
         if self.exit.is_none() {
             if let Ok(Ok(status)) = tokio::time::timeout(timeout, self.child.wait()).await {
-                self.exit = Some(ExitInfo::from_status(status, false));
+                self.record_exit(ExitInfo::from_status(status, false));
             }
         }
         self.exit.clone()
     }
 
+    /// The process was reaped (by tokio): its pid is no longer one of ours.
+    fn record_exit(&mut self, exit: ExitInfo) {
+        self.exit = Some(exit);
+        reaper::reaped(self.pid);
+    }
+
     /// Ends the process: SIGTERM to its group, then SIGKILL after `grace`, then reaps it.
+    /// Its orphans (descendants re-parented to us) are killed and reaped after it.
     pub async fn terminate(&mut self, grace: Duration) -> ExitInfo {
+        let exit = self.end(grace).await;
+        reaper::sweep_orphans(ORPHAN_REAP_BOUND);
+        exit
+    }
+
+    async fn end(&mut self, grace: Duration) -> ExitInfo {
         if let Some(exit) = self.try_exit() {
             self.kill_group(Signal::SIGKILL); // stray children of an exited leader
             return exit;
@@ -329,21 +352,26 @@ impl StdioTransport {
         if let Ok(Ok(status)) = tokio::time::timeout(grace, self.child.wait()).await {
             self.kill_group(Signal::SIGKILL);
             let exit = ExitInfo::from_status(status, true);
-            self.exit = Some(exit.clone());
+            self.record_exit(exit.clone());
             return exit;
         }
         self.kill_group(Signal::SIGKILL);
         let _ = self.child.start_kill();
-        let exit = match tokio::time::timeout(Duration::from_secs(5), self.child.wait()).await {
-            Ok(Ok(status)) => ExitInfo::from_status(status, true),
-            _ => ExitInfo {
-                code: None,
-                signal: Some(Signal::SIGKILL as i32),
-                killed_by_harness: true,
-            },
-        };
-        self.exit = Some(exit.clone());
-        exit
+        match tokio::time::timeout(Duration::from_secs(5), self.child.wait()).await {
+            Ok(Ok(status)) => self.record_exit(ExitInfo::from_status(status, true)),
+            _ => {
+                self.exit = Some(ExitInfo {
+                    code: None,
+                    signal: Some(Signal::SIGKILL as i32),
+                    killed_by_harness: true,
+                })
+            }
+        }
+        self.exit.clone().unwrap_or(ExitInfo {
+            code: None,
+            signal: None,
+            killed_by_harness: true,
+        })
     }
 
     /// The marker in this server's environment (and its descendants').
@@ -369,6 +397,16 @@ impl Drop for StdioTransport {
         // Covers panics, early returns and Ctrl-C: no server (or its children) outlives us.
         // tokio's kill_on_drop then reaps the leader in the background.
         self.kill_group(Signal::SIGKILL);
+        // The leader dies at once; reaping it here (bounded) lets its orphans be found by
+        // the sweep below, which needs the leader gone for them to be re-parented to us.
+        if self.exit.is_none() && reaper::adopting_orphans() {
+            let _ = self.child.start_kill();
+            let deadline = std::time::Instant::now() + ORPHAN_REAP_BOUND;
+            while self.try_exit().is_none() && std::time::Instant::now() < deadline {
+                std::thread::sleep(Duration::from_millis(2));
+            }
+        }
+        reaper::sweep_orphans(ORPHAN_REAP_BOUND);
         // A reader waiting for budget would wait forever: let it end.
         self.budget.close();
     }

@@ -1,8 +1,9 @@
 //! Running the built binary against one hostile server of
 //! `fixtures/python/hostile_server.py`, measured from outside: wall time, peak RSS (the
 //! harness's `VmHWM`, polled from `/proc` while it runs) and the processes left once it
-//! exits (found by a marker in their environment, then killed so a failing row leaks
-//! nothing either).
+//! exits (found by a marker in their environment, or by the pid a server wrote to
+//! `HOSTILE_PIDFILE` for a process that has no environment; then killed so a failing row
+//! leaks nothing either).
 
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
@@ -13,7 +14,7 @@ use serde_json::Value;
 
 /// The environment variable that marks one run's processes (the harness passes its
 /// environment on to the server, and the server to everything it starts).
-const MARKER: &str = "HOSTILE_TEST_MARKER";
+pub const MARKER: &str = "HOSTILE_TEST_MARKER";
 
 /// What one run of the harness came to.
 #[derive(Debug)]
@@ -26,6 +27,8 @@ pub struct Outcome {
     pub peak_rss_kib: u64,
     /// Marked processes still running a moment after the harness exited.
     pub left: Vec<u32>,
+    /// Pids the server wrote to `HOSTILE_PIDFILE`.
+    pub listed: Vec<u32>,
 }
 
 impl Outcome {
@@ -62,7 +65,7 @@ impl Outcome {
     }
 }
 
-fn repo() -> PathBuf {
+pub fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
@@ -79,7 +82,7 @@ fn vm_hwm(pid: u32) -> u64 {
 }
 
 /// Live (not zombie) processes whose environment holds `MARKER=marker`.
-fn marked(marker: &str) -> Vec<u32> {
+pub fn marked(marker: &str) -> Vec<u32> {
     let wanted = format!("{MARKER}={marker}");
     let Ok(dir) = std::fs::read_dir("/proc") else {
         return Vec::new();
@@ -93,9 +96,19 @@ fn marked(marker: &str) -> Vec<u32> {
         .collect()
 }
 
+/// The pids listed in `pidfile` (one per line) that are still running.
+fn listed_alive(pidfile: &std::path::Path) -> Vec<u32> {
+    std::fs::read_to_string(pidfile)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| l.trim().parse().ok())
+        .filter(|&pid| !crate::common::is_gone(pid))
+        .collect()
+}
+
 /// Runs `mcp-conformance run` on revision 2025-06-18 against `hostile_server.py
-/// <args>`, with `--timeout timeout_secs`, no property cases (their cost is not what
-/// these rows measure) and the JSON report to a temporary file.
+/// <args>`, with `--timeout timeout_secs`, no property cases unless `flags` ask for some
+/// (their cost is not what most rows measure) and the JSON report to a temporary file.
 /// `flags` go to the harness before `--`.
 pub fn run(args: &[&str], flags: &[&str], timeout_secs: f64) -> Outcome {
     static NEXT: AtomicU32 = AtomicU32::new(0);
@@ -109,9 +122,15 @@ pub fn run(args: &[&str], flags: &[&str], timeout_secs: f64) -> Outcome {
     std::fs::create_dir_all(&dir).unwrap();
     let report = dir.join("report.json");
     let server = repo().join("fixtures/python/hostile_server.py");
+    let pidfile = dir.join("pids");
     let started = Instant::now();
     let mut child = Command::new(env!("CARGO_BIN_EXE_mcp-conformance"))
-        .args(["run", "--revision", "2025-06-18", "--cases", "0"])
+        .args(["run", "--revision", "2025-06-18"])
+        .args(if flags.contains(&"--cases") {
+            &[][..]
+        } else {
+            &["--cases", "0"][..]
+        })
         .args(["--timeout", &timeout_secs.to_string()])
         .args(flags)
         .args(["--format", "json", "--output"])
@@ -123,6 +142,7 @@ pub fn run(args: &[&str], flags: &[&str], timeout_secs: f64) -> Outcome {
         .arg(&server)
         .args(args)
         .env(MARKER, &marker)
+        .env("HOSTILE_PIDFILE", &pidfile)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -142,16 +162,28 @@ pub fn run(args: &[&str], flags: &[&str], timeout_secs: f64) -> Outcome {
     let wall = started.elapsed();
     // What the harness leaves is ended at its exit; give the kernel a moment.
     let deadline = Instant::now() + Duration::from_secs(2);
-    let mut left = marked(&marker);
+    let leftovers = || {
+        let mut left = marked(&marker);
+        left.extend(listed_alive(&pidfile));
+        left.sort_unstable();
+        left.dedup();
+        left
+    };
+    let mut left = leftovers();
     while !left.is_empty() && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(50));
-        left = marked(&marker);
+        left = leftovers();
     }
     for &pid in &left {
         let _ = Command::new("kill")
             .args(["-KILL", &pid.to_string()])
             .status();
     }
+    let listed = std::fs::read_to_string(&pidfile)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| l.trim().parse().ok())
+        .collect();
     let report = std::fs::read_to_string(&report)
         .ok()
         .and_then(|text| serde_json::from_str(&text).ok())
@@ -162,5 +194,6 @@ pub fn run(args: &[&str], flags: &[&str], timeout_secs: f64) -> Outcome {
         wall,
         peak_rss_kib: peak,
         left,
+        listed,
     }
 }

@@ -36,6 +36,12 @@ fn main() -> Exit {
             };
         }
     };
+    // The servers' orphans are ours to end, however they hide (`setsid()` and a scrubbed
+    // environment included): this process starts no other children. Not for the bundled
+    // reference server, which is itself a server under test.
+    if !matches!(cli.command, Command::ReferenceServer(_)) {
+        mcp_conformance::transport::adopt_orphans();
+    }
     let outcome = match cli.command {
         Command::Run(args) => run::run_command(*args),
         Command::List => Ok(catalog::list()),

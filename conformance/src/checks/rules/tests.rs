@@ -517,6 +517,28 @@ fn unsolicited_responses() {
     );
 }
 
+/// One rule for a second answer to one of our ids, whoever asks: a policy warning under
+/// rpc-id-echo; an id that is not ours (or null) is not this rule's.
+#[test]
+fn a_second_answer_to_one_of_our_ids() {
+    let again = json!({"jsonrpc": "2.0", "id": "pipe-1", "result": {}});
+    let (ours, other) = (json!("pipe-1"), json!(3));
+    let rows: &[(&str, &[&Value], Option<(CheckId, FailureKind)>)] = &[
+        (
+            "ours",
+            &[&other, &ours],
+            Some((CheckId::RpcIdEcho, FailureKind::AnsweredAgain)),
+        ),
+        ("not ours", &[&other], None),
+    ];
+    for (name, ids, want) in rows {
+        assert_eq!(verdict(answered_again(&again, ids)), *want, "{name}");
+    }
+    let null = json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32700, "message": "x"}});
+    assert_eq!(verdict(answered_again(&null, &[&Value::Null])), None);
+    assert!(FailureKind::AnsweredAgain.is_policy_warning());
+}
+
 /// A tool without task support, for the rules that take one.
 const F: TaskSupport = TaskSupport::Forbidden;
 

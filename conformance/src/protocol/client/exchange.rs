@@ -33,6 +33,8 @@ pub enum Silence {
         messages: u64,
         /// Lines we had written by then.
         ours: u64,
+        /// How many of `messages` were progress notifications for our own tokens.
+        progress: u64,
     },
     /// The session was ended: two requests in a row got no response and the server wrote
     /// nothing in between, so the server has stalled on everything, and waiting out the
@@ -62,9 +64,24 @@ impl Silence {
                  wrote nothing in between; the session was ended",
                 each.as_secs_f64()
             ),
-            Silence::Flooded { messages, ours } => format!(
+            Silence::Flooded {
+                messages,
+                ours,
+                progress: 0,
+            } => format!(
                 "the session was cut: the server sent {} unprompted messages against {} of ours",
                 crate::protocol::thousands(*messages),
+                crate::protocol::thousands(*ours)
+            ),
+            Silence::Flooded {
+                messages,
+                ours,
+                progress,
+            } => format!(
+                "the session was cut: the server sent {} messages that were not responses \
+                 ({} of them progress notifications for our own progressToken) against {} of ours",
+                crate::protocol::thousands(*messages),
+                crate::protocol::thousands(*progress),
                 crate::protocol::thousands(*ours)
             ),
         }

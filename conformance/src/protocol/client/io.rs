@@ -217,6 +217,14 @@ impl Session {
         if !notification {
             super::usage::count_request();
         }
+        if let Some(token) = json
+            .as_ref()
+            .and_then(|j| j.pointer("/params/_meta/progressToken"))
+        {
+            if !self.progress_tokens.contains(token) {
+                self.progress_tokens.push(token.clone());
+            }
+        }
         let seq = self.transcript.push(Direction::Sent, line, json);
         self.lines_sent += 1;
         self.send(line.as_bytes()).await;
@@ -372,6 +380,7 @@ impl Session {
             let silence = Silence::Flooded {
                 messages: seen.stdout_messages(),
                 ours: self.lines_sent,
+                progress: seen.progress,
             };
             self.note(&format!(
                 "{}: {} ({} bytes); the bound after {} lines of ours is {} messages or {} bytes",
@@ -429,7 +438,16 @@ impl Session {
                 self.answer_server_request(&value, kept.is_some()).await;
             }
             MessageKind::Notification => {
-                self.record_unprompted(Unprompted::Notification, text, Some(value), None);
+                // Progress for a token of ours answers (in part) a request of ours.
+                let token = (value.get("method").and_then(Value::as_str)
+                    == Some("notifications/progress"))
+                .then(|| value.pointer("/params/progressToken"))
+                .flatten();
+                let kind = match token {
+                    Some(t) if self.progress_tokens.contains(t) => Unprompted::Progress,
+                    _ => Unprompted::Notification,
+                };
+                self.record_unprompted(kind, text, Some(value), None);
             }
             MessageKind::Batch if self.batch.is_some() => {
                 let seq =

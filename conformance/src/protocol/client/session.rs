@@ -52,6 +52,8 @@ pub struct Session {
     pub(super) stdin_failed: bool,
     /// Lines written, for the bound on unprompted traffic (`io::flood_bound`).
     pub(super) lines_sent: u64,
+    /// The `progressToken`s our requests carried: progress for them is not unprompted.
+    pub(super) progress_tokens: Vec<Value>,
     /// No request has been waited for yet: the first one waits for the start as well.
     pub(super) starting: bool,
     /// Stdout frames read so far.
@@ -80,6 +82,7 @@ impl Session {
             ended: None,
             stdin_failed: false,
             lines_sent: 0,
+            progress_tokens: Vec::new(),
             starting: true,
             frames_read: 0,
             timed_out_at: None,
@@ -161,8 +164,9 @@ impl Session {
     }
 
     /// Ends the session, returning its transcript (the process is killed on drop).
-    pub fn into_transcript(self) -> Transcript {
-        self.transcript.clone()
+    pub fn into_transcript(mut self) -> Transcript {
+        // Taken, not copied: a transcript may hold megabytes of listings.
+        std::mem::take(&mut self.transcript)
     }
 
     /// Why the session can no longer talk, if it cannot.

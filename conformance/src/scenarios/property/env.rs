@@ -6,6 +6,7 @@
 //! ([`crate::checks::rules`]), never restated here; this file only adds what a single
 //! exchange cannot say (a crash, a stall, a tool that answered other inputs in time).
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
@@ -21,8 +22,9 @@ use crate::transport::ServerCommand;
 /// What one case is.
 #[derive(Debug, Clone)]
 pub(super) enum Probe {
-    ValidCall { tool: Value },
-    InvalidCall { tool: Value, rule: String },
+    // The tool definition, shared by its properties' cases (it may be megabytes).
+    ValidCall { tool: Arc<Value> },
+    InvalidCall { tool: Arc<Value>, rule: String },
     Id,
     Method,
     Cursor,

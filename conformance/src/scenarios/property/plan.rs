@@ -178,12 +178,16 @@ impl PropertyRun<'_> {
             valid: None,
             invalid: Vec::new(),
         };
+        // One copy of the definition, shared by the tool's properties.
+        let shared = std::sync::Arc::new(tool.clone());
         match strategy::valid_in(schema, schema, dialect) {
             Ok(s) => {
                 plan.valid = Some(Item::new(
                     self.seed,
                     format!("valid {name}"),
-                    Probe::ValidCall { tool: tool.clone() },
+                    Probe::ValidCall {
+                        tool: shared.clone(),
+                    },
                     s,
                     cases,
                 ));
@@ -201,7 +205,7 @@ impl PropertyRun<'_> {
                         self.seed,
                         format!("invalid {name} {}", v.rule),
                         Probe::InvalidCall {
-                            tool: tool.clone(),
+                            tool: shared.clone(),
                             rule: v.rule,
                         },
                         v.strategy,

@@ -9,7 +9,7 @@ use serde_json::{json, Value};
 
 use super::env::Env;
 use super::{CaseMessage, FailureKind, PropertyFailure, PropertyRecord, PropertyRun};
-use crate::checks::CheckId;
+use crate::checks::{rules, CheckId};
 use crate::protocol::{IdMatch, Silence};
 use crate::scenarios::initialize_params;
 use crate::scenarios::tools::{listed_tools, valid_arguments};
@@ -69,6 +69,7 @@ impl PropertyRun<'_> {
                 (replies, session.request("ping", None).await)
             };
             let mut problems = Vec::new();
+            let mut again = Vec::new();
             for (message, reply) in messages.iter().zip(&replies) {
                 let Some(x) = reply else { continue };
                 let id = &message["id"];
@@ -81,7 +82,8 @@ impl PropertyRun<'_> {
                 // 10 A15); every other request is answered exactly once.
                 let cancelled = id == "cancel-me";
                 if answers > 1 {
-                    problems.push(format!("request {id} was answered {answers} times"));
+                    // The rule book's warning, as below.
+                    again.push(format!("request {id} was answered {answers} times"));
                 } else if answers == 0 && !cancelled {
                     problems.push(format!(
                         "request {id} got no response ({})",
@@ -107,17 +109,36 @@ impl PropertyRun<'_> {
                     silence.describe()
                 ));
             }
-            let stray = session
+            // A stray response with one of our ids answers a request again: the rule
+            // book's warning (as rpc-id-echo grades it), not a broken sequence.
+            let ours = session.transcript().request_ids();
+            let mut stray = 0;
+            for e in session
                 .transcript()
                 .received()
                 .filter(|e| e.seq >= started && e.unsolicited)
-                .count();
+            {
+                match e
+                    .json
+                    .as_ref()
+                    .and_then(|m| rules::answered_again(m, &ours))
+                {
+                    Some(breach) => again.push(breach.message),
+                    None => stray += 1,
+                }
+            }
             if stray > 0 {
                 problems.push(format!(
                     "{stray} response(s) answer no request (a notification answered?)"
                 ));
             }
             session.kill().await;
+            let kind = if problems.is_empty() && !again.is_empty() {
+                FailureKind::AnsweredAgain
+            } else {
+                kind
+            };
+            problems.extend(again);
             if problems.is_empty() {
                 continue;
             }
