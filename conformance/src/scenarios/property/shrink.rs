@@ -15,7 +15,7 @@ use proptest::strategy::ValueTree;
 use serde_json::{json, Value};
 
 use super::env::{case_messages, probe_tool, Env, Outcome, Parked, Probe};
-use super::{CaseMessage, FailureKind, PropertyFailure, PropertyRun};
+use super::{CaseFile, CaseMessage, FailureKind, PropertyFailure, PropertyRun};
 use crate::checks::CheckId;
 use crate::protocol::Transcript;
 use crate::scenarios::era;
@@ -178,7 +178,17 @@ impl PropertyRun<'_> {
             shrink_steps: steps,
             transcript,
             reproduced,
-            case: self.case_file(check, kind, description, messages),
+            case: CaseFile {
+                // A result judged against the tool's outputSchema is judged so again on
+                // replay (without it, replay could only say a result came back).
+                output_schema: match probe {
+                    Probe::ValidCall { tool } if kind == FailureKind::InvalidResult => {
+                        tool.get("outputSchema").cloned()
+                    }
+                    _ => None,
+                },
+                ..self.case_file(check, kind, description, messages)
+            },
             case_path: None,
         }
     }
