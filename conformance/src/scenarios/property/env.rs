@@ -308,8 +308,9 @@ impl<'a> Env<'a> {
                         Outcome::Failed(
                             FailureKind::Stall,
                             format!(
-                                "{}, while the same tool answered other inputs in time (the server still answers ping)",
-                                silence.describe()
+                                "{}, while the same tool answered other inputs in time (the server still answers {})",
+                                silence.describe(),
+                                session.liveness_method()
                             ),
                         )
                     }
@@ -326,8 +327,9 @@ impl<'a> Env<'a> {
                     Some(_) => Outcome::Failed(
                         FailureKind::Stall,
                         format!(
-                            "{}, and a ping after it got none either",
-                            silence.describe()
+                            "{}, and a {} after it got none either",
+                            silence.describe(),
+                            session.liveness_method()
                         ),
                     ),
                 }
@@ -367,8 +369,9 @@ impl<'a> Env<'a> {
                 return Outcome::Failed(
                     FailureKind::Stall,
                     format!(
-                        "{}, while the same tool answered other inputs in time (the server still answers ping)",
-                        silence.describe()
+                        "{}, while the same tool answered other inputs in time (the server still answers {})",
+                        silence.describe(),
+                        session.liveness_method()
                     ),
                 );
             }
