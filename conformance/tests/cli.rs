@@ -178,6 +178,19 @@ const CASES: &[Case] = &[
         check: None,
     },
     Case {
+        name: "2026-07-28: the property phase runs on the modern-only server (0); a failing generated case is saved without a handshake (1) and replays: reproduced (1), not against the fixed server (0)",
+        files: &[],
+        steps: &[
+            (&["run", "--revision", "2026-07-28", "--", "{exe}", "reference-server", "--era", "modern"],
+             0, &["pass prop-server-survives: the server survived all", "answered server/discover after each"], &[]),
+            (&["run", "--revision", "2026-07-28", "--cases-dir", "{dir}/cases", "--", "{exe}", "reference-server", "--era", "modern", "--fault", "negative-id-stringified"],
+             1, &["FAIL prop-id-roundtrip (2026-07-28)", "replay: mcp-conformance replay"], &[]),
+            (&["replay", "{case}"], 1, &["reproduced"], &[]),
+            (&["replay", "{case}", "--", "{exe}", "reference-server", "--era", "modern"], 0, &["not reproduced"], &[]),
+        ],
+        check: Some(modern_case_file),
+    },
+    Case {
         name: "fuzz finds a rare crash (1) with a minimal input, and nothing on the conformant server (0)",
         files: &[],
         steps: &[
@@ -292,6 +305,27 @@ fn run_case(index: usize, case: &Case) -> Result<(), String> {
     }
     let _ = std::fs::remove_dir_all(&dir);
     Ok(())
+}
+
+/// A 2026-07-28 case file has no handshake, and every request carries the per-request
+/// `_meta` and no `ping` (that revision removed it).
+fn modern_case_file(dir: &Path, _: &[Output]) {
+    let case: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(first_file(&dir.join("cases"))).unwrap()).unwrap();
+    assert_eq!(case["revision"], "2026-07-28");
+    let messages = case["messages"].as_array().unwrap();
+    assert!(!messages.is_empty());
+    for m in messages
+        .iter()
+        .map(|m| &m["send"])
+        .filter(|m| m.get("id").is_some())
+    {
+        assert!(m["method"] != "initialize" && m["method"] != "ping", "{m}");
+        assert_eq!(
+            m["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"], "2026-07-28",
+            "{m}"
+        );
+    }
 }
 
 fn incomplete_json_report(dir: &Path, _: &[Output]) {

@@ -1,8 +1,9 @@
 //! The live-server fuzz target, driven without libFuzzer: no finding on the conformant
-//! reference server (in every revision), the reference server's input-dependent faults
-//! found from pseudo-random inputs, and the saved crash inputs of `fuzz/artifacts/` as
-//! named regression tests (each still found against its fault, none against the
-//! conformant server), their case files replayed by `mcp-conformance replay`.
+//! reference server (in every revision, and in 2026-07-28 on the modern-only server too),
+//! the reference server's input-dependent faults found from pseudo-random inputs (in
+//! 2025-11-25 and, without a handshake, in 2026-07-28), and the saved crash inputs of
+//! `fuzz/artifacts/` as named regression tests (each still found against its fault, none
+//! against the conformant server), their case files replayed by `mcp-conformance replay`.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -13,7 +14,13 @@ use mcp_conformance::scenarios::{CallPolicy, FailureKind};
 use mcp_conformance::transport::ServerCommand;
 
 fn reference(fault: Option<&str>) -> ServerCommand {
+    reference_in(fault, &[])
+}
+
+/// The reference server with `fault`, and `extra` arguments (`--era modern`).
+fn reference_in(fault: Option<&str>, extra: &[&str]) -> ServerCommand {
     let mut args = vec!["reference-server".to_string()];
+    args.extend(extra.iter().map(|a| a.to_string()));
     if let Some(f) = fault {
         args.extend(["--fault".to_string(), f.to_string()]);
     }
@@ -21,8 +28,16 @@ fn reference(fault: Option<&str>) -> ServerCommand {
 }
 
 fn target(fault: Option<&str>, revision: &'static Revision, cases: Option<PathBuf>) -> LiveTarget {
+    target_of(reference(fault), revision, cases)
+}
+
+fn target_of(
+    command: ServerCommand,
+    revision: &'static Revision,
+    cases: Option<PathBuf>,
+) -> LiveTarget {
     LiveTarget::start(LiveConfig {
-        command: reference(fault),
+        command,
         revision,
         timeout: Duration::from_secs(2),
         policy: CallPolicy::default(),
@@ -68,6 +83,20 @@ fn conformant_reference_server_gives_no_finding_in_any_revision() {
     }
 }
 
+/// A modern-only server refuses `initialize`: the live target opens a 2026-07-28 session
+/// without a handshake, asks `server/discover` where it pinged, and finds nothing on the
+/// conformant server.
+#[test]
+fn conformant_modern_only_reference_server_gives_no_finding_in_2026_07_28() {
+    let revision = Revision::find(R5).unwrap();
+    let mut t = target_of(reference_in(None, &["--era", "modern"]), revision, None);
+    assert!(!t.tools().is_empty(), "the modern-only server lists tools");
+    if let Some((data, finding)) = first_finding(&mut t, 7, 600) {
+        panic!("false alarm on input {data:?}\n{}", finding.report());
+    }
+    assert_eq!(t.execs, 600);
+}
+
 /// Faults that only some inputs trigger, the check the target must report, and the
 /// failure kind.
 const RARE: &[(&str, &str, FailureKind)] = &[
@@ -100,11 +129,58 @@ const RARE: &[(&str, &str, FailureKind)] = &[
     ),
 ];
 
+/// Faults the live target finds in 2026-07-28, whose case files (no handshake, every
+/// request with its `_meta`) replay in a modern session.
+const RARE_MODERN: &[(&str, &str, FailureKind)] = &[
+    (
+        "crash-on-astral",
+        "prop-server-survives",
+        FailureKind::Crash,
+    ),
+    (
+        "negative-id-stringified",
+        "rpc-id-echo",
+        FailureKind::IdNotEchoed,
+    ),
+    (
+        "no-result-type",
+        "schema-server-messages",
+        FailureKind::InvalidResult,
+    ),
+];
+
 #[test]
 fn input_dependent_faults_are_found_confirmed_and_saved() {
-    let revision = REVISIONS.last().unwrap();
-    let dir = tempdir("rare");
-    for (fault, check, kind) in RARE {
+    rare_faults(R4, RARE);
+}
+
+#[test]
+fn input_dependent_faults_are_found_and_replayed_in_2026_07_28() {
+    rare_faults(R5, RARE_MODERN);
+    // A modern case file has no handshake and stamps every request.
+    let dir = tempdir("modern-case");
+    let mut t = target(
+        Some("no-result-type"),
+        Revision::find(R5).unwrap(),
+        Some(dir),
+    );
+    let (_, finding) = first_finding(&mut t, 11, 5000).expect("found");
+    let messages = &finding.case.messages;
+    assert!(messages.iter().all(|m| m.send["method"] != "initialize"));
+    for m in messages.iter().filter(|m| m.send.get("id").is_some()) {
+        assert_eq!(
+            m.send["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"], R5,
+            "{}",
+            m.send
+        );
+        assert_ne!(m.send["method"], "ping", "{}", m.send);
+    }
+}
+
+fn rare_faults(revision: &str, rows: &[(&str, &str, FailureKind)]) {
+    let revision = Revision::find(revision).unwrap();
+    let dir = tempdir(&format!("rare-{}", revision.id));
+    for (fault, check, kind) in rows {
         let mut t = target(Some(fault), revision, Some(dir.clone()));
         let (_, finding) = first_finding(&mut t, 11, 5000)
             .unwrap_or_else(|| panic!("{fault}: not found in 5000 inputs"));
@@ -346,25 +422,56 @@ const LIVE: &[LiveRow] = &[
     ("progress-token-changed", R4, None),
     ("progress-decreasing", R4, None),
     ("progress-after-response", R4, None),
-    // 2026-07-28 faults act on modern requests only (`_meta` protocolVersion); the live
-    // target speaks the handshake revisions, where these servers answer conformantly.
-    ("discover-no-cache-hints", R4, None),
-    ("no-server-info-modern", R4, None),
-    ("meta-not-required", R4, None),
-    ("unsupported-version-wrong-code", R4, None),
-    ("no-result-type", R4, None),
-    ("list-no-cache-hints", R4, None),
-    ("list-order-unstable", R4, None),
-    ("stateful", R4, None),
-    ("ping-answered-modern", R4, None),
-    ("init-reject-unnamed", R4, None),
-    ("server-request-modern", R4, None),
-    ("log-without-level", R4, None),
-    ("capability-not-required", R4, None),
-    ("input-required-malformed", R4, None),
-    ("subscription-no-ack", R4, None),
-    ("reserved-error-code", R4, None),
-    ("message-after-cancel-modern", R4, None),
+    // 2026-07-28, fuzzed without a handshake. The modern faults break rules the live
+    // oracle judges only where the schema says so (a required member missing); the rest
+    // are the scripted suite's (m-* checks).
+    (
+        "discover-no-cache-hints",
+        R5,
+        Some(("schema-server-messages", FailureKind::InvalidResult)),
+    ),
+    ("no-server-info-modern", R5, None),
+    ("meta-not-required", R5, None),
+    ("unsupported-version-wrong-code", R5, None),
+    (
+        "no-result-type",
+        R5,
+        Some(("schema-server-messages", FailureKind::InvalidResult)),
+    ),
+    (
+        "list-no-cache-hints",
+        R5,
+        Some(("schema-server-messages", FailureKind::InvalidResult)),
+    ),
+    ("list-order-unstable", R5, None),
+    ("stateful", R5, None),
+    ("ping-answered-modern", R5, None),
+    ("init-reject-unnamed", R5, None),
+    ("server-request-modern", R5, None),
+    ("log-without-level", R5, None),
+    ("capability-not-required", R5, None),
+    ("input-required-malformed", R5, None),
+    ("subscription-no-ack", R5, None),
+    ("reserved-error-code", R5, None),
+    ("message-after-cancel-modern", R5, None),
+    // Legacy faults the modern oracle finds the same way, and one it cannot see: ping is
+    // gone in 2026-07-28, so a ping answered with jsonrpc 1.0 is never provoked.
+    (
+        "crash-on-astral",
+        R5,
+        Some(("prop-server-survives", FailureKind::Crash)),
+    ),
+    (
+        "error-id-dropped",
+        R5,
+        Some(("rpc-error-id", FailureKind::IdNotEchoed)),
+    ),
+    (
+        "pipelined-drop",
+        R5,
+        Some(("prop-server-survives", FailureKind::Stall)),
+    ),
+    ("jsonrpc-version", R5, None),
 ];
 /// Faults that make the server modern-only: it refuses `initialize`, so the live target
 /// (which speaks the handshake revisions) cannot start against it, and says so.
@@ -381,6 +488,7 @@ type LiveRow = (
 );
 const R1: &str = "2024-11-05";
 const R4: &str = "2025-11-25";
+const R5: &str = "2026-07-28";
 
 #[test]
 fn every_fault_meets_its_live_expectation() {
@@ -473,7 +581,9 @@ fn artifacts() -> PathBuf {
 /// and finds nothing on the conformant server.
 fn regression(fault: &str) {
     let data = std::fs::read(artifacts().join(fault)).expect("the saved input");
-    let revision = REVISIONS.last().unwrap();
+    // The revision the inputs were found in (the bytes decode to the same case in
+    // 2026-07-28 but for ping, which that revision removed).
+    let revision = Revision::find(R4).unwrap();
     let (_, _, expected) = LIVE
         .iter()
         .find(|(f, r, _)| *f == fault && *r == revision.id)

@@ -142,7 +142,7 @@ fn ping_gone_and_error_range() {
 
 #[test]
 fn init_reject_names_a_supported_version() {
-    let named = record(|r, m| {
+    let named = record(|_, m| {
         let answer = json!({"jsonrpc": "2.0", "error": {"code": -32602,
             "message": "this server speaks 2026-07-28 only"}});
         let mut own = Recorder::new();

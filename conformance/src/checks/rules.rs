@@ -398,9 +398,13 @@ pub fn content_types(revision: &Revision, result: &Value) -> Option<Breach> {
 
 /// `TC-OUTPUTSCHEMA-PRESENCE` and `TC-OUTPUTSCHEMA-CONFORM`: the result of a tool with an
 /// outputSchema carries structuredContent that conforms to it. Error results are exempt
-/// (REQUIREMENTS.md 10 A7).
+/// (REQUIREMENTS.md 10 A7), and so is a 2026-07-28 `InputRequiredResult`: it asks the
+/// client for input (mrtr.mdx) and is not the tool's result yet.
 pub fn structured_output(output_schema: &Validator, result: &Value) -> Option<Breach> {
     if result.get("isError") == Some(&Value::Bool(true)) {
+        return None;
+    }
+    if result.get("resultType").and_then(Value::as_str) == Some("input_required") {
         return None;
     }
     let Some(content) = result.get("structuredContent") else {

@@ -133,7 +133,14 @@ pub const PING_ID: &str = "live-ping";
 
 /// The ping written behind every case.
 pub fn ping() -> Value {
-    message(Some(Value::String(PING_ID.into())), "ping", None)
+    liveness("ping")
+}
+
+/// The liveness request written behind every case: `method` is the revision's
+/// ([`crate::protocol::Revision::liveness_method`]: ping, or `server/discover` in
+/// 2026-07-28, which removed ping).
+pub fn liveness(method: &str) -> Value {
+    message(Some(Value::String(PING_ID.into())), method, None)
 }
 
 /// Methods other than the tools ones: MCP methods of capabilities a server may or may not
@@ -163,8 +170,17 @@ const NOTIFICATIONS: &[&str] = &[
     "notifications/conformance/unknown",
 ];
 
-/// Decodes `data` into a case for a server with these tools.
+/// Decodes `data` into a case for a server with these tools (a legacy revision's: the
+/// liveness request is ping).
 pub fn decode(data: &[u8], tools: &[Tool]) -> Case {
+    decode_for(data, tools, "ping")
+}
+
+/// [`decode`] for a revision whose liveness request is `liveness` (its
+/// [`crate::protocol::Revision::liveness_method`]): the requests that ask nothing but
+/// "are you there?" (the id round trip, a call of a tool that must not be called, the
+/// line behind the case) use it. The same bytes make the same case otherwise.
+pub fn decode_for(data: &[u8], tools: &[Tool], liveness_method: &str) -> Case {
     let mut g = Choices::new(data);
     let count = if g.chance(48) { 2 + g.below(3) } else { 1 };
     let mut case = Case {
@@ -173,7 +189,7 @@ pub fn decode(data: &[u8], tools: &[Tool]) -> Case {
     };
     let mut used_ids: Vec<Value> = Vec::new();
     for k in 0..count {
-        match g.step(tools, k, &used_ids) {
+        match g.step(tools, k, &used_ids, liveness_method) {
             Step::Request(r) => {
                 used_ids.push(r["id"].clone());
                 case.lines.push(Line::Message(r));
@@ -190,7 +206,7 @@ pub fn decode(data: &[u8], tools: &[Tool]) -> Case {
             }
         }
     }
-    case.lines.push(Line::Message(ping()));
+    case.lines.push(Line::Message(liveness(liveness_method)));
     // A cancellation never names a request of its own case: a cancelled request need not
     // be answered, and waiting for it would be a false stall.
     let ids: Vec<Value> = case
@@ -214,14 +230,15 @@ pub fn decode(data: &[u8], tools: &[Tool]) -> Case {
 
 /// The lines of a case, read from the same choices as the values in them.
 trait Steps {
-    /// Line `k` of a case (`used`: the ids of the requests before it).
-    fn step(&mut self, tools: &[Tool], k: usize, used: &[Value]) -> Step;
+    /// Line `k` of a case (`used`: the ids of the requests before it; `liveness`: the
+    /// revision's liveness method).
+    fn step(&mut self, tools: &[Tool], k: usize, used: &[Value], liveness: &str) -> Step;
     /// A frame that is not a valid request.
     fn malformed(&mut self, tools: &[Tool], k: usize) -> Step;
 }
 
 impl Steps for Choices<'_> {
-    fn step(&mut self, tools: &[Tool], k: usize, used: &[Value]) -> Step {
+    fn step(&mut self, tools: &[Tool], k: usize, used: &[Value], liveness: &str) -> Step {
         let id = json!(k + 1);
         let request = |id: Value, method: &str, params: Value| {
             Step::Request(message(Some(id), method, Some(params)))
@@ -231,7 +248,7 @@ impl Steps for Choices<'_> {
                 let tool = &tools[self.below(tools.len())];
                 let arguments = self.value(&tool.input.root, &tool.input.defs, 0);
                 if !tool.enabled {
-                    return Step::Request(message(Some(id), "ping", None));
+                    return Step::Request(message(Some(id), liveness, None));
                 }
                 request(id, "tools/call", {
                     let mut p = Map::new();
@@ -282,9 +299,9 @@ impl Steps for Choices<'_> {
                 // Ids the harness uses for itself are strings starting with "live-".
                 let ours = probe.as_str().is_some_and(|s| s.starts_with("live-"));
                 if used.contains(&probe) || ours {
-                    Step::Request(message(Some(id), "ping", None))
+                    Step::Request(message(Some(id), liveness, None))
                 } else {
-                    Step::Probe(message(Some(probe), "ping", None))
+                    Step::Probe(message(Some(probe), liveness, None))
                 }
             }
             195..=209 => {
@@ -500,6 +517,36 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// 2026-07-28 removed ping: a modern case asks `server/discover` wherever a legacy
+    /// one pings, and is otherwise the same case.
+    #[test]
+    fn a_modern_case_uses_the_liveness_method_instead_of_ping() {
+        let tools = tools();
+        let mut state = 3u64;
+        let mut probes = 0;
+        for _ in 0..5_000 {
+            let data = crate::fuzzing::seeded_input(&mut state);
+            let legacy = decode(&data, &tools);
+            let modern = decode_for(&data, &tools, "server/discover");
+            assert_eq!(
+                modern.lines.last(),
+                Some(&Line::Message(liveness("server/discover")))
+            );
+            assert_eq!(legacy.lines.len(), modern.lines.len());
+            probes += modern.probes.len();
+            for (l, m) in legacy.lines.iter().zip(&modern.lines) {
+                match (l, m) {
+                    (Line::Message(l), Line::Message(m)) if l["method"] == "ping" => {
+                        assert_eq!(m["method"], "server/discover");
+                        assert_eq!(l["id"], m["id"]);
+                    }
+                    _ => assert_eq!(l, m),
+                }
+            }
+        }
+        assert!(probes > 10, "{probes}");
     }
 
     #[test]

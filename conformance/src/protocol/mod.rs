@@ -11,8 +11,8 @@ mod schema;
 mod transcript;
 
 pub use client::{
-    flood_bound, measured, BatchExchange, Exchange, Line, PendingShutdown, Reply, Session,
-    SessionConfig, ShutdownOutcome, Silence, Usage,
+    flood_bound, measured, stamp_request, BatchExchange, Exchange, Line, PendingShutdown, Reply,
+    Session, SessionConfig, ShutdownOutcome, Silence, Usage,
 };
 pub use jsonrpc::{classify, id_match, IdMatch, MessageKind};
 pub use revision::{Era, ErrorClass, Rev, Revision, REVISIONS};

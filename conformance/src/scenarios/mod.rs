@@ -5,6 +5,7 @@
 //! a fresh server process (`revision.rs`); version negotiation needs a few extra short
 //! sessions (`negotiation.rs`).
 
+mod era;
 mod fuzz;
 mod modern;
 mod negotiation;
@@ -14,6 +15,7 @@ mod replay;
 mod revision;
 mod tools;
 
+pub(crate) use era::{case_line, generated_meta};
 pub use fuzz::{fuzz, FuzzOutcome};
 pub use modern::{
     request_meta, EraFinding, ModernRecord, MrtrProbe, SubscriptionProbe, INPUT_CAPABILITIES,

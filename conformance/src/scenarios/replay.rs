@@ -1,9 +1,10 @@
 //! Replaying a saved case: the exact messages of a failing property case, sent again to
 //! a fresh server process, with a verdict on whether the failure still shows.
 //!
-//! This is what `mcp-conformance replay FILE` runs. The case file holds the handshake and
-//! the case's messages (pipelined ones marked), so a server author can reproduce a finding
-//! without the generator, the seed or this suite's version.
+//! This is what `mcp-conformance replay FILE` runs. The case file holds the handshake (none
+//! in 2026-07-28, whose requests carry their `_meta` instead) and the case's messages
+//! (pipelined ones marked), so a server author can reproduce a finding without the
+//! generator, the seed or this suite's version. The case's revision says its era.
 
 use serde_json::Value;
 
@@ -36,6 +37,8 @@ pub async fn replay(
     config: &SessionConfig,
 ) -> crate::Result<ReplayOutcome> {
     let mut session = Session::start(command, config.clone())?;
+    // A modern case has no handshake: its session speaks 2026-07-28 from the first line.
+    super::era::replay_era(&mut session, Revision::find(&case.revision));
     let mut exchanges: Vec<Exchange> = Vec::new();
     let mut group: Vec<Line> = Vec::new();
     for message in &case.messages {

@@ -292,9 +292,6 @@ async fn generate(
     let started = std::time::Instant::now();
     // A server that flooded the scripted session would flood every property case too.
     let flooded = record.transcript.flood_cut().is_some();
-    // The generated sessions speak the legacy handshake: no property phase in the
-    // modern era yet (the checks say so).
-    let properties = properties.filter(|_| !record.requested.modern());
     let (Some(props), None, false) = (properties, &record.stopped, flooded) else {
         return Ok(None);
     };

@@ -491,6 +491,14 @@ fn payload_rules() {
             OK,
         ),
         (
+            "structured: missing on an InputRequiredResult (not the tool's result yet)",
+            verdict(structured_output(
+                &output,
+                &json!({"resultType": "input_required", "inputRequests": {}}),
+            )),
+            OK,
+        ),
+        (
             "structured: wrong type",
             verdict(structured_output(
                 &output,

@@ -9,7 +9,9 @@ use super::{Judged, State, INIT_ID, SETTLE_ID};
 use crate::checks::CheckId;
 use crate::fuzzing::cases::Case;
 use crate::protocol::{Line, Transcript};
-use crate::scenarios::{initialize_params, CaseFile, CaseMessage, FailureKind, RawFrame};
+use crate::scenarios::{
+    case_line, initialize_params, CaseFile, CaseMessage, FailureKind, RawFrame,
+};
 
 /// A case that broke the oracle.
 #[derive(Debug, Clone)]
@@ -139,26 +141,35 @@ impl State {
         transcript: Transcript,
     ) -> Finding {
         let revision = self.config.revision.id;
-        // The messages of `fresh`, then the case, as the live target sent them.
-        let mut messages = vec![
-            CaseMessage::message(
-                json!({"jsonrpc": "2.0", "id": INIT_ID, "method": "initialize", "params": initialize_params(revision)}),
+        // The messages of `fresh`, then the case, as the live target sent them (a modern
+        // request with its `_meta`).
+        let stamped = |m: Value| case_line(self.config.revision, m);
+        let mut messages = if self.config.revision.modern() {
+            vec![CaseMessage::message(
+                stamped(json!({"jsonrpc": "2.0", "id": INIT_ID, "method": "server/discover"})),
                 false,
-            ),
-            CaseMessage::message(
-                json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
-                false,
-            ),
-            CaseMessage::message(
-                json!({"jsonrpc": "2.0", "id": SETTLE_ID, "method": "ping"}),
-                false,
-            ),
-        ];
+            )]
+        } else {
+            vec![
+                CaseMessage::message(
+                    json!({"jsonrpc": "2.0", "id": INIT_ID, "method": "initialize", "params": initialize_params(revision)}),
+                    false,
+                ),
+                CaseMessage::message(
+                    json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+                    false,
+                ),
+                CaseMessage::message(
+                    json!({"jsonrpc": "2.0", "id": SETTLE_ID, "method": "ping"}),
+                    false,
+                ),
+            ]
+        };
         let last = case.lines.len().saturating_sub(1);
         for (i, line) in case.lines.iter().enumerate() {
             let pipelined = i < last;
             messages.push(match line {
-                Line::Message(m) => CaseMessage::message(m.clone(), pipelined),
+                Line::Message(m) => CaseMessage::message(stamped(m.clone()), pipelined),
                 Line::Raw(bytes) => CaseMessage {
                     send: Value::Null,
                     raw: Some(RawFrame::of(bytes)),
@@ -175,7 +186,7 @@ impl State {
                 check: check.as_str().to_string(),
                 revision: revision.to_string(),
                 seed: 0,
-                description: describe(case),
+                description: describe(case, self.config.revision.liveness_method()),
                 kind,
                 command: self.config.command.clone(),
                 messages,
@@ -202,8 +213,8 @@ impl State {
     }
 }
 
-/// One line on what a case sends.
-fn describe(case: &Case) -> String {
+/// One line on what a case sends (`liveness`: the request behind it).
+fn describe(case: &Case, liveness: &str) -> String {
     let parts: Vec<String> = case
         .steps()
         .iter()
@@ -219,7 +230,7 @@ fn describe(case: &Case) -> String {
         })
         .collect();
     format!(
-        "live fuzz case: {}, then ping, in one write",
+        "live fuzz case: {}, then {liveness}, in one write",
         parts.join(", ")
     )
 }

@@ -12,9 +12,11 @@ use crate::fuzzing::cases::Case;
 use crate::protocol::{Exchange, Line, Reply, Session, Silence, Transcript};
 use crate::scenarios::FailureKind;
 
-/// Requests that run no user code: ping, listing tools, and methods no server has.
+/// Requests that run no user code: ping (`server/discover` in 2026-07-28), listing
+/// tools, and methods no server has.
 const QUICK_METHODS: &[&str] = &[
     "ping",
+    "server/discover",
     "tools/list",
     "conformance/unknown",
     "",
@@ -110,7 +112,8 @@ impl State {
             Silence::Timeout(_) => {}
             other => return crash(other.describe()),
         }
-        let ping = session.request_with_id(json!(CHECK_ID), "ping", None).await;
+        let method = session.liveness_method();
+        let ping = session.request_with_id(json!(CHECK_ID), method, None).await;
         match ping.silence() {
             Some(Silence::Exited(exit)) => {
                 return crash(format!("the server exited ({})", exit.describe()))

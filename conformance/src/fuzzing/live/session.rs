@@ -1,5 +1,6 @@
-//! Starting the server for the live target: a fresh process and its handshake, a restart
-//! (tried three times), and the first session that lists the tools cases may call.
+//! Starting the server for the live target: a fresh process and its handshake (in
+//! 2026-07-28, which has none, a `server/discover`), a restart (tried three times), and
+//! the first session that lists the tools cases may call.
 
 use std::collections::HashSet;
 use std::time::Duration;
@@ -10,7 +11,9 @@ use super::{State, FIRST_ID, INIT_ID, SETTLE_ID};
 use crate::checks::rules::TaskSupport;
 use crate::fuzzing::cases::Tool;
 use crate::protocol::{Session, SessionConfig};
-use crate::scenarios::{compile_input_schema, initialize_params, listed_tools, walk};
+use crate::scenarios::{
+    compile_input_schema, generated_meta, initialize_params, listed_tools, walk,
+};
 
 /// How long starting the server and its handshake may take at least.
 const STARTUP: Duration = Duration::from_secs(10);
@@ -23,13 +26,34 @@ impl State {
         }
     }
 
-    /// A fresh, initialized session, and the initialize result. The harness's own
+    /// A fresh, initialized session, and the initialize result (the `server/discover`
+    /// result in 2026-07-28: both carry the capabilities). The harness's own
     /// requests use string ids starting with `live-`, which cases never use.
     pub(super) async fn fresh(&self) -> Result<(Session, Value), String> {
         let mut session = Session::start(&self.config.command, self.session_config())
             .map_err(|e| e.to_string())?;
         // Starting may take longer than a request (npx, uv, a busy machine).
         session.set_timeout(self.config.timeout.max(STARTUP));
+        if let Some(meta) = generated_meta(self.config.revision) {
+            // 2026-07-28 has no handshake: every request carries its `_meta`, and
+            // `server/discover` tells the capabilities initialize told before.
+            session.speak_modern(meta);
+            let discover = session
+                .request_with_id(json!(INIT_ID), "server/discover", None)
+                .await;
+            let Some(result) = discover.result().cloned() else {
+                session.kill().await;
+                return Err(match discover.silence() {
+                    Some(s) => format!("server/discover got no result: {}", s.describe()),
+                    None => format!(
+                        "server/discover got an error: {}",
+                        discover.error().map(Value::to_string).unwrap_or_default()
+                    ),
+                });
+            };
+            session.set_timeout(self.config.timeout);
+            return Ok((session, result));
+        }
         let init = session
             .request_with_id(
                 json!(INIT_ID),

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use super::{Finding, Judged, LiveConfig, State, FIRST_ID};
 use crate::checks::CheckId;
-use crate::fuzzing::cases::{decode, Case, Tool};
+use crate::fuzzing::cases::{decode_for, Case, Tool};
 use crate::protocol::{Line, Revision, SchemaSet, Session, Transcript};
 use crate::scenarios::FailureKind;
 use crate::transport::ServerCommand;
@@ -105,7 +105,7 @@ impl LiveTarget {
     /// Decodes `data` into a case, runs it, and judges the answers. A finding is
     /// confirmed on a fresh process and its case file written; the server is restarted.
     pub fn run(&mut self, data: &[u8]) -> Option<Finding> {
-        let case = decode(data, &self.state.tools);
+        let case = self.decode(data);
         self.run_case(case)
     }
 
@@ -121,7 +121,13 @@ impl LiveTarget {
 
     /// The lines of `data`'s case, as the target writes them (for benchmarks and tests).
     pub fn lines(&self, data: &[u8]) -> Vec<Line> {
-        decode(data, &self.state.tools).lines
+        self.decode(data).lines
+    }
+
+    /// `data`'s case for this revision (its liveness request behind it).
+    fn decode(&self, data: &[u8]) -> Case {
+        let liveness = self.state.config.revision.liveness_method();
+        decode_for(data, &self.state.tools, liveness)
     }
 
     /// Kills the server (the fuzz target calls this before it panics: libFuzzer aborts

@@ -24,6 +24,6 @@ mod usage;
 
 pub use exchange::{BatchExchange, Exchange, Line, Reply, Silence};
 pub use io::flood_bound;
-pub use session::{Session, SessionConfig};
+pub use session::{stamp_request, Session, SessionConfig};
 pub use shutdown::{PendingShutdown, ShutdownOutcome};
 pub use usage::{measured, Usage};

@@ -123,29 +123,11 @@ impl Session {
     /// fields are added (fields the message already has win, so a probe can send another
     /// version). Notifications, responses and anything that is not an object pass as they
     /// are.
-    pub fn stamp(&self, mut message: Value) -> Value {
-        let Some(meta) = &self.modern else {
-            return message;
-        };
-        let is_request = message.get("method").is_some() && message.get("id").is_some();
-        let Some(object) = message.as_object_mut().filter(|_| is_request) else {
-            return message;
-        };
-        let params = object
-            .entry("params")
-            .or_insert_with(|| Value::Object(serde_json::Map::new()));
-        let Some(params) = params.as_object_mut() else {
-            return message;
-        };
-        let existing = params
-            .entry("_meta")
-            .or_insert_with(|| Value::Object(serde_json::Map::new()));
-        if let (Some(existing), Some(meta)) = (existing.as_object_mut(), meta.as_object()) {
-            for (key, value) in meta {
-                existing.entry(key.clone()).or_insert_with(|| value.clone());
-            }
+    pub fn stamp(&self, message: Value) -> Value {
+        match &self.modern {
+            Some(meta) => stamp_request(meta, message),
+            None => message,
         }
-        message
     }
 
     /// The per-request timeout.
@@ -526,4 +508,30 @@ impl Session {
         let deadline = TokioInstant::now() + window;
         let _ = self.pump(deadline, &Target::none()).await;
     }
+}
+
+/// `message` with the per-request `_meta` fields `meta` added, as a modern session sends
+/// it (see [`Session::stamp`]): fields the message already has win, and notifications,
+/// responses and anything that is not an object pass as they are. Stamping twice is
+/// stamping once, so a case file of stamped messages replays byte for byte.
+pub fn stamp_request(meta: &Value, mut message: Value) -> Value {
+    let is_request = message.get("method").is_some() && message.get("id").is_some();
+    let Some(object) = message.as_object_mut().filter(|_| is_request) else {
+        return message;
+    };
+    let params = object
+        .entry("params")
+        .or_insert_with(|| Value::Object(serde_json::Map::new()));
+    let Some(params) = params.as_object_mut() else {
+        return message;
+    };
+    let existing = params
+        .entry("_meta")
+        .or_insert_with(|| Value::Object(serde_json::Map::new()));
+    if let (Some(existing), Some(meta)) = (existing.as_object_mut(), meta.as_object()) {
+        for (key, value) in meta {
+            existing.entry(key.clone()).or_insert_with(|| value.clone());
+        }
+    }
+    message
 }

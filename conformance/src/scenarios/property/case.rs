@@ -97,7 +97,8 @@ pub struct CaseFile {
     pub kind: FailureKind,
     /// The server command of the run (replay may override it).
     pub command: ServerCommand,
-    /// Messages to send, in order: the handshake, then the case.
+    /// Messages to send, in order: the handshake (none in 2026-07-28, whose requests carry
+    /// the per-request `_meta`), then the case.
     pub messages: Vec<CaseMessage>,
     /// Seconds per request of the run that found it (replay's default).
     #[serde(default, skip_serializing_if = "Option::is_none")]

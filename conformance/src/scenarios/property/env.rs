@@ -15,7 +15,7 @@ use super::FailureKind;
 use crate::checks::rules;
 use crate::checks::CheckId;
 use crate::protocol::{Exchange, Revision, SchemaSet, Session, SessionConfig, Silence, Transcript};
-use crate::scenarios::initialize_params;
+use crate::scenarios::era;
 use crate::scenarios::tools::compile_input_schema;
 use crate::transport::ServerCommand;
 
@@ -141,8 +141,10 @@ impl<'a> Env<'a> {
     }
 
     /// Whether a failure (a crash, a stall) happens whatever the input: a fresh process is
-    /// started and sent a plain ping right after initialize. `Some` with what happened and
-    /// the transcript when that fails too; else the fresh session is kept for the next case.
+    /// started and sent a plain liveness request (ping, or `server/discover` in 2026-07-28)
+    /// right after it opened (initialize, or nothing in 2026-07-28). `Some` with what
+    /// happened and the transcript when that fails too; else the fresh session is kept for
+    /// the next case.
     pub(super) async fn input_independent(&mut self) -> Option<(String, Transcript)> {
         if let Some(mut old) = self.session.take() {
             old.kill().await;
@@ -156,21 +158,19 @@ impl<'a> Env<'a> {
                 ))
             }
         };
-        let init = session.handshake(initialize_params(self.revision.id)).await;
-        let failed = if init.result().is_none() {
-            Some(format!(
-                "a fresh server process did not complete initialize ({})",
-                init.silence()
-                    .map_or_else(|| "it answered with an error".into(), Silence::describe)
-            ))
-        } else {
-            let ping = session.request("ping", None).await;
-            ping.silence().map(|s| {
-                format!(
-                    "in a fresh server process, a plain ping right after initialize got no response ({})",
-                    s.describe()
-                )
-            })
+        let failed = match era::open(&mut session, self.revision).await {
+            Err(why) => Some(format!("a fresh server process {why}")),
+            Ok(()) => {
+                let ping = session.liveness().await;
+                ping.silence().map(|s| {
+                    format!(
+                        "in a fresh server process, a plain {} {} got no response ({})",
+                        session.liveness_method(),
+                        era::after_opening(self.revision),
+                        s.describe()
+                    )
+                })
+            }
         };
         match failed {
             Some(what) => {
@@ -186,8 +186,8 @@ impl<'a> Env<'a> {
 
     pub(super) async fn fresh(&self) -> Option<Session> {
         let mut session = Session::start(self.command, self.config.clone()).ok()?;
-        let init = session.handshake(initialize_params(self.revision.id)).await;
-        init.result().is_some().then_some(session)
+        era::open(&mut session, self.revision).await.ok()?;
+        Some(session)
     }
 
     async fn session(&mut self) -> Option<&mut Session> {
@@ -204,7 +204,7 @@ impl<'a> Env<'a> {
         probe: &Probe,
         value: &Value,
     ) -> Outcome {
-        let messages = case_messages(probe, value);
+        let messages = case_messages(self.revision, probe, value);
         let sent = Instant::now();
         let exchange = match messages.as_slice() {
             [one] => {
@@ -222,7 +222,7 @@ impl<'a> Env<'a> {
         }
         // The server still answers after each case.
         let pinged = Instant::now();
-        let ping = session.request("ping", None).await;
+        let ping = session.liveness().await;
         match ping.silence() {
             // A slow answer is the tool's only when a ping right after it is answered
             // far faster: a loaded machine slows both, and must not cut a tool's cases.
@@ -236,7 +236,11 @@ impl<'a> Env<'a> {
             ),
             Some(s) => Outcome::Failed(
                 FailureKind::Stall,
-                format!("ping after the case got no response: {}", s.describe()),
+                format!(
+                    "{} after the case got no response: {}",
+                    session.liveness_method(),
+                    s.describe()
+                ),
             ),
         }
     }
@@ -298,7 +302,7 @@ impl<'a> Env<'a> {
                 format!("the server exited ({})", exit.describe()),
             ),
             Silence::Timeout(_) => {
-                let ping = session.request("ping", None).await;
+                let ping = session.liveness().await;
                 match ping.silence() {
                     None if !self.awaits_late() || !call => Outcome::Slow(None),
                     None if prompt => {
@@ -306,8 +310,9 @@ impl<'a> Env<'a> {
                         Outcome::Failed(
                             FailureKind::Stall,
                             format!(
-                                "{}, while the same tool answered other inputs in time (the server still answers ping)",
-                                silence.describe()
+                                "{}, while the same tool answered other inputs in time (the server still answers {})",
+                                silence.describe(),
+                                session.liveness_method()
                             ),
                         )
                     }
@@ -324,8 +329,9 @@ impl<'a> Env<'a> {
                     Some(_) => Outcome::Failed(
                         FailureKind::Stall,
                         format!(
-                            "{}, and a ping after it got none either",
-                            silence.describe()
+                            "{}, and a {} after it got none either",
+                            silence.describe(),
+                            session.liveness_method()
                         ),
                     ),
                 }
@@ -365,8 +371,9 @@ impl<'a> Env<'a> {
                 return Outcome::Failed(
                     FailureKind::Stall,
                     format!(
-                        "{}, while the same tool answered other inputs in time (the server still answers ping)",
-                        silence.describe()
+                        "{}, while the same tool answered other inputs in time (the server still answers {})",
+                        silence.describe(),
+                        session.liveness_method()
                     ),
                 );
             }
@@ -444,30 +451,25 @@ pub(super) fn probe_tool(probe: &Probe) -> Option<&str> {
     }
 }
 
-/// The JSON-RPC messages of a case.
-pub(super) fn case_messages(probe: &Probe, value: &Value) -> Vec<Value> {
+/// The JSON-RPC messages of a case, as `revision`'s session sends them: the id probe asks
+/// the liveness method (ping, or `server/discover` in 2026-07-28, where ping is gone), and
+/// a modern request carries the per-request `_meta`.
+pub(super) fn case_messages(revision: &Revision, probe: &Probe, value: &Value) -> Vec<Value> {
     let request = |id: Value, method: &str, params: Value| json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
-    match probe {
+    let message = match probe {
         Probe::ValidCall { tool } | Probe::InvalidCall { tool, .. } => {
             let name = tool.get("name").cloned().unwrap_or(Value::Null);
-            vec![request(
+            request(
                 json!("case"),
                 "tools/call",
                 json!({"name": name, "arguments": value}),
-            )]
+            )
         }
-        Probe::Id => vec![json!({"jsonrpc": "2.0", "id": value, "method": "ping"})],
-        Probe::Method => vec![request(
-            json!("case"),
-            value.as_str().unwrap_or_default(),
-            json!({}),
-        )],
-        Probe::Cursor => vec![request(
-            json!("case"),
-            "tools/list",
-            json!({"cursor": value}),
-        )],
-    }
+        Probe::Id => era::liveness_request(revision, value.clone()),
+        Probe::Method => request(json!("case"), value.as_str().unwrap_or_default(), json!({})),
+        Probe::Cursor => request(json!("case"), "tools/list", json!({"cursor": value})),
+    };
+    vec![era::case_line(revision, message)]
 }
 
 /// The checks a probe's cases count towards.

@@ -16,6 +16,7 @@ use super::plan::{Item, TOOL_CASE_BUDGET};
 use super::{CaseFile, CaseMessage, FailureKind, InputIndependent, PropertyRecord, SlowCall};
 use crate::checks::CheckId;
 use crate::protocol::{Exchange, Revision, SchemaSet, SessionConfig};
+use crate::scenarios::era;
 use crate::scenarios::policy::CallPolicy;
 use crate::scenarios::tools::compile_input_schema;
 use crate::transport::ServerCommand;
@@ -399,6 +400,11 @@ impl PropertyRun<'_> {
 }
 
 impl PropertyRun<'_> {
+    /// `message` as this run's case files write it (a modern request with its `_meta`).
+    pub(super) fn case_line(&self, message: Value) -> Value {
+        era::case_line(self.revision, message)
+    }
+
     /// The replayable file of a failing case found in this run.
     pub(super) fn case_file(
         &self,

@@ -11,13 +11,14 @@ use super::env::Env;
 use super::{CaseMessage, FailureKind, PropertyFailure, PropertyRecord, PropertyRun};
 use crate::checks::{rules, CheckId};
 use crate::protocol::{IdMatch, Silence};
-use crate::scenarios::initialize_params;
+use crate::scenarios::era;
 use crate::scenarios::tools::{listed_tools, valid_arguments};
 
 impl PropertyRun<'_> {
     /// Pipelined requests and a cancellation (not generated: fixed sequences).
     pub(super) async fn sequences(&self, env: &mut Env<'_>, record: &mut PropertyRecord) {
-        let ping = |id: &str| json!({"jsonrpc": "2.0", "id": id, "method": "ping"});
+        // The liveness request: ping, or `server/discover` in 2026-07-28.
+        let ping = |id: &str| era::liveness_request(self.revision, json!(id));
         let middle = if self.tools {
             json!({"jsonrpc": "2.0", "id": "pipe-2", "method": "tools/list"})
         } else {
@@ -54,9 +55,9 @@ impl PropertyRun<'_> {
                     .push(format!("{check}: the server could not be started"));
                 continue;
             };
-            // A ping first: whatever the handshake provoked arrives before it, so stray
-            // responses counted below are the sequence's own.
-            let _ = session.request("ping", None).await;
+            // A liveness request first: whatever the handshake provoked arrives before it,
+            // so stray responses counted below are the sequence's own.
+            let _ = session.liveness().await;
             let started = session.transcript().entries().len();
             // The cancelled request may rightly never be answered: a ping right behind the
             // sequence fences it, so a server that cancels costs no timeout (an answer
@@ -66,7 +67,7 @@ impl PropertyRun<'_> {
                 session.pipeline_fenced(&messages).await
             } else {
                 let replies = session.pipeline(&messages).await;
-                (replies, session.request("ping", None).await)
+                (replies, session.liveness().await)
             };
             let mut problems = Vec::new();
             let mut again = Vec::new();
@@ -105,7 +106,8 @@ impl PropertyRun<'_> {
             }
             if let Some(silence) = after.silence() {
                 problems.push(format!(
-                    "a ping after the sequence got no response ({})",
+                    "a {} after the sequence got no response ({})",
+                    session.liveness_method(),
                     silence.describe()
                 ));
             }
@@ -142,24 +144,18 @@ impl PropertyRun<'_> {
             if problems.is_empty() {
                 continue;
             }
-            let mut case_messages: Vec<CaseMessage> = vec![
-                CaseMessage::message(
-                    json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": initialize_params(self.revision.id)}),
-                    false,
-                ),
-                CaseMessage::message(
-                    json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
-                    false,
-                ),
-            ];
+            let mut case_messages = era::case_opening(self.revision);
             let n = messages.len();
             case_messages.extend(
                 messages
                     .iter()
                     .enumerate()
-                    .map(|(i, m)| CaseMessage::message(m.clone(), i + 1 < n)),
+                    .map(|(i, m)| CaseMessage::message(self.case_line(m.clone()), i + 1 < n)),
             );
-            case_messages.push(CaseMessage::message(ping("after-sequence"), false));
+            case_messages.push(CaseMessage::message(
+                self.case_line(ping("after-sequence")),
+                false,
+            ));
             let description = format!("{check}: {} message(s) in one write", messages.len());
             record.failures.push(PropertyFailure {
                 check,

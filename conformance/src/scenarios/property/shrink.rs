@@ -15,10 +15,10 @@ use proptest::strategy::ValueTree;
 use serde_json::{json, Value};
 
 use super::env::{case_messages, probe_tool, Env, Outcome, Parked, Probe};
-use super::{CaseMessage, FailureKind, PropertyFailure, PropertyRun};
+use super::{CaseFile, CaseMessage, FailureKind, PropertyFailure, PropertyRun};
 use crate::checks::CheckId;
 use crate::protocol::Transcript;
-use crate::scenarios::initialize_params;
+use crate::scenarios::era;
 
 /// Which of the two concurrent waits ended first.
 enum First {
@@ -158,23 +158,14 @@ impl PropertyRun<'_> {
             }
             _ => label.to_string(),
         };
-        let mut messages = vec![
-            CaseMessage::message(
-                json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": initialize_params(self.revision.id)}),
-                false,
-            ),
-            CaseMessage::message(
-                json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
-                false,
-            ),
-        ];
+        let mut messages = era::case_opening(self.revision);
         messages.extend(
-            case_messages(probe, &input)
+            case_messages(self.revision, probe, &input)
                 .into_iter()
                 .map(|send| CaseMessage::message(send, false)),
         );
         messages.push(CaseMessage::message(
-            json!({"jsonrpc": "2.0", "id": "after-case", "method": "ping"}),
+            self.case_line(era::liveness_request(self.revision, json!("after-case"))),
             false,
         ));
         PropertyFailure {
@@ -187,7 +178,17 @@ impl PropertyRun<'_> {
             shrink_steps: steps,
             transcript,
             reproduced,
-            case: self.case_file(check, kind, description, messages),
+            case: CaseFile {
+                // A result judged against the tool's outputSchema is judged so again on
+                // replay (without it, replay could only say a result came back).
+                output_schema: match probe {
+                    Probe::ValidCall { tool } if kind == FailureKind::InvalidResult => {
+                        tool.get("outputSchema").cloned()
+                    }
+                    _ => None,
+                },
+                ..self.case_file(check, kind, description, messages)
+            },
             case_path: None,
         }
     }
