@@ -309,7 +309,16 @@ const EXPECTATIONS: &[Row] = &[
         &[("prop-random-cursor", Warn, ALL)],
     ),
     ("pipelined-drop", &[("seq-pipelined", Fail, ALL)]),
-    ("cancel-crash", &[("seq-cancel", Fail, ALL)]),
+    // The scripted cancellation of a request already answered crashes it too; the ping
+    // behind that cancellation then goes unanswered.
+    (
+        "cancel-crash",
+        &[
+            ("seq-cancel", Fail, ALL),
+            ("cancel-ignore-invalid", Fail, ALL),
+            ("rpc-response-required", Fail, ALL),
+        ],
+    ),
     // -- Inputs a client may legally send (issue 12 sweep) --
     ("list-meta-rejected", &[("tl-params-optional", Fail, ALL)]),
     (
@@ -318,6 +327,25 @@ const EXPECTATIONS: &[Row] = &[
     ),
     ("progress-decreasing", &[("prog-increasing", Fail, ALL)]),
     ("progress-after-response", &[("prog-stop", Fail, ALL)]),
+    // -- Edge inputs (issue 12 sweep): policy warnings where the spec gives no level --
+    (
+        "init-params-accepted",
+        &[("lc-init-params-malformed", Warn, ALL)],
+    ),
+    (
+        "ping-before-initialized-refused",
+        &[("lc-ping-before-initialized", Warn, ALL)],
+    ),
+    (
+        "batch-empty-array",
+        &[("rpc-batch-response", Fail, &["2025-03-26"])],
+    ),
+    (
+        "cancel-malformed-answered",
+        &[("cancel-ignore-invalid", Fail, ALL)],
+    ),
+    ("meta-key-invalid", &[("meta-key-format", Fail, R3_UP)]),
+    ("digit-string-id-parsed", &[("rpc-id-echo", Fail, ALL)]),
 ];
 
 /// The faults whose rows wait out the response timeout or the shutdown grace by design:

@@ -346,6 +346,13 @@ const LIVE: &[LiveRow] = &[
     ("progress-token-changed", R4, None),
     ("progress-decreasing", R4, None),
     ("progress-after-response", R4, None),
+    // Scripted-only edge probes: the live target sends none of these inputs.
+    ("init-params-accepted", R4, None),
+    ("ping-before-initialized-refused", R4, None),
+    ("batch-empty-array", R4, None),
+    ("cancel-malformed-answered", R4, None),
+    ("meta-key-invalid", R4, None),
+    ("digit-string-id-parsed", R4, None),
 ];
 /// Faults that depend on how the server's reads split the input: a fresh process may read
 /// the same write in two pieces and behave, so their confirmation is not required.

@@ -165,8 +165,16 @@ pub(super) fn id_echo(ctx: &Ctx<'_>) -> Verdict {
         .unwrap_or_default();
     let ours = super::lifecycle::our_request_ids(ctx);
     let (mut unknown, mut twice) = (Vec::new(), Vec::new());
+    // Responses to the cancellations of the edge probe are judged there (cancel-ignore-invalid).
+    let to_cancel = |seq| {
+        ctx.record
+            .edges
+            .cancel
+            .as_ref()
+            .is_some_and(|c| c.covers(seq))
+    };
     for e in ctx.transcript().received().filter(|e| e.unsolicited) {
-        if to_initialized.contains(&e.seq) {
+        if to_initialized.contains(&e.seq) || to_cancel(e.seq) {
             continue;
         }
         let Some(id) = e.json.as_ref().and_then(|j| j.get("id")) else {
@@ -207,7 +215,7 @@ pub(super) fn id_echo(ctx: &Ctx<'_>) -> Verdict {
         return Verdict::Skip("no response was received".into());
     }
     Verdict::Pass(format!(
-        "{n} response(s) echoed their request id exactly (integer, non-ASCII string and 2^53-1 ids probed)"
+        "{n} response(s) echoed their request id exactly (integer, non-ASCII string, 2^53-1 and digit-string ids probed)"
     ))
 }
 

@@ -552,6 +552,7 @@ pub fn cursor(
     )
 }
 
+pub mod meta;
 mod tasks;
 
 pub use tasks::{declares_task_calls, plain_call_of_task_tool, task_call, TaskSupport};

@@ -341,6 +341,7 @@ impl Script {
             invalid_request,
             parse_error: None,
             ping_after_malformed: None,
+            edges: Default::default(),
             shutdown: None,
             properties: None,
             transcript: r.transcript,

@@ -5,6 +5,7 @@
 //! a fresh server process (`revision.rs`); version negotiation needs a few extra short
 //! sessions (`negotiation.rs`).
 
+mod edges;
 mod fuzz;
 mod negotiation;
 mod policy;
@@ -13,6 +14,7 @@ mod replay;
 mod revision;
 mod tools;
 
+pub use edges::{CancelProbe, EarlySession, EdgeRecord, MalformedInit, UNKNOWN_NOTIFICATION};
 pub use fuzz::{fuzz, FuzzOutcome};
 pub use negotiation::{
     negotiate, probe_unsupported, NegotiationRecord, VersionProbe, UNSUPPORTED_VERSION,

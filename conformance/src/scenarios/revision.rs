@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
+use super::edges::{self, EdgeRecord};
 use super::initialize_params;
 use super::policy::CallPolicy;
 use super::property::{PropertyConfig, PropertyRecord, PropertyRun};
@@ -18,8 +19,13 @@ use crate::protocol::{
 use crate::transport::{ExitInfo, ServerCommand};
 
 /// Ids of the ping probes after the automatic integer one (`RPC-ID-ECHO`): a string with
-/// a non-ASCII character and the largest integer every JSON implementation keeps exact.
-pub const PING_IDS: &[&str] = &["\"conformance-ping-\u{e9}\"", "9007199254740991"];
+/// a non-ASCII character, the largest integer every JSON implementation keeps exact, and a
+/// string of digits (it must come back a string, not the integer it spells).
+pub const PING_IDS: &[&str] = &[
+    "\"conformance-ping-\u{e9}\"",
+    "9007199254740991",
+    "\"4242\"",
+];
 
 /// Upper bound on tools/list pages followed (`PAG-TERMINATES`).
 pub const MAX_PAGES: usize = 1000;
@@ -68,6 +74,8 @@ pub struct RevisionRecord {
     pub parse_error: Option<Exchange>,
     /// A ping after the malformed probes.
     pub ping_after_malformed: Option<Exchange>,
+    /// The edge probes (a short session of their own, and a few fenced ones in this one).
+    pub edges: EdgeRecord,
     /// The shutdown sequence.
     pub shutdown: Option<ShutdownRecord>,
     /// The property phase (its own server processes), unless disabled.
@@ -120,6 +128,18 @@ impl RevisionRecord {
             .chain(&self.invalid_request)
             .chain(&self.parse_error)
             .chain(&self.ping_after_malformed)
+            .chain(
+                self.edges
+                    .cancel
+                    .iter()
+                    .flat_map(|c| [&c.finished, &c.fence]),
+            )
+            .chain(
+                [&self.edges.empty_batch, &self.edges.notification_batch]
+                    .into_iter()
+                    .flatten()
+                    .map(|b| &b.fence),
+            )
     }
 
     /// The initialize result, when initialize succeeded.
@@ -172,6 +192,7 @@ pub async fn run_revision(
         invalid_request: None,
         parse_error: None,
         ping_after_malformed: None,
+        edges: EdgeRecord::default(),
         shutdown: None,
         properties: None,
         transcript: Transcript::default(),
@@ -197,6 +218,9 @@ pub async fn run_revision(
         waited,
     });
     record.transcript = session.into_transcript();
+    if record.stopped.is_none() {
+        record.edges.early = Some(edges::early_session(command, revision, config).await?);
+    }
     record.phases.scripted = started.elapsed();
     let started = std::time::Instant::now();
     // A server that flooded the scripted session would flood every property case too.
@@ -298,6 +322,10 @@ async fn converse(session: &mut Session, record: &mut RevisionRecord, policy: &C
         }
     }
     record.unknown_method = Some(session.request("conformance/none", Some(json!({}))).await);
+    if session.ended().is_some() {
+        return;
+    }
+    edges::in_session(session, negotiated.batching, &mut record.edges).await;
     if session.ended().is_some() {
         return;
     }
