@@ -168,6 +168,66 @@ pub async fn run_revision(
     seed: u64,
 ) -> crate::Result<RevisionRecord> {
     let started = std::time::Instant::now();
+    // The edge probes' short session runs beside the main one: separate processes and
+    // transcripts, so the report is the same as if they ran one after the other, and a
+    // server start (a second or more for an interpreter) costs no wall time of its own.
+    let (main, early) = tokio::join!(
+        scripted(command, revision, config, policy),
+        edges::early_session(command, revision, config)
+    );
+    let mut record = main?;
+    if record.stopped.is_none() {
+        record.edges.early = Some(early?);
+    }
+    record.phases.scripted = started.elapsed();
+    let started = std::time::Instant::now();
+    // A server that flooded the scripted session would flood every property case too.
+    let flooded = record.transcript.flood_cut().is_some();
+    if let (Some(props), None, false) = (properties, &record.stopped, flooded) {
+        let revision = record
+            .negotiated
+            .as_deref()
+            .and_then(Revision::find)
+            .unwrap_or(revision);
+        let schemas = SchemaSet::new(revision)?;
+        let listed =
+            record.declares_tools() && record.tools_pages.iter().all(|p| p.result().is_some());
+        let pages: &[Exchange] = if listed { &record.tools_pages } else { &[] };
+        let slow_tools: Vec<String> = record
+            .tools
+            .iter()
+            .flat_map(|t| &t.calls)
+            .filter(|c| {
+                let silence = c.exchange.as_ref().and_then(Exchange::silence);
+                matches!(silence, Some(crate::protocol::Silence::Timeout(_)))
+            })
+            .map(|c| c.name.clone())
+            .collect();
+        let run = PropertyRun {
+            command,
+            session: config,
+            revision,
+            schemas: &schemas,
+            pages,
+            tools: listed,
+            policy,
+            seed,
+            config: props,
+            slow_tools: &slow_tools,
+        };
+        record.properties = Some(run.run().await);
+        record.phases.properties = started.elapsed();
+    }
+    Ok(record)
+}
+
+/// The main scripted session: initialize, the conversation, the stdio shutdown.
+async fn scripted(
+    command: &ServerCommand,
+    revision: &'static Revision,
+    config: &SessionConfig,
+    policy: &CallPolicy,
+) -> crate::Result<RevisionRecord> {
     let mut session = Session::start(command, config.clone())?;
     let initialize = session
         .request("initialize", Some(initialize_params(revision.id)))
@@ -218,48 +278,6 @@ pub async fn run_revision(
         waited,
     });
     record.transcript = session.into_transcript();
-    if record.stopped.is_none() {
-        record.edges.early = Some(edges::early_session(command, revision, config).await?);
-    }
-    record.phases.scripted = started.elapsed();
-    let started = std::time::Instant::now();
-    // A server that flooded the scripted session would flood every property case too.
-    let flooded = record.transcript.flood_cut().is_some();
-    if let (Some(props), None, false) = (properties, &record.stopped, flooded) {
-        let revision = record
-            .negotiated
-            .as_deref()
-            .and_then(Revision::find)
-            .unwrap_or(revision);
-        let schemas = SchemaSet::new(revision)?;
-        let listed =
-            record.declares_tools() && record.tools_pages.iter().all(|p| p.result().is_some());
-        let pages: &[Exchange] = if listed { &record.tools_pages } else { &[] };
-        let slow_tools: Vec<String> = record
-            .tools
-            .iter()
-            .flat_map(|t| &t.calls)
-            .filter(|c| {
-                let silence = c.exchange.as_ref().and_then(Exchange::silence);
-                matches!(silence, Some(crate::protocol::Silence::Timeout(_)))
-            })
-            .map(|c| c.name.clone())
-            .collect();
-        let run = PropertyRun {
-            command,
-            session: config,
-            revision,
-            schemas: &schemas,
-            pages,
-            tools: listed,
-            policy,
-            seed,
-            config: props,
-            slow_tools: &slow_tools,
-        };
-        record.properties = Some(run.run().await);
-        record.phases.properties = started.elapsed();
-    }
     Ok(record)
 }
 
