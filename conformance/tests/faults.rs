@@ -346,6 +346,7 @@ const EXPECTATIONS: &[Row] = &[
     ),
     ("meta-key-invalid", &[("meta-key-format", Fail, R3_UP)]),
     ("digit-string-id-parsed", &[("rpc-id-echo", Fail, ALL)]),
+    ("bad-id-answered", &[("rpc-err-invalid-request", Fail, ALL)]),
 ];
 
 /// The faults whose rows wait out the response timeout or the shutdown grace by design:

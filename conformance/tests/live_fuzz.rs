@@ -353,6 +353,7 @@ const LIVE: &[LiveRow] = &[
     ("cancel-malformed-answered", R4, None),
     ("meta-key-invalid", R4, None),
     ("digit-string-id-parsed", R4, None),
+    ("bad-id-answered", R4, None),
 ];
 /// Faults that depend on how the server's reads split the input: a fresh process may read
 /// the same write in two pieces and behave, so their confirmation is not required.

@@ -224,11 +224,11 @@ catalog! {
         kinds: &[],
     }
     RpcErrInvalidRequest = "rpc-err-invalid-request" {
-        title: "a request object without method gets -32600",
+        title: "a request object without method, or with an id that is not a string or integer, gets -32600",
         level: JSONRPC,
         requirement: Cite::One("RPC-ERR-INVALID-REQUEST"),
         applies: Applies::All,
-        source: "JSON-RPC 2.0, 5.1; REQUIREMENTS.md 10 A2",
+        source: "JSON-RPC 2.0, 4 and 5.1; index.mdx, Requests; REQUIREMENTS.md 10 A2, A3",
         judge: jsonrpc::invalid_request,
         kinds: &[],
     }

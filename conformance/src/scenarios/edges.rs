@@ -31,6 +31,9 @@ pub struct EdgeRecord {
     pub notification_batch: Option<BatchExchange>,
     /// Cancellations that must be ignored.
     pub cancel: Option<CancelProbe>,
+    /// A ping whose id is `true`: neither a string nor an integer (MCP), nor a string,
+    /// number or null (JSON-RPC 2.0), so not a valid Request object (section 10 A3).
+    pub bad_id: Option<Exchange>,
 }
 
 /// One malformed initialize and its answer.
@@ -143,6 +146,17 @@ pub(super) async fn early_session(
     session.kill().await;
     record.transcript = session.into_transcript();
     Ok(record)
+}
+
+/// A ping with the id `true`, sent after the request without `method`: an invalid Request
+/// object gets -32600 (`RPC-ERR-INVALID-REQUEST`, section 10 A3); a ping follows it.
+pub(super) async fn bad_id(session: &mut Session, edges: &mut EdgeRecord) {
+    let line = json!({"jsonrpc": "2.0", "id": true, "method": "ping"}).to_string();
+    edges.bad_id = Some(
+        session
+            .request_raw("ping with id true", &line, Some(json!(true)))
+            .await,
+    );
 }
 
 /// A notification method no revision defines: a batch of these must get no answer at all.

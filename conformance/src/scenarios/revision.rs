@@ -362,6 +362,10 @@ async fn converse(session: &mut Session, record: &mut RevisionRecord, policy: &C
     if session.ended().is_some() {
         return;
     }
+    edges::bad_id(session, &mut record.edges).await;
+    if session.ended().is_some() {
+        return;
+    }
     record.parse_error = Some(
         session
             .request_raw("malformed JSON", MALFORMED_JSON, None)
