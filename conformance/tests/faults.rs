@@ -330,8 +330,17 @@ const EXPECTATIONS: &[Row] = &[
         "long-cursor-internal-error",
         &[("prop-random-cursor", Warn, LEGACY)],
     ),
-    ("pipelined-drop", &[("seq-pipelined", Fail, LEGACY)]),
-    ("cancel-crash", &[("seq-cancel", Fail, LEGACY)]),
+    ("pipelined-drop", &[("seq-pipelined", Fail, ALL)]),
+    // The scripted cancellation of a request already answered crashes it too; the ping
+    // behind that cancellation then goes unanswered.
+    (
+        "cancel-crash",
+        &[
+            ("seq-cancel", Fail, ALL),
+            ("cancel-ignore-invalid", Fail, ALL),
+            ("rpc-response-required", Fail, ALL),
+        ],
+    ),
     // -- Inputs a client may legally send (issue 12 sweep) --
     (
         "list-meta-rejected",
@@ -403,6 +412,26 @@ const EXPECTATIONS: &[Row] = &[
         ],
     ),
     ("message-after-cancel-modern", &[("cancel-r5", Fail, R5)]),
+    // -- Edge inputs (issue 12 sweep): policy warnings where the spec gives no level --
+    (
+        "init-params-accepted",
+        &[("lc-init-params-malformed", Warn, LEGACY)],
+    ),
+    (
+        "ping-before-initialized-refused",
+        &[("lc-ping-before-initialized", Warn, LEGACY)],
+    ),
+    (
+        "batch-empty-array",
+        &[("rpc-batch-response", Fail, &["2025-03-26"])],
+    ),
+    (
+        "cancel-malformed-answered",
+        &[("cancel-ignore-invalid", Fail, ALL)],
+    ),
+    ("meta-key-invalid", &[("meta-key-format", Fail, R3_UP)]),
+    ("digit-string-id-parsed", &[("rpc-id-echo", Fail, ALL)]),
+    ("bad-id-answered", &[("rpc-err-invalid-request", Fail, ALL)]),
 ];
 
 /// The faults whose rows wait out the response timeout or the shutdown grace by design:

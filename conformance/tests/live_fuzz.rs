@@ -472,6 +472,14 @@ const LIVE: &[LiveRow] = &[
         Some(("prop-server-survives", FailureKind::Stall)),
     ),
     ("jsonrpc-version", R5, None),
+    // Scripted-only edge probes: the live target sends none of these inputs.
+    ("init-params-accepted", R4, None),
+    ("ping-before-initialized-refused", R4, None),
+    ("batch-empty-array", R4, None),
+    ("cancel-malformed-answered", R4, None),
+    ("meta-key-invalid", R4, None),
+    ("digit-string-id-parsed", R4, None),
+    ("bad-id-answered", R4, None),
 ];
 /// Faults that make the server modern-only: it refuses `initialize`, so the live target
 /// (which speaks the handshake revisions) cannot start against it, and says so.

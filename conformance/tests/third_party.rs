@@ -62,6 +62,9 @@ const EVERYTHING: Expected = &[
     // Zod validation dumps as error messages (schema: "SHOULD be limited to a concise
     // single sentence").
     ("rpc-error-message", Warn, ALL),
+    // A malformed initialize (params left out, ...) gets -32603 with the Zod report, not
+    // -32602 (policy LC-INIT-PARAMS-MALFORMED: a warning).
+    ("lc-init-params-malformed", Warn, ALL),
     // `simulate-research-query` requires a task and answers a plain call with an isError
     // result, not -32601; `echo` (no task support) called as a task gets -32602.
     ("tc-task-required", Fail, R4),

@@ -8,7 +8,7 @@
 
 use super::model::{Applies, Check, Cite, Grade, Level};
 use super::rules::FailureKind::*;
-use super::{jsonrpc, lifecycle, modern, progress, property, schema, tools};
+use super::{edges, jsonrpc, lifecycle, modern, progress, property, schema, tools};
 use crate::protocol::Rev::*;
 
 const MUST: Grade = Grade::Fixed(Level::Must);
@@ -87,6 +87,15 @@ catalog! {
         judge: lifecycle::version_fallback,
         kinds: &[],
     }
+    LcInitParamsMalformed = "lc-init-params-malformed" {
+        title: "initialize without params, protocolVersion, capabilities or clientInfo gets -32602 (or -32600)",
+        level: POLICY,
+        requirement: Cite::One("LC-INIT-PARAMS-MALFORMED"),
+        applies: Applies::Legacy,
+        source: Cite::One("schema InitializeRequest (params, protocolVersion, capabilities, clientInfo required); JSON-RPC 2.0, 5.1"),
+        judge: edges::init_params_malformed,
+        kinds: &[],
+    }
     LcInitializedNoReply = "lc-initialized-no-reply" {
         title: "notifications/initialized (like every notification) gets no response",
         level: MUST,
@@ -112,6 +121,15 @@ catalog! {
         applies: Applies::Legacy,
         source: Cite::One("ping.mdx, Behavior Requirements"),
         judge: lifecycle::ping,
+        kinds: &[],
+    }
+    LcPingBeforeInitialized = "lc-ping-before-initialized" {
+        title: "a ping between the initialize response and notifications/initialized gets an empty result",
+        level: POLICY,
+        requirement: Cite::One("LC-PING-ANYTIME"),
+        applies: Applies::Legacy,
+        source: Cite::One("lifecycle.mdx, Initialization (pings allowed before initialized); ping.mdx, Behavior Requirements"),
+        judge: edges::ping_before_initialized,
         kinds: &[],
     }
     LcNoUndeclaredRequests = "lc-no-undeclared-requests" {
@@ -297,11 +315,11 @@ catalog! {
         kinds: &[],
     }
     RpcErrInvalidRequest = "rpc-err-invalid-request" {
-        title: "a request object without method gets -32600",
+        title: "a request object without method, or with an id that is not a string or integer, gets -32600",
         level: JSONRPC,
         requirement: Cite::One("RPC-ERR-INVALID-REQUEST"),
         applies: Applies::All,
-        source: Cite::One("JSON-RPC 2.0, 5.1; REQUIREMENTS.md 10 A2"),
+        source: Cite::One("JSON-RPC 2.0, 4 and 5.1; index.mdx, Requests; REQUIREMENTS.md 10 A2, A3"),
         judge: jsonrpc::invalid_request,
         kinds: &[],
     }
@@ -321,6 +339,15 @@ catalog! {
         applies: Applies::Only(R2025_03_26),
         source: Cite::One("2025-03-26 index.mdx, Batching; JSON-RPC 2.0, 6"),
         judge: jsonrpc::batch,
+        kinds: &[],
+    }
+    RpcBatchResponse = "rpc-batch-response" {
+        title: "an empty batch gets one -32600 error; a batch of notifications gets no answer at all",
+        level: JSONRPC,
+        requirement: Cite::One("RPC-BATCH-RESPONSE-R2"),
+        applies: Applies::Only(R2025_03_26),
+        source: Cite::One("2025-03-26 index.mdx, Batching; JSON-RPC 2.0, 6 (\"MUST be a single Response object\", \"MUST NOT return an empty Array\"); REQUIREMENTS.md 10 A2"),
+        judge: edges::batch_response,
         kinds: &[],
     }
     RpcResponseRequired = "rpc-response-required" {
@@ -348,6 +375,15 @@ catalog! {
         applies: Applies::Modern,
         source: Cite::One("2026-07-28 index.mdx, Error Codes"),
         judge: modern::error_range,
+        kinds: &[],
+    }
+    MetaKeyFormat = "meta-key-format" {
+        title: "every _meta key the server writes is an optional prefix of labels and a name that begins and ends alphanumeric",
+        level: MUST,
+        requirement: Cite::One("META-KEY-FORMAT"),
+        applies: Applies::From(R2025_06_18),
+        source: Cite::One("index.mdx, General fields: _meta (key name format; reserved prefixes)"),
+        judge: edges::meta_key_format,
         kinds: &[],
     }
     // -- Tools: the listing (tools.mdx, Listing Tools; Tool) --
@@ -702,6 +738,16 @@ catalog! {
         applies: Applies::Modern,
         source: Cite::One("2026-07-28 stdio.mdx, Cancellation; cancellation.mdx; REQUIREMENTS.md 10 A15"),
         judge: modern::cancel_r5,
+        kinds: &[],
+    }
+    // -- Cancellation (cancellation.mdx), in the scripted conversation --
+    CancelIgnoreInvalid = "cancel-ignore-invalid" {
+        title: "a cancellation of a request already answered, or a malformed one, is ignored: no answer, and the server keeps serving",
+        level: MUST,
+        requirement: Cite::One("CANCEL-IGNORE-INVALID"),
+        applies: Applies::All,
+        source: Cite::One("cancellation.mdx, Error Handling (\"SHOULD be ignored\"), Behavior Requirements (\"MUST handle these race conditions gracefully\"); index.mdx, Notifications"),
+        judge: edges::cancel_ignored,
         kinds: &[],
     }
     // -- Generated cases (property phase; tools.mdx Security Considerations) --

@@ -165,8 +165,16 @@ pub(super) fn id_echo(ctx: &Ctx<'_>) -> Verdict {
         .unwrap_or_default();
     let ours = super::lifecycle::our_request_ids(ctx);
     let (mut unknown, mut twice) = (Vec::new(), Vec::new());
+    // Responses to the cancellations of the edge probe are judged there (cancel-ignore-invalid).
+    let to_cancel = |seq| {
+        ctx.record
+            .edges
+            .cancel
+            .as_ref()
+            .is_some_and(|c| c.covers(seq))
+    };
     for e in ctx.transcript().received().filter(|e| e.unsolicited) {
-        if to_initialized.contains(&e.seq) {
+        if to_initialized.contains(&e.seq) || to_cancel(e.seq) {
             continue;
         }
         let Some(id) = e.json.as_ref().and_then(|j| j.get("id")) else {
@@ -215,7 +223,7 @@ pub(super) fn id_echo(ctx: &Ctx<'_>) -> Verdict {
         return Verdict::Skip("no response was received".into());
     }
     Verdict::Pass(format!(
-        "{n} response(s) echoed their request id exactly (integer, non-ASCII string and 2^53-1 ids probed)"
+        "{n} response(s) echoed their request id exactly (integer, non-ASCII string, 2^53-1 and digit-string ids probed)"
     ))
 }
 
@@ -398,16 +406,54 @@ pub(super) fn parse_error(ctx: &Ctx<'_>) -> Verdict {
     }
 }
 
-/// `RPC-ERR-INVALID-REQUEST`: a request object without `method` gets -32600.
+/// `RPC-ERR-INVALID-REQUEST`: a request object without `method`, and a ping whose id is
+/// `true` (section 10 A3), get -32600. The first verdict that is not a pass is the finding.
 pub(super) fn invalid_request(ctx: &Ctx<'_>) -> Verdict {
-    expect_error(
-        ctx,
-        ctx.record.invalid_request.as_ref(),
-        -32600,
-        "a request without `method`",
-        true,
-        |x| x.error_code() == Some(-32600),
-    )
+    let probes = [
+        (
+            ctx.record.invalid_request.as_ref(),
+            "a request without `method`",
+        ),
+        (
+            ctx.record.edges.bad_id.as_ref(),
+            "a ping with the id `true`",
+        ),
+    ];
+    let verdicts: Vec<Verdict> = probes
+        .into_iter()
+        .filter(|(exchange, _)| exchange.is_some())
+        .map(|(exchange, what)| {
+            expect_error(ctx, exchange, -32600, what, true, |x| {
+                x.error_code() == Some(-32600)
+            })
+        })
+        .collect();
+    let worst = |keep: fn(&Verdict) -> bool| verdicts.iter().find(|v| keep(v)).cloned();
+    if let Some(v) = worst(|v| matches!(v, Verdict::Violation(..)))
+        .or_else(|| worst(|v| matches!(v, Verdict::Warn(..))))
+        .or_else(|| worst(|v| matches!(v, Verdict::Skip(..))))
+    {
+        return v;
+    }
+    let passed: Vec<String> = verdicts
+        .into_iter()
+        .filter_map(|v| match v {
+            Verdict::Pass(m) => Some(m),
+            _ => None,
+        })
+        .collect();
+    if passed.is_empty() {
+        // Neither probe was sent: the same skip as before.
+        return expect_error(
+            ctx,
+            None,
+            -32600,
+            "a request without `method`",
+            true,
+            |_| true,
+        );
+    }
+    Verdict::Pass(passed.join("; "))
 }
 
 /// `RPC-ERR-METHOD-NOT-FOUND`: an unknown method gets -32601.

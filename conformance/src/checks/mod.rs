@@ -11,6 +11,7 @@
 //! and a check id exists only as a [`CheckId`] of the catalog.
 
 mod catalog;
+mod edges;
 mod explain;
 mod jsonrpc;
 mod lifecycle;

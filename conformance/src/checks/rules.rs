@@ -623,6 +623,7 @@ pub fn cursor(
     )
 }
 
+pub mod meta;
 mod modern;
 mod tasks;
 

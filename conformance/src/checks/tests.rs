@@ -341,6 +341,7 @@ impl Script {
             invalid_request,
             parse_error: None,
             ping_after_malformed: None,
+            edges: Default::default(),
             shutdown: None,
             properties: None,
             modern: None,
@@ -390,6 +391,39 @@ fn task_required(s: &mut Script, declared: bool, call: Option<Value>) {
 
 const ROWS: &[Row] = &[
     ("conformant", Rev::R2025_11_25, |_| {}, &[]),
+    // index.mdx, General fields: _meta (key format MUST; reserved prefixes, a warning).
+    (
+        "a tool _meta key with a reverse-DNS prefix",
+        Rev::R2025_11_25,
+        |s| s.tools[0]["_meta"] = json!({"com.example/tags": ["a"], "": 1}),
+        &[],
+    ),
+    (
+        "a tool _meta key that begins with an underscore",
+        Rev::R2025_06_18,
+        |s| s.tools[0]["_meta"] = json!({"_internal": true}),
+        &[(CheckId::MetaKeyFormat, Status::Fail)],
+    ),
+    (
+        "a result _meta key under a prefix reserved in 2025-11-25",
+        Rev::R2025_11_25,
+        |s| {
+            s.call.as_mut().unwrap()["result"]["_meta"] = json!({"io.modelcontextprotocol/x": 1});
+        },
+        &[(CheckId::MetaKeyFormat, Status::Warn)],
+    ),
+    (
+        "a 2025-06-18-reserved prefix is not reserved in 2025-11-25",
+        Rev::R2025_11_25,
+        |s| s.tools[0]["_meta"] = json!({"mcp.dev/x": 1}),
+        &[],
+    ),
+    (
+        "a 2025-06-18-reserved prefix in 2025-06-18",
+        Rev::R2025_06_18,
+        |s| s.tools[0]["_meta"] = json!({"mcp.dev/x": 1}),
+        &[(CheckId::MetaKeyFormat, Status::Warn)],
+    ),
     // Issue 12: a tool that requires a task, refused plainly with -32601, draws nothing.
     (
         "a tool requiring a task refuses a plain call with -32601",

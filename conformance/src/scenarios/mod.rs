@@ -5,6 +5,7 @@
 //! a fresh server process (`revision.rs`); version negotiation needs a few extra short
 //! sessions (`negotiation.rs`).
 
+mod edges;
 mod era;
 mod fuzz;
 mod modern;
@@ -15,6 +16,7 @@ mod replay;
 mod revision;
 mod tools;
 
+pub use edges::{CancelProbe, EarlySession, EdgeRecord, MalformedInit, UNKNOWN_NOTIFICATION};
 pub(crate) use era::{case_line, generated_meta};
 pub use fuzz::{fuzz, FuzzOutcome};
 pub use modern::{

@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
+use super::edges::{self, EdgeRecord};
 use super::initialize_params;
 use super::modern::{self, ModernRecord};
 use super::policy::CallPolicy;
@@ -19,8 +20,13 @@ use crate::protocol::{
 use crate::transport::{ExitInfo, ServerCommand};
 
 /// Ids of the ping probes after the automatic integer one (`RPC-ID-ECHO`): a string with
-/// a non-ASCII character and the largest integer every JSON implementation keeps exact.
-pub const PING_IDS: &[&str] = &["\"conformance-ping-\u{e9}\"", "9007199254740991"];
+/// a non-ASCII character, the largest integer every JSON implementation keeps exact, and a
+/// string of digits (it must come back a string, not the integer it spells).
+pub const PING_IDS: &[&str] = &[
+    "\"conformance-ping-\u{e9}\"",
+    "9007199254740991",
+    "\"4242\"",
+];
 
 /// Upper bound on tools/list pages followed (`PAG-TERMINATES`).
 pub const MAX_PAGES: usize = 1000;
@@ -69,6 +75,8 @@ pub struct RevisionRecord {
     pub parse_error: Option<Exchange>,
     /// A ping after the malformed probes.
     pub ping_after_malformed: Option<Exchange>,
+    /// The edge probes (a short session of their own, and a few fenced ones in this one).
+    pub edges: EdgeRecord,
     /// The shutdown sequence.
     pub shutdown: Option<ShutdownRecord>,
     /// The property phase (its own server processes), unless disabled.
@@ -123,6 +131,18 @@ impl RevisionRecord {
             .chain(&self.invalid_request)
             .chain(&self.parse_error)
             .chain(&self.ping_after_malformed)
+            .chain(
+                self.edges
+                    .cancel
+                    .iter()
+                    .flat_map(|c| [&c.finished, &c.fence]),
+            )
+            .chain(
+                [&self.edges.empty_batch, &self.edges.notification_batch]
+                    .into_iter()
+                    .flatten()
+                    .map(|b| &b.fence),
+            )
     }
 
     /// The opening result (initialize's, or server/discover's), when it succeeded.
@@ -184,6 +204,7 @@ pub async fn run_revision(
         invalid_request: None,
         parse_error: None,
         ping_after_malformed: None,
+        edges: EdgeRecord::default(),
         shutdown: None,
         properties: None,
         modern,
@@ -216,6 +237,10 @@ pub async fn run_revision(
             modern::probes(&mut session, &mut record, command, config).await;
         } else {
             converse(&mut session, &mut record, policy).await;
+            // The edge probes' short session (initialize-phase probes: legacy only) runs
+            // while the main session idles, not beside its traffic: on a loaded machine
+            // two busy processes of one server only make each slower.
+            record.edges.early = Some(edges::early_session(command, revision, config).await?);
         }
     }
     let already_ended = session.ended().map(|s| s.describe());
@@ -418,6 +443,16 @@ async fn tools_and_malformed(
     if session.ended().is_some() {
         return;
     }
+    let batching = record
+        .negotiated
+        .as_deref()
+        .and_then(Revision::find)
+        .unwrap_or(record.requested)
+        .batching;
+    edges::in_session(session, batching, &mut record.edges).await;
+    if session.ended().is_some() {
+        return;
+    }
 
     // A request object without `method` (RPC-ERR-INVALID-REQUEST). Its id is readable,
     // so the error must carry it (RPC-ERROR-ID); an error with a null or absent id is
@@ -430,6 +465,10 @@ async fn tools_and_malformed(
             .request_raw("request without method", &line, Some(id))
             .await,
     );
+    if session.ended().is_some() {
+        return;
+    }
+    edges::bad_id(session, &mut record.edges).await;
     if session.ended().is_some() {
         return;
     }

@@ -417,9 +417,21 @@ impl Session {
             .iter()
             .map(|(id, method)| json!({"jsonrpc": "2.0", "id": id, "method": method}))
             .collect();
+        self.send_batch(items).await
+    }
+
+    /// Sends any JSON array as a batch (empty, or notifications only: `RPC-BATCH-RESPONSE-R2`)
+    /// followed by a ping, and records how it was answered once the ping is (plus a short
+    /// grace). The requests among the items (those with `method` and `id`) are awaited.
+    pub async fn send_batch(&mut self, items: Vec<Value>) -> BatchExchange {
+        let ids: Vec<Value> = items
+            .iter()
+            .filter(|item| item.get("method").is_some())
+            .filter_map(|item| item.get("id").cloned())
+            .collect();
         let message = Value::Array(items);
         let request_seq = self.write(&message.to_string(), Some(message)).await;
-        for (id, _) in calls {
+        for id in &ids {
             self.outstanding.push(Outstanding {
                 id: id.clone(),
                 seq: request_seq,
@@ -442,7 +454,7 @@ impl Session {
             .collect();
         BatchExchange {
             request_seq,
-            ids: calls.iter().map(|(id, _)| id.clone()).collect(),
+            ids,
             in_array,
             separate,
             fence,
@@ -491,6 +503,26 @@ impl Session {
             sent: TokioInstant::now(),
         });
         seq
+    }
+
+    /// Sends notifications, then a ping (the fence), then reads for a short grace after the
+    /// ping's answer, so a response to one of the notifications (there must be none) is
+    /// recorded without waiting out a timeout. Returns the notifications' transcript seqs
+    /// and the ping's exchange.
+    pub async fn notify_fenced(&mut self, notifications: &[Value]) -> (Vec<usize>, Exchange) {
+        let mut seqs = Vec::new();
+        for message in notifications {
+            seqs.push(
+                self.write(&message.to_string(), Some(message.clone()))
+                    .await,
+            );
+        }
+        let sent = TokioInstant::now();
+        let fence = self.liveness().await;
+        if fence.response().is_some() {
+            self.settle(fence_grace(sent.elapsed())).await;
+        }
+        (seqs, fence)
     }
 
     /// Sends a notification; nothing is awaited.

@@ -1,0 +1,204 @@
+//! Edge probes: inputs a client may send that the main walk does not, whose answer the
+//! spec (or JSON-RPC 2.0, which it builds on) still fixes.
+//!
+//! - A short session of its own, before the main one ever starts judging: `initialize`
+//!   with its params malformed (`LC-INIT-PARAMS-MALFORMED`), then a ping between the
+//!   initialize response and `notifications/initialized` (`LC-PING-ANYTIME`). Its own
+//!   process, because a server may rightly end or refuse a session whose initialize was
+//!   malformed, and because the main session must stay a well-behaved client.
+//! - In the main session: an empty batch and a batch of notifications only, in the
+//!   revision that has batches (`RPC-BATCH-RESPONSE-R2`); a cancellation of a request
+//!   already answered and a malformed one (`CANCEL-IGNORE-INVALID`).
+//!
+//! Every probe is bounded like the rest of the session: a ping follows whatever may
+//! rightly go unanswered (a notification, a batch), so a server that behaves costs a round
+//! trip and a short grace, never a timeout.
+
+use serde_json::{json, Value};
+
+use super::initialize_params;
+use crate::protocol::{BatchExchange, Exchange, Revision, Session, SessionConfig, Transcript};
+use crate::transport::ServerCommand;
+
+/// What the edge probes recorded; each part is `None` when it was not sent.
+#[derive(Debug, Clone, Default)]
+pub struct EdgeRecord {
+    /// The short session: malformed initialize, then ping before `initialized`.
+    pub early: Option<EarlySession>,
+    /// `[]`, in revisions with batches.
+    pub empty_batch: Option<BatchExchange>,
+    /// A batch of two notifications, in revisions with batches.
+    pub notification_batch: Option<BatchExchange>,
+    /// Cancellations that must be ignored.
+    pub cancel: Option<CancelProbe>,
+    /// A ping whose id is `true`: neither a string nor an integer (MCP), nor a string,
+    /// number or null (JSON-RPC 2.0), so not a valid Request object (section 10 A3).
+    pub bad_id: Option<Exchange>,
+}
+
+/// One malformed initialize and its answer.
+#[derive(Debug, Clone)]
+pub struct MalformedInit {
+    /// What is wrong with its params ("params left out").
+    pub what: &'static str,
+    /// The exchange.
+    pub exchange: Exchange,
+}
+
+/// The short session of the early probes.
+#[derive(Debug, Clone)]
+pub struct EarlySession {
+    /// Malformed initialize requests, in order, until one was not refused with an error.
+    pub malformed: Vec<MalformedInit>,
+    /// The well-formed initialize sent after every malformed one was refused.
+    pub initialize: Option<Exchange>,
+    /// The ping sent after a successful initialize, before `notifications/initialized`.
+    pub ping: Option<Exchange>,
+    /// The whole session.
+    pub transcript: Transcript,
+}
+
+impl EarlySession {
+    /// The initialize that succeeded (a malformed one answered leniently, or the
+    /// well-formed one), if one did.
+    pub fn initialized(&self) -> Option<&Exchange> {
+        self.malformed
+            .iter()
+            .map(|m| &m.exchange)
+            .chain(&self.initialize)
+            .find(|x| x.result().is_some())
+    }
+}
+
+/// Cancellations the server must ignore, and the ping behind them.
+#[derive(Debug, Clone)]
+pub struct CancelProbe {
+    /// A ping, answered before its cancellation was sent.
+    pub finished: Exchange,
+    /// Transcript seqs of the cancellation of `finished` and of a malformed one.
+    pub notifications: Vec<usize>,
+    /// The ping sent after them.
+    pub fence: Exchange,
+    /// One past the last transcript seq of the probe (the fence's grace included).
+    pub end: usize,
+}
+
+impl CancelProbe {
+    /// Whether transcript entry `seq` came while the probe ran (after its cancellations).
+    pub fn covers(&self, seq: usize) -> bool {
+        self.notifications.first().is_some_and(|&first| seq > first) && seq < self.end
+    }
+}
+
+/// The malformed initialize params, each breaking one required member of
+/// InitializeRequest (schema.json: protocolVersion, capabilities, clientInfo).
+fn malformed_params(version: &str) -> Vec<(&'static str, Option<Value>)> {
+    let full = initialize_params(version);
+    let without = |key: &str| {
+        let mut params = full.clone();
+        if let Some(object) = params.as_object_mut() {
+            object.remove(key);
+        }
+        Some(params)
+    };
+    vec![
+        ("params left out", None),
+        ("protocolVersion left out", without("protocolVersion")),
+        ("capabilities left out", without("capabilities")),
+        ("clientInfo left out", without("clientInfo")),
+    ]
+}
+
+/// Runs the early probes in a fresh process: each malformed initialize in turn while the
+/// server refuses them with an error (a success or silence ends the series: the session
+/// is then initialized, or in doubt), the well-formed one if all were refused, then a
+/// ping before `notifications/initialized`.
+pub(super) async fn early_session(
+    command: &ServerCommand,
+    revision: &'static Revision,
+    config: &SessionConfig,
+) -> crate::Result<EarlySession> {
+    let mut session = Session::start(command, config.clone())?;
+    let mut malformed = Vec::new();
+    let mut refused_all = true;
+    for (what, params) in malformed_params(revision.id) {
+        let exchange = session.request("initialize", params).await;
+        let refused = exchange.error().is_some();
+        malformed.push(MalformedInit { what, exchange });
+        if !refused || session.ended().is_some() {
+            refused_all = refused;
+            break;
+        }
+    }
+    let mut record = EarlySession {
+        malformed,
+        initialize: None,
+        ping: None,
+        transcript: Transcript::default(),
+    };
+    if refused_all && session.ended().is_none() {
+        let params = initialize_params(revision.id);
+        record.initialize = Some(session.request("initialize", Some(params)).await);
+    }
+    if record.initialized().is_some() && session.ended().is_none() {
+        record.ping = Some(session.request("ping", None).await);
+    }
+    session.kill().await;
+    record.transcript = session.into_transcript();
+    Ok(record)
+}
+
+/// A ping with the id `true`, sent after the request without `method`: an invalid Request
+/// object gets -32600 (`RPC-ERR-INVALID-REQUEST`, section 10 A3); a ping follows it.
+pub(super) async fn bad_id(session: &mut Session, edges: &mut EdgeRecord) {
+    // The liveness request (ping; server/discover in 2026-07-28, with its `_meta`).
+    let method = session.liveness_method();
+    let line = session
+        .stamp(json!({"jsonrpc": "2.0", "id": true, "method": method}))
+        .to_string();
+    let label = format!("{method} with id true");
+    edges.bad_id = Some(session.request_raw(&label, &line, Some(json!(true))).await);
+}
+
+/// A notification method no revision defines: a batch of these must get no answer at all.
+pub const UNKNOWN_NOTIFICATION: &str = "notifications/conformance/none";
+
+/// The in-session probes, sent after the unknown-method probe.
+pub(super) async fn in_session(session: &mut Session, batching: bool, edges: &mut EdgeRecord) {
+    if batching {
+        edges.empty_batch = Some(session.send_batch(Vec::new()).await);
+        if session.ended().is_some() {
+            return;
+        }
+        let note =
+            |n: u32| json!({"jsonrpc": "2.0", "method": UNKNOWN_NOTIFICATION, "params": {"n": n}});
+        edges.notification_batch = Some(session.send_batch(vec![note(1), note(2)]).await);
+        if session.ended().is_some() {
+            return;
+        }
+    }
+    // cancellation.mdx, Error Handling: "Invalid cancellation notifications SHOULD be
+    // ignored: Unknown request IDs, Already completed requests, Malformed notifications".
+    let finished = session.liveness().await;
+    let Some(id) = finished.response().and(finished.request.get("id")).cloned() else {
+        return;
+    };
+    let cancel = |request_id: Value, reason: &str| {
+        json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+            "params": {"requestId": request_id, "reason": reason}})
+    };
+    let (notifications, fence) = session
+        .notify_fenced(&[
+            cancel(id, "conformance probe: a request already answered"),
+            // A requestId that is neither a string nor an integer: malformed in every
+            // revision (2025-11-25 makes requestId optional, never of another type).
+            cancel(json!(true), "conformance probe: a malformed cancellation"),
+        ])
+        .await;
+    edges.cancel = Some(CancelProbe {
+        finished,
+        notifications,
+        fence,
+        end: session.transcript().entries().len(),
+    });
+}
