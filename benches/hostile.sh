@@ -2,8 +2,8 @@
 # Regenerates the table of reports/hostile.md: runs the release binary against each
 # hostile server of fixtures/python/hostile_server.py at the issue's sizes, and prints one
 # Markdown row per behaviour: wall time, peak RSS (from /usr/bin/time -v), processes left
-# running afterwards (found by a marker in their environment, then killed), exit code and
-# the failing/warning checks of the JSON report.
+# running afterwards (found by a marker in their environment or in HOSTILE_PIDFILE, then
+# killed), exit code and the failing/warning checks of the JSON report.
 #
 #   cargo build --release -p mcp-conformance
 #   benches/hostile.sh [ROW...]            # all rows when none is named
@@ -42,6 +42,10 @@ ROWS=(
   "answer-twice|answer-twice"
   "stderr-flood|stderr-flood"
   "daemon-refork|daemon-refork"
+  "scrubbed-daemon|scrubbed-daemon"
+  "progress-flood|progress-flood"
+  "big-enum-100000|big-enum 100000"
+  "min-length-1000000|min-length 1000000"
 )
 
 # Every live process whose environment holds HOSTILE_BENCH=$1 (one grep over /proc).
@@ -60,7 +64,7 @@ for row in "${ROWS[@]}"; do
   fi
   tag="$name-$$"
   # shellcheck disable=SC2086
-  HOSTILE_BENCH=$tag /usr/bin/time -v -o "$OUT/$name.time" \
+  HOSTILE_BENCH=$tag HOSTILE_PIDFILE="$OUT/$name.pids" /usr/bin/time -v -o "$OUT/$name.time" \
     timeout --foreground -s KILL "$WALL_CAP" "$BIN" run --timeout "$TIMEOUT" $HARNESS_ARGS \
     --format json --output "$OUT/$name.json" --cases-dir "$OUT/cases" -- python3 "$SERVER" $args \
     >"$OUT/$name.stdout" 2>"$OUT/$name.stderr" &
@@ -83,8 +87,12 @@ for row in "${ROWS[@]}"; do
   wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {print $2}' "$OUT/$name.time")
   rss=$(awk -F': ' '/Maximum resident set size/ {printf "%d MB", $2/1024}' "$OUT/$name.time")
   sleep 1
-  left=$(marked "$tag" | wc -l)
-  for pid in $(marked "$tag"); do kill -KILL "$pid" 2>/dev/null; done
+  # Marked processes, and those a server listed in HOSTILE_PIDFILE (scrubbed-daemon's
+  # sleeper has no environment to mark).
+  listed=$(cat "$OUT/$name.pids" 2>/dev/null | while read -r p; do
+    [ -d "/proc/$p" ] && ! grep -q '^State:.*Z' "/proc/$p/status" 2>/dev/null && echo "$p"; done)
+  left=$( (marked "$tag"; echo "$listed") | grep -c . )
+  for pid in $(marked "$tag") $listed; do kill -KILL "$pid" 2>/dev/null; done
   checks="(no report)"
   if [ -s "$OUT/$name.json" ]; then
     checks=$(jq -r '[.revisions[] | .revision as $r | .results[]

@@ -5,7 +5,6 @@
 //! target), a finding or a clean error, and that nothing the server started is left
 //! (found by a marker in the environment the server and its descendants inherit).
 
-#[allow(dead_code)]
 mod common;
 #[allow(dead_code)] // the runner of robustness.rs is not used here
 #[path = "common/hostile.rs"]

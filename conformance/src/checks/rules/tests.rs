@@ -531,7 +531,8 @@ fn unsolicited_responses() {
 fn a_second_answer_to_one_of_our_ids() {
     let again = json!({"jsonrpc": "2.0", "id": "pipe-1", "result": {}});
     let (ours, other) = (json!("pipe-1"), json!(3));
-    let rows: &[(&str, &[&Value], Option<(CheckId, FailureKind)>)] = &[
+    type Row<'a> = (&'a str, &'a [&'a Value], Option<(CheckId, FailureKind)>);
+    let rows: &[Row<'_>] = &[
         (
             "ours",
             &[&other, &ours],
