@@ -47,10 +47,7 @@ const EXPECTATIONS: &[Row] = &[
     ("result-and-error", &[("rpc-resp-exclusive", Fail, ALL)]),
     (
         "id-stringified",
-        &[
-            ("prop-id-roundtrip", Fail, LEGACY),
-            ("rpc-id-echo", Fail, ALL),
-        ],
+        &[("prop-id-roundtrip", Fail, ALL), ("rpc-id-echo", Fail, ALL)],
     ),
     (
         "error-no-message",
@@ -73,7 +70,7 @@ const EXPECTATIONS: &[Row] = &[
     (
         "method-not-found-wrong-code",
         &[
-            ("prop-unknown-method", Fail, LEGACY),
+            ("prop-unknown-method", Fail, ALL),
             ("rpc-err-method-not-found", Fail, ALL),
             // ping is an unknown method in 2026-07-28: it gets the same wrong code.
             ("m-ping-gone", Warn, R5),
@@ -88,7 +85,14 @@ const EXPECTATIONS: &[Row] = &[
         &[("rpc-response-required", Fail, ALL)],
     ),
     // A log flood when stdin closes: the shutdown's reading is cut past the bound.
-    ("flood-on-stdin-eof", &[("rpc-traffic-bounded", Warn, ALL)]),
+    (
+        "flood-on-stdin-eof",
+        &[
+            ("rpc-traffic-bounded", Warn, ALL),
+            // Its flood is log notifications: 2026-07-28 forbids them unasked.
+            ("m-loglevel", Fail, R5),
+        ],
+    ),
     // -- Lifecycle --
     ("ping-nonempty", &[("lc-ping", Fail, LEGACY)]),
     (
@@ -159,7 +163,7 @@ const EXPECTATIONS: &[Row] = &[
     (
         "output-schema-not-object",
         &[
-            ("prop-valid-call-result", Fail, R3_R4),
+            ("prop-valid-call-result", Fail, R3_UP),
             ("tool-outputschema-object", Fail, R3_R4),
             ("schema-server-messages", Fail, R3_R4),
             ("tc-outputschema-conform", Fail, R3_UP),
@@ -204,7 +208,7 @@ const EXPECTATIONS: &[Row] = &[
     (
         "structured-content-mismatch",
         &[
-            ("prop-valid-call-result", Fail, R3_R4),
+            ("prop-valid-call-result", Fail, R3_UP),
             ("tc-outputschema-conform", Fail, R3_UP),
         ],
     ),
@@ -219,14 +223,14 @@ const EXPECTATIONS: &[Row] = &[
     (
         "is-error-string",
         &[
-            ("prop-valid-call-result", Fail, LEGACY),
+            ("prop-valid-call-result", Fail, ALL),
             ("schema-server-messages", Fail, ALL),
         ],
     ),
     (
         "tool-result-legacy-shape",
         &[
-            ("prop-valid-call-result", Fail, LEGACY),
+            ("prop-valid-call-result", Fail, ALL),
             ("schema-server-messages", Fail, ALL),
         ],
     ),
@@ -254,21 +258,21 @@ const EXPECTATIONS: &[Row] = &[
     (
         "invalid-arguments-accepted",
         &[
-            ("prop-invalid-call-rejected", Fail, LEGACY),
+            ("prop-invalid-call-rejected", Fail, ALL),
             ("tc-err-input-validation", Fail, ALL),
         ],
     ),
     (
         "invalid-arguments-protocol-error",
         &[
-            ("prop-invalid-call-rejected", Warn, R4),
+            ("prop-invalid-call-rejected", Warn, R4_UP),
             ("tc-err-input-validation", Warn, R4_UP),
         ],
     ),
     (
         "tool-error-as-protocol-error",
         &[
-            ("prop-valid-call-accepted", Warn, LEGACY),
+            ("prop-valid-call-accepted", Warn, ALL),
             ("tc-err-execution", Warn, ALL),
         ],
     ),
@@ -372,6 +376,7 @@ const EXPECTATIONS: &[Row] = &[
         &[
             ("m-resulttype", Fail, R5),
             ("schema-server-messages", Fail, R5),
+            ("prop-valid-call-result", Fail, R5),
         ],
     ),
     (
@@ -431,7 +436,11 @@ const EXPECTATIONS: &[Row] = &[
     ),
     ("meta-key-invalid", &[("meta-key-format", Fail, R3_UP)]),
     ("digit-string-id-parsed", &[("rpc-id-echo", Fail, ALL)]),
-    ("bad-id-answered", &[("rpc-err-invalid-request", Fail, ALL)]),
+    // It answers a boolean-id ping: 2026-07-28 has no ping (its probe is server/discover).
+    (
+        "bad-id-answered",
+        &[("rpc-err-invalid-request", Fail, LEGACY)],
+    ),
 ];
 
 /// The faults whose rows wait out the response timeout or the shutdown grace by design:

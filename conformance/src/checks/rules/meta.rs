@@ -16,6 +16,18 @@ pub const DEFINED_RESERVED_KEYS: &[&str] = &[
     "io.modelcontextprotocol/model-immediate-response",
 ];
 
+/// Keys under the reserved prefix that 2026-07-28 defines (index.mdx, Reserved keys and
+/// Per-response protocol fields): a modern server writes `serverInfo` in every result and
+/// `subscriptionId` on subscription messages.
+pub const MODERN_RESERVED_KEYS: &[&str] = &[
+    "io.modelcontextprotocol/protocolVersion",
+    "io.modelcontextprotocol/clientInfo",
+    "io.modelcontextprotocol/clientCapabilities",
+    "io.modelcontextprotocol/logLevel",
+    "io.modelcontextprotocol/subscriptionId",
+    "io.modelcontextprotocol/serverInfo",
+];
+
 /// What is wrong with a `_meta` key.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum MetaKeyProblem {
@@ -90,7 +102,9 @@ pub fn key_problem(key: &str, revision: &Revision) -> Option<MetaKeyProblem> {
                  (or holds characters other than letters, digits, '-', '_' and '.')"
             )));
         }
-        if reserved(&labels, revision) && !DEFINED_RESERVED_KEYS.contains(&key) {
+        let defined = DEFINED_RESERVED_KEYS.contains(&key)
+            || (revision.modern() && MODERN_RESERVED_KEYS.contains(&key));
+        if reserved(&labels, revision) && !defined {
             return Some(MetaKeyProblem::Reserved);
         }
         return None;
@@ -201,6 +215,10 @@ mod tests {
         assert_eq!(problem("com.example.mcp/x", Rev::R2025_11_25), None);
         assert_eq!(
             problem("io.modelcontextprotocol/related-task", Rev::R2025_11_25),
+            None
+        );
+        assert_eq!(
+            problem("io.modelcontextprotocol/serverInfo", Rev::R2026_07_28),
             None
         );
     }
