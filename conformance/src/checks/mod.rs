@@ -12,6 +12,7 @@
 
 mod catalog;
 mod explain;
+mod http;
 mod jsonrpc;
 mod lifecycle;
 mod model;

@@ -6,6 +6,7 @@
 //! sessions (`negotiation.rs`).
 
 mod fuzz;
+mod http;
 mod modern;
 mod negotiation;
 mod policy;
@@ -15,6 +16,7 @@ mod revision;
 mod tools;
 
 pub use fuzz::{fuzz, FuzzOutcome};
+pub use http::HttpRecord;
 pub use modern::{
     request_meta, EraFinding, ModernRecord, MrtrProbe, SubscriptionProbe, INPUT_CAPABILITIES,
     LISTEN_ID, META_CAPABILITIES, META_CLIENT_INFO, META_SERVER_INFO, META_SUBSCRIPTION,

@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
+use super::http::HttpRecord;
 use super::initialize_params;
 use super::modern::{self, ModernRecord};
 use super::policy::CallPolicy;
@@ -75,6 +76,8 @@ pub struct RevisionRecord {
     pub properties: Option<PropertyRecord>,
     /// What only a modern (2026-07-28) conversation records.
     pub modern: Option<ModernRecord>,
+    /// What only a Streamable HTTP conversation records (`None` over stdio).
+    pub http: Option<HttpRecord>,
     /// Everything exchanged.
     pub transcript: Transcript,
     /// How long each phase took.
@@ -185,6 +188,7 @@ pub async fn run_revision(
         shutdown: None,
         properties: None,
         modern,
+        http: None,
         transcript: Transcript::default(),
         phases: PhaseTimes::default(),
     };
@@ -218,12 +222,18 @@ pub async fn run_revision(
     }
     let already_ended = session.ended().map(|s| s.describe());
     let (exit, voluntary, waited) = session.shutdown().await;
-    record.shutdown = Some(ShutdownRecord {
-        exit,
-        already_ended,
-        voluntary,
-        waited,
-    });
+    if session.is_http() {
+        // Over HTTP there is no stdin to close: the session was DELETEd instead, and the
+        // HTTP-only probes run in a session of their own.
+        record.http = Some(super::http::record(&session, command, revision, config).await?);
+    } else {
+        record.shutdown = Some(ShutdownRecord {
+            exit,
+            already_ended,
+            voluntary,
+            waited,
+        });
+    }
     record.transcript = session.into_transcript();
     record.phases.scripted = started.elapsed();
     let started = std::time::Instant::now();
