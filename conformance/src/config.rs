@@ -338,7 +338,10 @@ impl FileConfig {
                 let mut headers: Vec<(String, String)> = file_headers.into_iter().collect();
                 for header in &flags.headers {
                     let (name, value) = header.split_once(':').ok_or_else(|| {
-                        usage(format!("--header {:?} is not 'Name: value'", redact(header)))
+                        usage(format!(
+                            "--header {:?} is not 'Name: value'",
+                            redact(header)
+                        ))
                     })?;
                     headers.push((name.trim().to_string(), value.trim().to_string()));
                 }

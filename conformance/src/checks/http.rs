@@ -9,14 +9,11 @@ use crate::scenarios::HttpRecord;
 use crate::transport::{is_media, Carried, HttpFact, HttpProbe, ProbeStep};
 
 fn http<'a>(ctx: &'a Ctx<'_>) -> Result<&'a HttpRecord, Verdict> {
-    ctx.record
-        .http
-        .as_ref()
-        .ok_or_else(|| {
-            Verdict::Skip(
-                "applies to revisions run over Streamable HTTP only; this one ran over stdio".into(),
-            )
-        })
+    ctx.record.http.as_ref().ok_or_else(|| {
+        Verdict::Skip(
+            "applies to revisions run over Streamable HTTP only; this one ran over stdio".into(),
+        )
+    })
 }
 
 fn probe<'a>(ctx: &'a Ctx<'_>) -> Result<&'a HttpProbe, Verdict> {

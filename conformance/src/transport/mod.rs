@@ -7,6 +7,7 @@
 //! ([`HttpTransport`]) the same events come from POST responses, so the layers above do
 //! not know which transport they talk through ([`Transport`]).
 
+mod fact;
 mod framing;
 mod http;
 mod launch;
@@ -16,11 +17,9 @@ mod stdio;
 
 use std::time::Duration;
 
+pub use fact::{is_media, Carried, HttpFact, HttpTarget};
 pub use framing::{Frame, LineFramer};
-pub use http::{
-    is_media, Carried, HttpFact, HttpTarget, HttpTransport, MAX_IN_FLIGHT, SESSION_HEADER,
-    VERSION_HEADER,
-};
+pub use http::{HttpTransport, MAX_IN_FLIGHT, SESSION_HEADER, VERSION_HEADER};
 pub use launch::LaunchedServer;
 pub use probe::{HttpProbe, ProbeStep};
 pub use stdio::{
@@ -38,7 +37,11 @@ pub enum Transport {
 
 impl Transport {
     /// Starts the server (stdio) or prepares the HTTP session (nothing sent yet).
-    pub fn start(command: &ServerCommand, timeout: Duration, max_line: usize) -> crate::Result<Self> {
+    pub fn start(
+        command: &ServerCommand,
+        timeout: Duration,
+        max_line: usize,
+    ) -> crate::Result<Self> {
         Ok(match &command.http {
             Some(target) => Transport::Http(HttpTransport::connect(target, timeout, max_line)?),
             None => Transport::Stdio(StdioTransport::spawn(command, max_line)?),

@@ -11,11 +11,9 @@ use std::time::Duration;
 use reqwest::header::{ACCEPT, CONTENT_TYPE};
 use serde_json::{json, Value};
 
+use super::fact::{content_type, error_text, is_media, Carried, HttpFact, HttpTarget};
 use super::framing::Frame;
-use super::http::{
-    answers, content_type, delete, error_text, is_media, Carried, Endpoint, HttpFact, HttpTarget,
-    SESSION_HEADER,
-};
+use super::http::{answers, delete, Endpoint, SESSION_HEADER};
 use super::sse::SseDecoder;
 
 /// Body bytes a probe reads (it needs the status, the content type and a message).
@@ -148,7 +146,10 @@ async fn post(
     } else {
         Carried::Notification
     };
-    let rpc = message.get("method").and_then(Value::as_str).map(str::to_string);
+    let rpc = message
+        .get("method")
+        .and_then(Value::as_str)
+        .map(str::to_string);
     let mut fact = endpoint.fact("POST", carried, rpc);
     let (builder, sent) = endpoint.request(reqwest::Method::POST, session, version);
     fact.sent = sent;

@@ -142,7 +142,10 @@ mod tests {
     fn events_split_across_chunks_are_joined_and_fields_ignored() {
         let got = decode(
             64,
-            &[b": hi\nevent: message\nid: 1\nda", b"ta: {\"a\":1}\r\n\r\ndata:x\ndata: y\n\n"],
+            &[
+                b": hi\nevent: message\nid: 1\nda",
+                b"ta: {\"a\":1}\r\n\r\ndata:x\ndata: y\n\n",
+            ],
         );
         assert_eq!(
             got,

@@ -234,7 +234,7 @@ pub(crate) struct ReferenceArgs {
     /// address is printed on stderr as `listening on http://127.0.0.1:N/mcp`).
     #[arg(long, value_name = "PORT")]
     pub http: Option<u16>,
-    /// Over HTTP, break one Streamable HTTP rule on purpose (see `--list-faults`).
+    /// Over HTTP, break one Streamable HTTP rule on purpose (see `--http 0 --list-faults`).
     #[arg(long, value_name = "NAME", requires = "http")]
     pub http_fault: Option<String>,
 }

@@ -11,11 +11,15 @@ use crate::exit::Exit;
 /// Serves until stdin closes; the exit status is the server's own.
 pub(crate) fn reference_server(args: ReferenceArgs) -> Exit {
     if args.list_faults {
+        // With --http, the HTTP mode's own faults (the stdio ones apply over HTTP too).
+        if args.http.is_some() {
+            for f in HttpFault::ALL {
+                println!("{}\t{}", f.name(), f.description());
+            }
+            return Exit::Pass;
+        }
         for f in Fault::ALL {
             println!("{}\t{}", f.name(), f.description());
-        }
-        for f in HttpFault::ALL {
-            println!("{}\t{} (with --http)", f.name(), f.description());
         }
         return Exit::Pass;
     }

@@ -155,10 +155,7 @@ impl Session {
     /// The HTTP exchanges of this session so far (none over stdio), and how many more
     /// were not kept.
     pub fn http_facts(&self) -> (Vec<HttpFact>, u64) {
-        self.transport
-            .http()
-            .map(|t| t.facts())
-            .unwrap_or_default()
+        self.transport.http().map(|t| t.facts()).unwrap_or_default()
     }
 
     /// The `Mcp-Session-Id` the server assigned (HTTP only).
