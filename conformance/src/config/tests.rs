@@ -361,7 +361,10 @@ fn url_and_headers_make_an_http_target() {
         .unwrap();
     let http = settings.server.http.as_ref().unwrap();
     assert_eq!(http.url, "http://127.0.0.1:9/mcp");
-    assert_eq!(http.headers, vec![("Authorization".into(), "Bearer x".into())]);
+    assert_eq!(
+        http.headers,
+        vec![("Authorization".into(), "Bearer x".into())]
+    );
     assert!(settings.server.program.is_empty() && !settings.default_server);
     let ids: Vec<&str> = settings.revisions.iter().map(|r| r.id).collect();
     assert_eq!(ids, crate::config::HTTP_REVISIONS);
@@ -371,7 +374,9 @@ fn url_and_headers_make_an_http_target() {
         Path::new("c.toml"),
     )
     .unwrap();
-    let settings = file.merge(Flags::default(), || Err(Error::NoCommand)).unwrap();
+    let settings = file
+        .merge(Flags::default(), || Err(Error::NoCommand))
+        .unwrap();
     assert_eq!(settings.server.program, "srv");
     assert_eq!(
         settings.server.http.unwrap().headers,
@@ -384,7 +389,10 @@ fn url_and_headers_make_an_http_target() {
         ..Flags::default()
     };
     let err = FileConfig::default().merge(no_url, || Err(Error::NoCommand));
-    assert!(err.unwrap_err().to_string().contains("--header needs --url"));
+    assert!(err
+        .unwrap_err()
+        .to_string()
+        .contains("--header needs --url"));
     let bad = Flags {
         headers: vec!["no-colon-secret".into()],
         ..flags.clone()
