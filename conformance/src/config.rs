@@ -62,8 +62,14 @@ pub const DEFAULT_CASES_DIR: &str = "mcp-conformance-cases";
 #[derive(Debug, Clone, Default, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct ServerSection {
-    /// Program.
+    /// Program (with `url`: the command that starts the HTTP server; may be left out).
+    #[serde(default)]
     pub command: String,
+    /// The server's Streamable HTTP endpoint, when it is reached over HTTP.
+    pub url: Option<String>,
+    /// Headers sent on every HTTP request, by name (values never reported).
+    #[serde(default)]
+    pub headers: BTreeMap<String, String>,
     /// Arguments.
     #[serde(default)]
     pub args: Vec<String>,
@@ -174,12 +180,28 @@ impl FileConfig {
     }
 }
 
+/// The revisions judged over Streamable HTTP so far (2024-11-05's HTTP+SSE transport and
+/// 2026-07-28's stateless HTTP are not implemented yet).
+pub const HTTP_REVISIONS: &[&str] = &["2025-03-26", "2025-06-18", "2025-11-25"];
+
+/// A `--header` argument for an error message: the name only.
+fn redact(header: &str) -> String {
+    match header.split_once(':') {
+        Some((name, _)) => format!("{name}: <redacted>"),
+        None => "<redacted>".to_string(),
+    }
+}
+
 /// What the command line says about a run. A flag not given is `None`, empty or `false`,
 /// so that only a flag actually given overrides the file.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Flags {
     /// The server command after `--` (empty: none given).
     pub command: Vec<String>,
+    /// `--url`: reach the server over Streamable HTTP.
+    pub url: Option<String>,
+    /// `--header 'Name: value'`, as written.
+    pub headers: Vec<String>,
     /// `--env KEY=VALUE`, as written, added to the server's environment.
     pub env: Vec<String>,
     /// `--cwd`: the server's working directory.
@@ -290,7 +312,14 @@ impl FileConfig {
             message,
         };
 
-        let (mut server, is_default) = match (flags.command.split_first(), self.server) {
+        let (file_url, file_headers) = self
+            .server
+            .as_ref()
+            .map(|s| (s.url.clone(), s.headers.clone()))
+            .unwrap_or_default();
+        let url = flags.url.clone().or(file_url);
+        let file_server = self.server.filter(|s| !s.command.is_empty());
+        let (mut server, is_default) = match (flags.command.split_first(), file_server) {
             (Some((program, rest)), _) => {
                 (ServerCommand::new(program.clone(), rest.to_vec()), false)
             }
@@ -300,8 +329,29 @@ impl FileConfig {
                 command.cwd = server.cwd;
                 (command, false)
             }
+            // Over HTTP without a command: a server already running, started by nobody.
+            (None, None) if url.is_some() => (ServerCommand::default(), false),
             (None, None) => (default_server()?, true),
         };
+        match url {
+            Some(url) => {
+                let mut headers: Vec<(String, String)> = file_headers.into_iter().collect();
+                for header in &flags.headers {
+                    let (name, value) = header.split_once(':').ok_or_else(|| {
+                        usage(format!(
+                            "--header {:?} is not 'Name: value'",
+                            redact(header)
+                        ))
+                    })?;
+                    headers.push((name.trim().to_string(), value.trim().to_string()));
+                }
+                server.http = Some(crate::transport::HttpTarget { url, headers });
+            }
+            None if !flags.headers.is_empty() => {
+                return Err(usage("--header needs --url".to_string()));
+            }
+            None => {}
+        }
         if let Some(cwd) = flags.cwd {
             server.cwd = Some(cwd);
         }
@@ -313,14 +363,28 @@ impl FileConfig {
         }
 
         let names = or_file(flags.revisions, run.revisions);
-        let revisions = if names.is_empty() {
-            REVISIONS.iter().collect()
+        let over_http = server.http.is_some();
+        let revisions: Vec<&'static Revision> = if names.is_empty() {
+            REVISIONS
+                .iter()
+                .filter(|r| !over_http || HTTP_REVISIONS.contains(&r.id))
+                .collect()
         } else {
             names
                 .iter()
                 .map(|n| Revision::named(n).ok_or_else(|| Error::UnknownRevision(n.clone())))
                 .collect::<Result<Vec<_>>>()?
         };
+        if let Some(r) = revisions
+            .iter()
+            .find(|r| over_http && !HTTP_REVISIONS.contains(&r.id))
+        {
+            return Err(usage(format!(
+                "{} over HTTP is not supported yet (Streamable HTTP: {})",
+                r.id,
+                HTTP_REVISIONS.join(", ")
+            )));
+        }
 
         let timeout = flags
             .timeout

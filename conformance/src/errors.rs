@@ -18,6 +18,22 @@ pub enum Error {
         #[source]
         source: std::io::Error,
     },
+    /// A `--url` that cannot be used (not http, no host, a header that is not one).
+    #[error("use the server url `{url}`: {reason}")]
+    BadUrl {
+        /// The URL given.
+        url: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A started HTTP server did not accept connections in time (or exited first).
+    #[error("reach the server at `{url}`: {reason}")]
+    HttpNotReady {
+        /// The URL waited for.
+        url: String,
+        /// What happened.
+        reason: String,
+    },
     /// The server command is empty.
     #[error("start a server: no command was given")]
     NoCommand,

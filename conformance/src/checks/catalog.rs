@@ -8,7 +8,7 @@
 
 use super::model::{Applies, Check, Cite, Grade, Level};
 use super::rules::FailureKind::*;
-use super::{edges, jsonrpc, lifecycle, modern, progress, property, schema, tools};
+use super::{edges, http, jsonrpc, lifecycle, modern, progress, property, schema, tools};
 use crate::protocol::Rev::*;
 
 const MUST: Grade = Grade::Fixed(Level::Must);
@@ -239,6 +239,52 @@ catalog! {
         applies: Applies::Modern,
         source: Cite::One("2026-07-28 index.mdx, client capabilities; mrtr.mdx, Server Requirements"),
         judge: modern::client_capabilities,
+        kinds: &[],
+    }
+    // -- Streamable HTTP (transports.mdx, 2025-03-26 to 2025-11-25); skipped over stdio --
+    HttpNotification202 = "http-notification-202" {
+        title: "an accepted notification or response POST gets 202 Accepted with no body",
+        level: MUST,
+        requirement: Cite::One("LC-HTTP-NOTIF-202"),
+        applies: Applies::Range(R2025_03_26, R2025_11_25),
+        source: Cite::One("transports.mdx, Streamable HTTP, Sending Messages to the Server"),
+        judge: http::notification_202,
+        kinds: &[],
+    }
+    HttpContentType = "http-content-type" {
+        title: "a request POST is answered with application/json or text/event-stream",
+        level: MUST,
+        requirement: Cite::One("LC-HTTP-NOTIF-202"),
+        applies: Applies::Range(R2025_03_26, R2025_11_25),
+        source: Cite::One("transports.mdx, Streamable HTTP, Sending Messages to the Server"),
+        judge: http::content_type,
+        kinds: &[],
+    }
+    HttpSessionRequired = "http-session-required" {
+        title: "a request without Mcp-Session-Id after initialize gets 400 Bad Request",
+        level: SHOULD,
+        requirement: Cite::One("LC-HTTP-SESSION"),
+        applies: Applies::Range(R2025_03_26, R2025_11_25),
+        source: Cite::One("transports.mdx, Streamable HTTP, Session Management"),
+        judge: http::session_required,
+        kinds: &[],
+    }
+    HttpSessionUnknown = "http-session-unknown" {
+        title: "a request in a session the server ended (or never issued) gets 404 Not Found",
+        level: MUST,
+        requirement: Cite::One("LC-HTTP-SESSION"),
+        applies: Applies::Range(R2025_03_26, R2025_11_25),
+        source: Cite::One("transports.mdx, Streamable HTTP, Session Management"),
+        judge: http::session_unknown,
+        kinds: &[],
+    }
+    HttpProtocolVersion = "http-protocol-version" {
+        title: "an invalid MCP-Protocol-Version header gets 400 Bad Request",
+        level: MUST,
+        requirement: Cite::One("LC-HTTP-VERSION-HEADER"),
+        applies: Applies::Range(R2025_06_18, R2025_11_25),
+        source: Cite::One("transports.mdx, Streamable HTTP, Protocol Version Header"),
+        judge: http::protocol_version,
         kinds: &[],
     }
     // -- JSON-RPC base (index.mdx / messages.mdx, transports.mdx) --

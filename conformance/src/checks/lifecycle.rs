@@ -316,6 +316,12 @@ pub(super) fn ping(ctx: &Ctx<'_>) -> Verdict {
 /// `LC-SHUTDOWN-STDIO`: the server exits after its stdin is closed.
 pub(super) fn shutdown(ctx: &Ctx<'_>) -> Verdict {
     let Some(shutdown) = &ctx.record.shutdown else {
+        if ctx.record.http.is_some() {
+            // An HTTP session ends with a DELETE; there is no stdin to close.
+            return Verdict::Skip(
+                "applies to servers on stdio only: this one was reached over HTTP".into(),
+            );
+        }
         return Verdict::Skip("the shutdown sequence did not run".into());
     };
     if let Some(why) = &shutdown.already_ended {

@@ -13,6 +13,7 @@
 mod catalog;
 mod edges;
 mod explain;
+mod http;
 mod jsonrpc;
 mod lifecycle;
 mod model;

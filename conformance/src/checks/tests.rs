@@ -345,6 +345,7 @@ impl Script {
             shutdown: None,
             properties: None,
             modern: None,
+            http: None,
             transcript: r.transcript,
             phases: Default::default(),
         }

@@ -345,3 +345,68 @@ fn tool_arguments_come_from_the_file_and_the_flags() {
         .unwrap_err()
         .contains("not an object"));
 }
+
+/// `--url` (or the file's `url`) reaches the server over HTTP: without a command nothing is
+/// started and the default server is not asked for; `--header` needs it; the revisions
+/// default to the ones judged over HTTP, and another one is refused.
+#[test]
+fn url_and_headers_make_an_http_target() {
+    let flags = Flags {
+        url: Some("http://127.0.0.1:9/mcp".into()),
+        headers: vec!["Authorization: Bearer x".into()],
+        ..Flags::default()
+    };
+    let settings = FileConfig::default()
+        .merge(flags.clone(), || Err(Error::NoCommand))
+        .unwrap();
+    let http = settings.server.http.as_ref().unwrap();
+    assert_eq!(http.url, "http://127.0.0.1:9/mcp");
+    assert_eq!(
+        http.headers,
+        vec![("Authorization".into(), "Bearer x".into())]
+    );
+    assert!(settings.server.program.is_empty() && !settings.default_server);
+    let ids: Vec<&str> = settings.revisions.iter().map(|r| r.id).collect();
+    assert_eq!(ids, crate::config::HTTP_REVISIONS);
+
+    let file = FileConfig::parse(
+        "[server]\nurl = \"http://127.0.0.1:9/mcp\"\ncommand = \"srv\"\n[server.headers]\nX-Key = \"k\"",
+        Path::new("c.toml"),
+    )
+    .unwrap();
+    let settings = file
+        .merge(Flags::default(), || Err(Error::NoCommand))
+        .unwrap();
+    assert_eq!(settings.server.program, "srv");
+    assert_eq!(
+        settings.server.http.unwrap().headers,
+        vec![("X-Key".into(), "k".into())]
+    );
+
+    let no_url = Flags {
+        headers: vec!["A: b".into()],
+        command: vec!["srv".into()],
+        ..Flags::default()
+    };
+    let err = FileConfig::default().merge(no_url, || Err(Error::NoCommand));
+    assert!(err
+        .unwrap_err()
+        .to_string()
+        .contains("--header needs --url"));
+    let bad = Flags {
+        headers: vec!["no-colon-secret".into()],
+        ..flags.clone()
+    };
+    let err = FileConfig::default()
+        .merge(bad, || Err(Error::NoCommand))
+        .unwrap_err()
+        .to_string();
+    assert!(!err.contains("secret"), "{err}");
+    let modern = Flags {
+        revisions: vec!["2026-07-28".into()],
+        ..flags
+    };
+    assert!(FileConfig::default()
+        .merge(modern, || Err(Error::NoCommand))
+        .is_err());
+}

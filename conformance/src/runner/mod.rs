@@ -30,7 +30,7 @@ use crate::scenarios::{
     negotiate, probe_unsupported, run_revision, CallPolicy, NegotiationRecord, PropertyConfig,
     RevisionRecord,
 };
-use crate::transport::ServerCommand;
+use crate::transport::{LaunchedServer, ServerCommand};
 
 /// What to run.
 #[derive(Debug, Clone)]
@@ -104,6 +104,35 @@ pub async fn run(config: &RunConfig, on_event: impl FnMut(RunEvent)) -> crate::R
 /// passed: then every server is ended, the revisions that finished are judged, and the
 /// report is marked incomplete with that reason.
 pub async fn run_until(
+    config: &RunConfig,
+    on_event: impl FnMut(RunEvent),
+    stop: impl Future<Output = String>,
+) -> crate::Result<RunReport> {
+    // Over HTTP with a command (`--url URL -- CMD`), the server is started once for the
+    // run, waited for until its URL accepts connections, and stopped at the end (on every
+    // path: dropping it kills its process group).
+    let launched = match (&config.command.http, config.command.program.is_empty()) {
+        (Some(target), false) => Some(
+            LaunchedServer::start(
+                &config.command,
+                &target.url,
+                config.session.timeout * STARTUP_WAIT,
+            )
+            .await?,
+        ),
+        _ => None,
+    };
+    let report = run_inner(config, on_event, stop).await;
+    if let Some(server) = launched {
+        server.stop(config.session.shutdown_grace).await;
+    }
+    report
+}
+
+/// How many timeouts a started HTTP server may take to accept connections.
+const STARTUP_WAIT: u32 = 3;
+
+async fn run_inner(
     config: &RunConfig,
     mut on_event: impl FnMut(RunEvent),
     stop: impl Future<Output = String>,
@@ -232,12 +261,7 @@ pub async fn run_until(
             property_ms: millis(record.phases.properties),
         });
     }
-    let target = TargetInfo {
-        transport: "stdio",
-        command: config.command.program.clone(),
-        args: config.command.args.clone(),
-        reference: config.reference,
-    };
+    let target = TargetInfo::of(&config.command, config.reference);
     let mut report = RunReport::new(target, config.seed, reports);
     report.link_causes();
     report.coverage = notes;

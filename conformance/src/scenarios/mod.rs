@@ -8,6 +8,7 @@
 mod edges;
 mod era;
 mod fuzz;
+mod http;
 mod modern;
 mod negotiation;
 mod policy;
@@ -19,6 +20,7 @@ mod tools;
 pub use edges::{CancelProbe, EarlySession, EdgeRecord, MalformedInit, UNKNOWN_NOTIFICATION};
 pub(crate) use era::{case_line, generated_meta};
 pub use fuzz::{fuzz, FuzzOutcome};
+pub use http::HttpRecord;
 pub use modern::{
     request_meta, EraFinding, ModernRecord, MrtrProbe, SubscriptionProbe, INPUT_CAPABILITIES,
     LISTEN_ID, META_CAPABILITIES, META_CLIENT_INFO, META_SERVER_INFO, META_SUBSCRIPTION,

@@ -9,6 +9,7 @@ use std::time::Duration;
 use serde_json::{json, Value};
 
 use super::edges::{self, EdgeRecord};
+use super::http::HttpRecord;
 use super::initialize_params;
 use super::modern::{self, ModernRecord};
 use super::policy::CallPolicy;
@@ -83,6 +84,8 @@ pub struct RevisionRecord {
     pub properties: Option<PropertyRecord>,
     /// What only a modern (2026-07-28) conversation records.
     pub modern: Option<ModernRecord>,
+    /// What only a Streamable HTTP conversation records (`None` over stdio).
+    pub http: Option<HttpRecord>,
     /// Everything exchanged.
     pub transcript: Transcript,
     /// How long each phase took.
@@ -208,6 +211,7 @@ pub async fn run_revision(
         shutdown: None,
         properties: None,
         modern,
+        http: None,
         transcript: Transcript::default(),
         phases: PhaseTimes::default(),
     };
@@ -244,6 +248,21 @@ pub async fn run_revision(
         }
     }
     let already_ended = session.ended().map(|s| s.describe());
+    if session.is_http() {
+        // Over HTTP there is no stdin to close: the session is DELETEd instead, and the
+        // HTTP-only probes run in a session of their own.
+        let _ = session.shutdown().await;
+        record.http = Some(super::http::record(&session, command, revision, config).await?);
+        record.transcript = session.into_transcript();
+        record.phases.scripted = started.elapsed();
+        if let Some((found, took)) =
+            generate(&record, command, config, policy, properties, seed).await?
+        {
+            record.properties = Some(found);
+            record.phases.properties = took;
+        }
+        return Ok(record);
+    }
     let shutdown = |(exit, voluntary, waited): crate::protocol::ShutdownOutcome| ShutdownRecord {
         exit,
         already_ended: already_ended.clone(),

@@ -3,14 +3,114 @@
 //! The transport knows nothing of JSON-RPC: it frames stdout into lines, captures stderr,
 //! and owns the child process so that it is reaped on every path. Everything a server
 //! can do wrong at this layer (invalid UTF-8, an over-long line, exiting) arrives as an
-//! event for the layers above to judge, never as a harness error.
+//! event for the layers above to judge, never as a harness error. Over Streamable HTTP
+//! ([`HttpTransport`]) the same events come from POST responses, so the layers above do
+//! not know which transport they talk through ([`Transport`]).
 
+mod fact;
 mod framing;
+mod http;
+mod launch;
+mod probe;
 mod reaper;
+mod sse;
 mod stdio;
 
+use std::time::Duration;
+
+pub use fact::{is_media, Carried, HttpFact, HttpTarget};
 pub use framing::{Frame, LineFramer};
+pub use http::{HttpTransport, MAX_IN_FLIGHT, SESSION_HEADER, VERSION_HEADER};
+pub use launch::LaunchedServer;
+pub use probe::{HttpProbe, ProbeStep};
 pub use reaper::{adopt_orphans, adopting_orphans};
 pub use stdio::{
     marked_processes, ExitInfo, ServerCommand, StdioTransport, TransportEvent, MARKER_VAR,
 };
+
+/// The transport a session talks through.
+#[derive(Debug)]
+pub enum Transport {
+    /// A child process's stdin and stdout.
+    Stdio(StdioTransport),
+    /// POSTs to a Streamable HTTP endpoint.
+    Http(HttpTransport),
+}
+
+impl Transport {
+    /// Starts the server (stdio) or prepares the HTTP session (nothing sent yet).
+    pub fn start(
+        command: &ServerCommand,
+        timeout: Duration,
+        max_line: usize,
+    ) -> crate::Result<Self> {
+        Ok(match &command.http {
+            Some(target) => Transport::Http(HttpTransport::connect(target, timeout, max_line)?),
+            None => Transport::Stdio(StdioTransport::spawn(command, max_line)?),
+        })
+    }
+
+    /// The HTTP transport, when it is one.
+    pub fn http(&self) -> Option<&HttpTransport> {
+        match self {
+            Transport::Http(http) => Some(http),
+            Transport::Stdio(_) => None,
+        }
+    }
+
+    /// Writes one line (stdio) or POSTs each of its lines (HTTP) within `timeout`.
+    pub async fn send_line(&mut self, line: &[u8], timeout: Duration) -> bool {
+        match self {
+            Transport::Stdio(t) => t.send_line(line, timeout).await,
+            Transport::Http(t) => t.send_line(line, timeout).await,
+        }
+    }
+
+    /// Next event.
+    pub async fn next_event(&mut self) -> Option<TransportEvent> {
+        match self {
+            Transport::Stdio(t) => t.next_event().await,
+            Transport::Http(t) => t.next_event().await,
+        }
+    }
+
+    /// An event already waiting.
+    pub fn try_next_event(&mut self) -> Option<TransportEvent> {
+        match self {
+            Transport::Stdio(t) => t.try_next_event(),
+            Transport::Http(t) => t.try_next_event(),
+        }
+    }
+
+    /// Closes stdin (stdio); stops POSTing (HTTP).
+    pub fn close_stdin(&mut self) {
+        match self {
+            Transport::Stdio(t) => t.close_stdin(),
+            Transport::Http(t) => t.close(),
+        }
+    }
+
+    /// The process's exit, if it exited (never over HTTP: there is no process here).
+    pub fn try_exit(&mut self) -> Option<ExitInfo> {
+        match self {
+            Transport::Stdio(t) => t.try_exit(),
+            Transport::Http(_) => None,
+        }
+    }
+
+    /// Waits up to `timeout` for the process to exit (HTTP: returns at once).
+    pub async fn wait_exit(&mut self, timeout: Duration) -> Option<ExitInfo> {
+        match self {
+            Transport::Stdio(t) => t.wait_exit(timeout).await,
+            Transport::Http(_) => None,
+        }
+    }
+
+    /// Ends the process (stdio) or DELETEs the session (HTTP).
+    pub async fn terminate(&mut self, grace: Duration) -> ExitInfo {
+        match self {
+            Transport::Stdio(t) => t.terminate(grace).await,
+            Transport::Http(t) => t.terminate().await,
+        }
+    }
+}

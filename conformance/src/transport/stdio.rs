@@ -43,6 +43,11 @@ pub struct ServerCommand {
     pub env: Vec<(String, String)>,
     /// Working directory, if not ours.
     pub cwd: Option<PathBuf>,
+    /// Set when the server is reached over Streamable HTTP: every session talks to this
+    /// endpoint, and the program (when there is one) is started once per run by the runner
+    /// rather than per session.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub http: Option<super::HttpTarget>,
 }
 
 impl ServerCommand {
@@ -55,8 +60,25 @@ impl ServerCommand {
         }
     }
 
-    /// The command as one shell-like line, for reports.
+    /// A server reached at `url` (started by nobody, or by `program` when it is set).
+    pub fn http(target: super::HttpTarget) -> Self {
+        Self {
+            http: Some(target),
+            ..Self::default()
+        }
+    }
+
+    /// The command as one shell-like line, for reports (the URL first over HTTP).
     pub fn display(&self) -> String {
+        let line = self.display_command();
+        match (&self.http, self.program.is_empty()) {
+            (Some(http), true) => http.url.clone(),
+            (Some(http), false) => format!("{} -- {line}", http.url),
+            (None, _) => line,
+        }
+    }
+
+    fn display_command(&self) -> String {
         std::iter::once(&self.program)
             .chain(&self.args)
             .map(|part| {
@@ -84,6 +106,8 @@ pub enum TransportEvent {
     /// pipe), so this comes whether or not `StdoutClosed` does; what it wrote before
     /// exiting may still follow.
     Exited,
+    /// A fact about the transport for the transcript (an HTTP exchange), not a message.
+    Note(String),
 }
 
 /// How and when a server process ended.
@@ -128,7 +152,7 @@ const READ_CHUNK: usize = 64 * 1024;
 pub const BUDGET_SLACK: usize = 1024 * 1024;
 
 /// The bytes a frame holds, as counted against the readers' budget.
-fn frame_bytes(frame: &Frame) -> usize {
+pub(super) fn frame_bytes(frame: &Frame) -> usize {
     match frame {
         Frame::Line(text) => text.len(),
         Frame::InvalidUtf8(bytes) => bytes.len(),
@@ -138,7 +162,7 @@ fn frame_bytes(frame: &Frame) -> usize {
 
 /// Takes `n` bytes from the budget for good (they are given back one by one as the
 /// session takes the frames that hold them). `false` once the transport is gone.
-async fn take_budget(budget: &Semaphore, n: usize) -> bool {
+pub(super) async fn take_budget(budget: &Semaphore, n: usize) -> bool {
     let Ok(n) = u32::try_from(n) else {
         return false;
     };
@@ -160,7 +184,7 @@ const ORPHAN_REAP_BOUND: Duration = Duration::from_millis(500);
 pub const MARKER_VAR: &str = "MCP_CONFORMANCE_SERVER";
 
 /// A marker unique to one server process of this harness process.
-fn new_marker() -> String {
+pub(super) fn new_marker() -> String {
     static NEXT: AtomicU64 = AtomicU64::new(0);
     format!(
         "{}-{}",

@@ -151,6 +151,13 @@ pub(crate) struct RunArgs {
     /// Working directory for the server.
     #[arg(long, value_name = "DIR")]
     pub cwd: Option<PathBuf>,
+    /// Reach the server over Streamable HTTP at this URL (with a command after `--`, that
+    /// command is started first and stopped at the end).
+    #[arg(long, value_name = "URL")]
+    pub url: Option<String>,
+    /// Header sent on every HTTP request, 'Name: value' (repeatable; values never reported).
+    #[arg(long = "header", value_name = "NAME: VALUE")]
+    pub headers: Vec<String>,
     /// The server command and its arguments, after `--`.
     #[arg(last = true, value_name = "COMMAND")]
     pub command: Vec<String>,
@@ -223,4 +230,11 @@ pub(crate) struct ReferenceArgs {
     /// 2026-07-28), `modern` (2026-07-28 only) or `legacy` (the handshake revisions only).
     #[arg(long, default_value = "dual")]
     pub era: String,
+    /// Serve Streamable HTTP on 127.0.0.1:PORT instead of stdio (0: a free port; the
+    /// address is printed on stderr as `listening on http://127.0.0.1:N/mcp`).
+    #[arg(long, value_name = "PORT")]
+    pub http: Option<u16>,
+    /// Over HTTP, break one Streamable HTTP rule on purpose (see `--http 0 --list-faults`).
+    #[arg(long, value_name = "NAME", requires = "http")]
+    pub http_fault: Option<String>,
 }

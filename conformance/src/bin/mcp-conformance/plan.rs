@@ -84,6 +84,8 @@ pub(crate) fn plan(args: RunArgs) -> Result<Plan> {
 fn flags(args: RunArgs) -> Flags {
     Flags {
         command: args.command,
+        url: args.url,
+        headers: args.headers,
         env: args.env,
         cwd: args.cwd,
         revisions: args.revisions,

@@ -1,8 +1,9 @@
-//! `reference-server` (hidden): the bundled conformant server on stdio, the default target
+//! `reference-server` (hidden): the bundled conformant server on stdio (or Streamable
+//! HTTP with `--http PORT`), the default target
 //! of `run`, with `--fault NAME` to break one rule on purpose. It lives in this binary so
 //! that an installed `mcp-conformance` can always test itself.
 
-use reference_server::{Era, Fault};
+use reference_server::{Era, Fault, HttpFault};
 
 use crate::args::ReferenceArgs;
 use crate::exit::Exit;
@@ -10,6 +11,13 @@ use crate::exit::Exit;
 /// Serves until stdin closes; the exit status is the server's own.
 pub(crate) fn reference_server(args: ReferenceArgs) -> Exit {
     if args.list_faults {
+        // With --http, the HTTP mode's own faults (the stdio ones apply over HTTP too).
+        if args.http.is_some() {
+            for f in HttpFault::ALL {
+                println!("{}\t{}", f.name(), f.description());
+            }
+            return Exit::Pass;
+        }
         for f in Fault::ALL {
             println!("{}\t{}", f.name(), f.description());
         }
@@ -27,5 +35,16 @@ pub(crate) fn reference_server(args: ReferenceArgs) -> Exit {
         eprintln!("unknown era {:?}: dual, modern or legacy", args.era);
         return Exit::Usage;
     };
+    if let Some(port) = args.http {
+        let http_fault = match args.http_fault.as_deref().map(str::parse::<HttpFault>) {
+            None => None,
+            Some(Ok(f)) => Some(f),
+            Some(Err(e)) => {
+                eprintln!("{e}; see --list-faults");
+                return Exit::Usage;
+            }
+        };
+        return Exit::Served(reference_server::run_http(port, fault, http_fault, era));
+    }
     Exit::Served(reference_server::run_stdio_era(fault, era))
 }

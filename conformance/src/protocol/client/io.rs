@@ -314,6 +314,7 @@ impl Session {
             };
             match event {
                 TransportEvent::Stderr(line) => self.record_stderr(line),
+                TransportEvent::Note(text) => self.note(&text),
                 TransportEvent::StdoutClosed | TransportEvent::Exited => {}
                 TransportEvent::Stdout(frame) => {
                     if let Some(reply) = self.on_frame(frame, target).await {

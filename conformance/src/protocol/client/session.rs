@@ -13,7 +13,7 @@ use super::io::{fence_grace, Outstanding, Target};
 use super::{BatchExchange, Exchange, Line, Reply, Silence};
 use crate::protocol::jsonrpc::IdMatch;
 use crate::protocol::transcript::{Direction, Transcript};
-use crate::transport::{ServerCommand, StdioTransport};
+use crate::transport::{HttpFact, ServerCommand, Transport};
 
 /// Timeouts and limits for a session.
 #[derive(Debug, Clone)]
@@ -42,7 +42,7 @@ impl Default for SessionConfig {
 /// A live session with one server process.
 #[derive(Debug)]
 pub struct Session {
-    pub(super) transport: StdioTransport,
+    pub(super) transport: Transport,
     pub(super) transcript: Transcript,
     pub(super) config: SessionConfig,
     pub(super) next_id: i64,
@@ -71,8 +71,10 @@ pub struct Session {
 impl Session {
     /// Spawns the server and starts recording.
     pub fn start(command: &ServerCommand, config: SessionConfig) -> crate::Result<Self> {
-        let transport = StdioTransport::spawn(command, config.max_line)?;
-        super::usage::count_process();
+        let transport = Transport::start(command, config.timeout, config.max_line)?;
+        if transport.http().is_none() {
+            super::usage::count_process();
+        }
         Ok(Self {
             transport,
             transcript: Transcript::default(),
@@ -128,6 +130,22 @@ impl Session {
             Some(meta) => stamp_request(meta, message),
             None => message,
         }
+    }
+
+    /// Whether this session talks Streamable HTTP.
+    pub fn is_http(&self) -> bool {
+        self.transport.http().is_some()
+    }
+
+    /// The HTTP exchanges of this session so far (none over stdio), and how many more
+    /// were not kept.
+    pub fn http_facts(&self) -> (Vec<HttpFact>, u64) {
+        self.transport.http().map(|t| t.facts()).unwrap_or_default()
+    }
+
+    /// The `Mcp-Session-Id` the server assigned (HTTP only).
+    pub fn http_session_id(&self) -> Option<String> {
+        self.transport.http().and_then(|t| t.session_id())
     }
 
     /// The per-request timeout.

@@ -30,6 +30,16 @@ impl Session {
     /// then terminates its process group. Returns the exit and whether it was voluntary.
     pub async fn shutdown(&mut self) -> ShutdownOutcome {
         let started = Instant::now();
+        if self.is_http() {
+            // No process of ours to watch: read what is still arriving, then DELETE the
+            // HTTP session (the runner stops a server it started, at the end of the run).
+            if self.ended.is_none() {
+                let _ = self.pump(TokioInstant::now(), &Target::none()).await;
+            }
+            let exit = self.transport.terminate(Duration::ZERO).await;
+            self.drain_notes();
+            return (exit, true, started.elapsed());
+        }
         self.transport.close_stdin();
         let grace = self.config.shutdown_grace;
         let deadline = TokioInstant::now() + grace;
@@ -130,12 +140,22 @@ impl Session {
         loop {
             match tokio::time::timeout_at(until, self.transport.next_event()).await {
                 Ok(Some(TransportEvent::Stderr(line))) => self.record_stderr(line),
+                Ok(Some(TransportEvent::Note(text))) => self.note(&text),
                 Ok(Some(_)) => {}
                 Ok(None) => {
                     tokio::time::sleep_until(until).await;
                     return;
                 }
                 Err(_) => return,
+            }
+        }
+    }
+
+    /// Records the HTTP notes already waiting (the DELETE's), without waiting.
+    fn drain_notes(&mut self) {
+        while let Some(event) = self.transport.try_next_event() {
+            if let TransportEvent::Note(text) = event {
+                self.note(&text);
             }
         }
     }

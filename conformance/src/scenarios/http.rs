@@ -1,0 +1,45 @@
+//! What a revision's conversation over Streamable HTTP records beside its messages: every
+//! HTTP exchange of the scripted session (status, content type, headers that matter), and
+//! the HTTP-only probes, which run in a short session of their own so that their wrong
+//! requests cannot disturb the scripted one.
+
+use crate::protocol::{Revision, Session, SessionConfig};
+use crate::transport::{HttpFact, HttpProbe, ServerCommand};
+
+/// The HTTP side of a revision's conversation.
+#[derive(Debug, Clone, Default)]
+pub struct HttpRecord {
+    /// Every POST (and the DELETE) of the scripted session, in the order they finished.
+    pub facts: Vec<HttpFact>,
+    /// Exchanges past the cap on kept facts, counted only.
+    pub facts_dropped: u64,
+    /// The HTTP-only probes (`None` in the modern era, which has no session to probe).
+    pub probe: Option<HttpProbe>,
+}
+
+/// The HTTP record of a finished scripted `session`, plus the probes.
+pub(super) async fn record(
+    session: &Session,
+    command: &ServerCommand,
+    revision: &'static Revision,
+    config: &SessionConfig,
+) -> crate::Result<HttpRecord> {
+    let (facts, facts_dropped) = session.http_facts();
+    let probe = match (&command.http, revision.modern()) {
+        (Some(target), false) => Some(
+            HttpProbe::run(
+                target,
+                revision.id,
+                super::initialize_params(revision.id),
+                config.timeout,
+            )
+            .await?,
+        ),
+        _ => None,
+    };
+    Ok(HttpRecord {
+        facts,
+        facts_dropped,
+        probe,
+    })
+}

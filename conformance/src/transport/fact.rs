@@ -1,0 +1,192 @@
+//! What the HTTP transport records and is told: the target (URL and the user's headers),
+//! and one [`HttpFact`] per HTTP exchange, the evidence the HTTP checks judge. Apart from
+//! `http.rs` so that the checks and the probes read these types without the client.
+
+use reqwest::header::{HeaderMap, HeaderName, HeaderValue, CONTENT_TYPE};
+
+use crate::errors::{Error, Result};
+
+/// Body characters kept in a fact as evidence.
+pub(super) const BODY_HEAD: usize = 200;
+
+/// Where a server listens for Streamable HTTP, and the headers to send it.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct HttpTarget {
+    /// The MCP endpoint, e.g. `http://127.0.0.1:8080/mcp`.
+    pub url: String,
+    /// Headers sent on every request (authorization and the like); their values never
+    /// appear in a report.
+    #[serde(default)]
+    pub headers: Vec<(String, String)>,
+}
+
+impl HttpTarget {
+    /// The URL, checked: `http` with a host (https is not supported yet).
+    pub fn parsed_url(&self) -> Result<reqwest::Url> {
+        let bad = |reason: &str| Error::BadUrl {
+            url: self.url.clone(),
+            reason: reason.to_string(),
+        };
+        let url = reqwest::Url::parse(&self.url).map_err(|e| bad(&e.to_string()))?;
+        match url.scheme() {
+            "http" => {}
+            "https" => return Err(bad("https is not supported yet; use http")),
+            _ => return Err(bad("the scheme must be http")),
+        }
+        if url.host_str().is_none() {
+            return Err(bad("no host"));
+        }
+        Ok(url)
+    }
+
+    /// The user's headers, checked.
+    pub(super) fn header_map(&self) -> Result<HeaderMap> {
+        let mut map = HeaderMap::new();
+        for (name, value) in &self.headers {
+            let bad = || Error::BadUrl {
+                url: self.url.clone(),
+                reason: format!("header {name:?} is not a valid HTTP header"),
+            };
+            let name = HeaderName::from_bytes(name.trim().as_bytes()).map_err(|_| bad())?;
+            let mut value = HeaderValue::from_str(value.trim()).map_err(|_| bad())?;
+            value.set_sensitive(true);
+            map.append(name, value);
+        }
+        Ok(map)
+    }
+}
+
+/// What a POST carried.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Carried {
+    /// A request (it has `method` and `id`).
+    Request,
+    /// A notification.
+    Notification,
+    /// A response (ours, to a request of the server).
+    Response,
+    /// Anything else (a batch, a malformed probe).
+    Other,
+    /// Nothing: a DELETE.
+    Nothing,
+}
+
+impl Carried {
+    pub(super) fn of(message: Option<&serde_json::Value>) -> Self {
+        let Some(object) = message.and_then(serde_json::Value::as_object) else {
+            return Carried::Other;
+        };
+        match (object.contains_key("method"), object.contains_key("id")) {
+            (true, true) => Carried::Request,
+            (true, false) => Carried::Notification,
+            (false, true) if object.contains_key("result") || object.contains_key("error") => {
+                Carried::Response
+            }
+            _ => Carried::Other,
+        }
+    }
+}
+
+/// One HTTP exchange as evidence: what we sent and what came back.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct HttpFact {
+    /// `POST` or `DELETE`.
+    pub method: &'static str,
+    /// The URL's path.
+    pub path: String,
+    /// What the body carried.
+    pub carried: Carried,
+    /// The JSON-RPC method, for a request or notification.
+    pub rpc_method: Option<String>,
+    /// The request headers that matter (`Mcp-Session-Id`, `MCP-Protocol-Version`), and the
+    /// user's header names with `<redacted>` values.
+    pub sent: Vec<(String, String)>,
+    /// The status, when a response came.
+    pub status: Option<u16>,
+    /// The response's `Content-Type`.
+    pub content_type: Option<String>,
+    /// The `Mcp-Session-Id` the response set, if it set one.
+    pub session_id: Option<String>,
+    /// Body bytes read (a stream is read only up to its response).
+    pub body_bytes: usize,
+    /// The body's first characters.
+    pub body_head: String,
+    /// Why no (complete) response was read.
+    pub error: Option<String>,
+}
+
+impl HttpFact {
+    /// One line: `POST /mcp (ping) -> 200 application/json, 36 bytes`.
+    pub fn describe(&self) -> String {
+        let what = match (&self.rpc_method, self.carried) {
+            (Some(m), _) => format!(" ({m})"),
+            (None, Carried::Response) => " (a response)".into(),
+            (None, Carried::Other) => " (not a message)".into(),
+            _ => String::new(),
+        };
+        let sent = self
+            .sent
+            .iter()
+            .map(|(k, v)| format!("{k}: {v}"))
+            .collect::<Vec<_>>();
+        let sent = if sent.is_empty() {
+            String::new()
+        } else {
+            format!(" [{}]", sent.join("; "))
+        };
+        let got = match self.status {
+            Some(status) => format!(
+                "{status} {}, {} bytes{}",
+                self.content_type.as_deref().unwrap_or("(no content type)"),
+                self.body_bytes,
+                if self.session_id.is_some() {
+                    ", sets Mcp-Session-Id"
+                } else {
+                    ""
+                }
+            ),
+            None => "no response".into(),
+        };
+        let error = self
+            .error
+            .as_deref()
+            .map(|e| format!(" ({e})"))
+            .unwrap_or_default();
+        format!(
+            "HTTP {} {}{what}{sent} -> {got}{error}",
+            self.method, self.path
+        )
+    }
+
+    /// Whether the response had a body.
+    pub fn has_body(&self) -> bool {
+        self.body_bytes > 0
+    }
+}
+
+pub(super) fn content_type(headers: &HeaderMap) -> Option<String> {
+    headers
+        .get(CONTENT_TYPE)
+        .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned())
+}
+
+pub(super) fn error_text(e: &reqwest::Error) -> String {
+    let mut text = e.to_string();
+    let mut source = std::error::Error::source(e);
+    while let Some(s) = source {
+        text.push_str(": ");
+        text.push_str(&s.to_string());
+        source = s.source();
+    }
+    text
+}
+
+/// Whether a content type names `essence` (parameters such as `charset` ignored).
+pub fn is_media(content_type: Option<&str>, essence: &str) -> bool {
+    content_type.is_some_and(|ct| {
+        ct.split(';')
+            .next()
+            .is_some_and(|e| e.trim().eq_ignore_ascii_case(essence))
+    })
+}

@@ -1,0 +1,529 @@
+//! A server reached over Streamable HTTP (transports.mdx, 2025-03-26 to 2025-11-25),
+//! presented to the session with the same shape as a stdio child: lines go in, events
+//! come out.
+//!
+//! Each line the session writes is one JSON-RPC message, POSTed to the endpoint with
+//! `Accept: application/json, text/event-stream`, the `Mcp-Session-Id` the server gave at
+//! initialize, and (from 2025-06-18 on) the negotiated `MCP-Protocol-Version`. What comes
+//! back (a JSON body, or an SSE stream of messages) becomes [`TransportEvent::Stdout`]
+//! frames in arrival order, so the session loop, every scenario and every check run
+//! unchanged. Each POST is also kept as an [`HttpFact`] (method, path, status, content type,
+//! the headers that matter, user header values redacted) for evidence and the HTTP checks,
+//! and noted in the transcript.
+//!
+//! Bounded like stdio: a connect timeout and a header timeout of the session timeout, a
+//! body (or, on a stream, the gap between events) bounded by it too, bodies and SSE events
+//! capped at the session's line cap, at most [`MAX_IN_FLIGHT`] POSTs at once, frames not
+//! yet taken by the session held to one byte budget, no redirect followed and no proxy
+//! used (only the host the user named is ever contacted). An SSE stream is read until it
+//! carries the response to its POST's request, then dropped. Dropping the transport aborts
+//! every POST still running and DELETEs the session (best effort).
+
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+use reqwest::header::{HeaderMap, ACCEPT, CONTENT_TYPE};
+use serde_json::Value;
+use tokio::sync::{mpsc, OwnedSemaphorePermit, Semaphore};
+use tokio::task::JoinSet;
+use tokio::time::Instant;
+
+use super::fact::{content_type, error_text, is_media, BODY_HEAD};
+use super::fact::{Carried, HttpFact, HttpTarget};
+use super::framing::Frame;
+use super::sse::SseDecoder;
+use super::stdio::{ExitInfo, TransportEvent, BUDGET_SLACK};
+use crate::errors::{Error, Result};
+
+/// The session header (transports.mdx, Session Management).
+pub const SESSION_HEADER: &str = "mcp-session-id";
+/// The version header (transports.mdx 2025-06-18, Protocol Version Header).
+pub const VERSION_HEADER: &str = "mcp-protocol-version";
+/// The first revision whose clients send [`VERSION_HEADER`].
+const VERSION_HEADER_FROM: &str = "2025-06-18";
+/// POSTs in flight at once; a write waits (up to the timeout) for a free slot.
+pub const MAX_IN_FLIGHT: usize = 16;
+/// HTTP facts kept per session; later ones are counted only.
+const MAX_FACTS: usize = 4096;
+/// Events buffered between the POST tasks and the session.
+const CHANNEL_DEPTH: usize = 256;
+
+/// State the POST tasks share with the transport.
+#[derive(Debug, Default)]
+struct Shared {
+    session_id: Option<String>,
+    version: Option<String>,
+    facts: Vec<HttpFact>,
+    facts_dropped: u64,
+}
+
+fn lock(shared: &Mutex<Shared>) -> MutexGuard<'_, Shared> {
+    // A panicking task cannot leave the state half-written: every update is one field.
+    shared.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// What every request of one transport needs.
+#[derive(Debug, Clone)]
+pub(super) struct Endpoint {
+    pub(super) client: reqwest::Client,
+    pub(super) url: reqwest::Url,
+    pub(super) headers: HeaderMap,
+    shared: Arc<Mutex<Shared>>,
+    pub(super) timeout: Duration,
+}
+
+impl Endpoint {
+    /// The endpoint of `target`, for requests outside a transport (probes).
+    pub(super) fn of(target: &HttpTarget, timeout: Duration) -> Result<Self> {
+        Ok(Self {
+            client: client(timeout)?,
+            url: target.parsed_url()?,
+            headers: target.header_map()?,
+            shared: Arc::default(),
+            timeout,
+        })
+    }
+
+    /// A request with the user's headers and the session's, and the facts it records.
+    pub(super) fn request(
+        &self,
+        method: reqwest::Method,
+        session: Option<&str>,
+        version: Option<&str>,
+    ) -> (reqwest::RequestBuilder, Vec<(String, String)>) {
+        let mut builder = self
+            .client
+            .request(method, self.url.clone())
+            .headers(self.headers.clone());
+        let mut sent: Vec<(String, String)> = self
+            .headers
+            .keys()
+            .map(|k| (k.as_str().to_string(), "<redacted>".to_string()))
+            .collect();
+        if let Some(id) = session {
+            builder = builder.header(SESSION_HEADER, id);
+            sent.push(("Mcp-Session-Id".into(), id.into()));
+        }
+        if let Some(version) = version {
+            builder = builder.header(VERSION_HEADER, version);
+            sent.push(("MCP-Protocol-Version".into(), version.into()));
+        }
+        (builder, sent)
+    }
+
+    pub(super) fn fact(
+        &self,
+        method: &'static str,
+        carried: Carried,
+        rpc: Option<String>,
+    ) -> HttpFact {
+        HttpFact {
+            method,
+            path: self.url.path().to_string(),
+            carried,
+            rpc_method: rpc,
+            sent: Vec::new(),
+            status: None,
+            content_type: None,
+            session_id: None,
+            body_bytes: 0,
+            body_head: String::new(),
+            error: None,
+        }
+    }
+
+    fn keep(&self, fact: HttpFact) {
+        let mut shared = lock(&self.shared);
+        if shared.facts.len() < MAX_FACTS {
+            shared.facts.push(fact);
+        } else {
+            shared.facts_dropped += 1;
+        }
+    }
+}
+
+/// A Streamable HTTP session with a server, shaped like [`super::StdioTransport`].
+#[derive(Debug)]
+pub struct HttpTransport {
+    endpoint: Endpoint,
+    tx: mpsc::Sender<TransportEvent>,
+    events: mpsc::Receiver<TransportEvent>,
+    budget: Arc<Semaphore>,
+    in_flight: Arc<Semaphore>,
+    tasks: JoinSet<()>,
+    max_line: usize,
+    closed: bool,
+    deleted: bool,
+}
+
+/// Builds the client: no redirects, no proxy, the connect timeout.
+pub(crate) fn client(timeout: Duration) -> Result<reqwest::Client> {
+    reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .no_proxy()
+        .connect_timeout(timeout)
+        .build()
+        .map_err(|e| Error::BadUrl {
+            url: String::new(),
+            reason: format!("cannot build an HTTP client: {e}"),
+        })
+}
+
+impl HttpTransport {
+    /// A transport for `target` (nothing is sent yet).
+    pub fn connect(target: &HttpTarget, timeout: Duration, max_line: usize) -> Result<Self> {
+        let url = target.parsed_url()?;
+        let headers = target.header_map()?;
+        let (tx, events) = mpsc::channel(CHANNEL_DEPTH);
+        let max_line = max_line.clamp(1, Semaphore::MAX_PERMITS - BUDGET_SLACK);
+        Ok(Self {
+            endpoint: Endpoint {
+                client: client(timeout)?,
+                url,
+                headers,
+                shared: Arc::default(),
+                timeout,
+            },
+            tx,
+            events,
+            budget: Arc::new(Semaphore::new(max_line + BUDGET_SLACK)),
+            in_flight: Arc::new(Semaphore::new(MAX_IN_FLIGHT)),
+            tasks: JoinSet::new(),
+            max_line,
+            closed: false,
+            deleted: false,
+        })
+    }
+
+    /// POSTs each line of `bytes` (pipelined lines are joined by newlines) as one message.
+    /// `false` once the transport is closed or no POST slot frees up within `timeout`.
+    pub async fn send_line(&mut self, bytes: &[u8], timeout: Duration) -> bool {
+        if self.closed {
+            return false;
+        }
+        while self.tasks.try_join_next().is_some() {}
+        for piece in bytes.split(|b| *b == b'\n').filter(|p| !p.is_empty()) {
+            let slot = tokio::time::timeout(timeout, self.in_flight.clone().acquire_owned());
+            let Ok(Ok(permit)) = slot.await else {
+                return false;
+            };
+            // A notification or response is answered at once (202): waiting for that keeps
+            // it ahead of what we send next (`notifications/initialized` before the first
+            // request), as on a pipe. A request is not waited for: its answer may stream.
+            let is_request = serde_json::from_slice::<Value>(piece)
+                .is_ok_and(|m| Carried::of(Some(&m)) == Carried::Request);
+            let (accepted, headers) = tokio::sync::oneshot::channel();
+            let post = Post {
+                endpoint: self.endpoint.clone(),
+                body: piece.to_vec(),
+                tx: self.tx.clone(),
+                budget: self.budget.clone(),
+                max_line: self.max_line,
+                headers: Some(accepted),
+            };
+            self.tasks.spawn(post.run(permit));
+            if !is_request {
+                let _ = tokio::time::timeout(timeout, headers).await;
+            }
+        }
+        true
+    }
+
+    /// Next event (this transport never ends by itself: `None` never comes).
+    pub async fn next_event(&mut self) -> Option<TransportEvent> {
+        let event = self.events.recv().await;
+        self.taken(event)
+    }
+
+    /// An event already waiting.
+    pub fn try_next_event(&mut self) -> Option<TransportEvent> {
+        let event = self.events.try_recv().ok();
+        self.taken(event)
+    }
+
+    fn taken(&self, event: Option<TransportEvent>) -> Option<TransportEvent> {
+        if let Some(TransportEvent::Stdout(frame)) = &event {
+            self.budget.add_permits(super::stdio::frame_bytes(frame));
+        }
+        event
+    }
+
+    /// Nothing more is POSTed.
+    pub fn close(&mut self) {
+        self.closed = true;
+    }
+
+    /// The session id the server assigned, if it did.
+    pub fn session_id(&self) -> Option<String> {
+        lock(&self.endpoint.shared).session_id.clone()
+    }
+
+    /// The HTTP exchanges so far (at most [`MAX_FACTS`]), and how many more were not kept.
+    pub fn facts(&self) -> (Vec<HttpFact>, u64) {
+        let shared = lock(&self.endpoint.shared);
+        (shared.facts.clone(), shared.facts_dropped)
+    }
+
+    /// Ends the HTTP session: DELETE with its id (transports.mdx, Session Management; a
+    /// 405 says the server does not allow it, which is fine). Returns the DELETE's fact.
+    pub async fn delete(&mut self) -> Option<HttpFact> {
+        self.closed = true;
+        self.tasks.abort_all();
+        if std::mem::replace(&mut self.deleted, true) {
+            return None;
+        }
+        let (session, version) = {
+            let shared = lock(&self.endpoint.shared);
+            (shared.session_id.clone()?, shared.version.clone())
+        };
+        let fact = delete(&self.endpoint, &session, version.as_deref()).await;
+        self.endpoint.keep(fact.clone());
+        let _ = self.tx.try_send(TransportEvent::Note(fact.describe()));
+        Some(fact)
+    }
+
+    /// Ends the session like a stopped process: DELETE, then an exit with no status.
+    pub async fn terminate(&mut self) -> ExitInfo {
+        self.delete().await;
+        ExitInfo {
+            code: None,
+            signal: None,
+            killed_by_harness: false,
+        }
+    }
+}
+
+pub(super) async fn delete(endpoint: &Endpoint, session: &str, version: Option<&str>) -> HttpFact {
+    let (builder, sent) = endpoint.request(reqwest::Method::DELETE, Some(session), version);
+    let mut fact = endpoint.fact("DELETE", Carried::Nothing, None);
+    fact.sent = sent;
+    match tokio::time::timeout(endpoint.timeout, builder.send()).await {
+        Ok(Ok(response)) => {
+            fact.status = Some(response.status().as_u16());
+            fact.content_type = content_type(response.headers());
+        }
+        Ok(Err(e)) => fact.error = Some(error_text(&e)),
+        Err(_) => fact.error = Some("no response within the timeout".into()),
+    }
+    fact
+}
+
+impl Drop for HttpTransport {
+    fn drop(&mut self) {
+        // JoinSet aborts the POSTs still running. The session is DELETEd in the
+        // background, when a runtime is there to do it (bounded by the timeout).
+        self.budget.close();
+        if self.deleted {
+            return;
+        }
+        let shared = lock(&self.endpoint.shared);
+        let (Some(session), version) = (shared.session_id.clone(), shared.version.clone()) else {
+            return;
+        };
+        drop(shared);
+        if let Ok(handle) = tokio::runtime::Handle::try_current() {
+            let endpoint = self.endpoint.clone();
+            handle.spawn(async move {
+                delete(&endpoint, &session, version.as_deref()).await;
+            });
+        }
+    }
+}
+
+/// One POST: send, read the answer into frames, record the fact.
+struct Post {
+    endpoint: Endpoint,
+    body: Vec<u8>,
+    tx: mpsc::Sender<TransportEvent>,
+    budget: Arc<Semaphore>,
+    max_line: usize,
+    /// Told when the response headers came (or the POST failed).
+    headers: Option<tokio::sync::oneshot::Sender<()>>,
+}
+
+impl Post {
+    async fn run(mut self, _slot: OwnedSemaphorePermit) {
+        let message: Option<Value> = serde_json::from_slice(&self.body).ok();
+        let carried = Carried::of(message.as_ref());
+        let rpc = message
+            .as_ref()
+            .and_then(|m| m.get("method"))
+            .and_then(Value::as_str)
+            .map(str::to_string);
+        let request_id = message
+            .as_ref()
+            .filter(|_| carried == Carried::Request)
+            .and_then(|m| m.get("id"))
+            .cloned();
+        let initialize = carried == Carried::Request && rpc.as_deref() == Some("initialize");
+        let mut fact = self.endpoint.fact("POST", carried, rpc);
+        let (session, version) = {
+            let shared = lock(&self.endpoint.shared);
+            (shared.session_id.clone(), shared.version.clone())
+        };
+        let (builder, sent) = self.endpoint.request(
+            reqwest::Method::POST,
+            session.as_deref(),
+            version.as_deref(),
+        );
+        fact.sent = sent;
+        let builder = builder
+            .header(ACCEPT, "application/json, text/event-stream")
+            .header(CONTENT_TYPE, "application/json")
+            .body(self.body.clone());
+        let timeout = self.endpoint.timeout;
+        let response = match tokio::time::timeout(timeout, builder.send()).await {
+            Ok(Ok(response)) => response,
+            Ok(Err(e)) => {
+                fact.error = Some(error_text(&e));
+                return self.finish(fact).await;
+            }
+            Err(_) => {
+                fact.error = Some(format!(
+                    "no response headers within {:.1} s",
+                    timeout.as_secs_f64()
+                ));
+                return self.finish(fact).await;
+            }
+        };
+        fact.status = Some(response.status().as_u16());
+        fact.content_type = content_type(response.headers());
+        fact.session_id = response
+            .headers()
+            .get(SESSION_HEADER)
+            .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
+        if initialize {
+            if let Some(id) = &fact.session_id {
+                lock(&self.endpoint.shared).session_id = Some(id.clone());
+            }
+        }
+        if let Some(headers) = self.headers.take() {
+            let _ = headers.send(());
+        }
+        let sse = is_media(fact.content_type.as_deref(), "text/event-stream");
+        let json = is_media(fact.content_type.as_deref(), "application/json");
+        let mut response = response;
+        let mut frames = Vec::new();
+        let mut body_head = Vec::new();
+        let mut decoder = sse.then(|| SseDecoder::new(self.max_line));
+        let mut body = Vec::new();
+        let mut deadline = Instant::now() + timeout;
+        let mut done = false;
+        while !done {
+            let chunk = match tokio::time::timeout_at(deadline, response.chunk()).await {
+                Ok(Ok(Some(chunk))) => chunk,
+                Ok(Ok(None)) => break,
+                Ok(Err(e)) => {
+                    fact.error = Some(format!("body cut: {}", error_text(&e)));
+                    break;
+                }
+                Err(_) => {
+                    fact.error = Some(format!(
+                        "no further {} within {:.1} s; stopped reading",
+                        if sse { "event" } else { "body bytes" },
+                        timeout.as_secs_f64()
+                    ));
+                    break;
+                }
+            };
+            fact.body_bytes += chunk.len();
+            if body_head.len() < BODY_HEAD {
+                let room = BODY_HEAD - body_head.len();
+                body_head.extend_from_slice(&chunk[..room.min(chunk.len())]);
+            }
+            if let Some(decoder) = decoder.as_mut() {
+                decoder.push(&chunk, &mut frames);
+                if !frames.is_empty() {
+                    deadline = Instant::now() + timeout;
+                }
+                for frame in frames.drain(..) {
+                    let answers = request_id.as_ref().is_some_and(|id| answers(&frame, id));
+                    if initialize {
+                        self.learn_version(&frame);
+                    }
+                    let overlong = matches!(frame, Frame::Overlong { .. });
+                    if !self.forward(frame).await {
+                        return;
+                    }
+                    // The stream ends with its response (transports.mdx: the server SHOULD
+                    // close it then); an event past the cap ends it too.
+                    done |= answers || overlong;
+                }
+            } else if body.len() + chunk.len() > self.max_line {
+                body.extend_from_slice(&chunk[..(self.max_line + 1 - body.len()).min(chunk.len())]);
+                body.truncate(256.min(self.max_line + 1));
+                let frame = Frame::Overlong {
+                    head: std::mem::take(&mut body),
+                    length: self.max_line + 1,
+                };
+                if !self.forward(frame).await {
+                    return;
+                }
+                done = true;
+            } else {
+                body.extend_from_slice(&chunk);
+            }
+        }
+        fact.body_head = String::from_utf8_lossy(&body_head).into_owned();
+        if !body.iter().all(u8::is_ascii_whitespace) {
+            // A JSON body is one message (or a batch's array). A body under another
+            // content type is passed on when it is JSON anyway (the content type is the
+            // HTTP check's business); an error page is evidence only.
+            let is_json = serde_json::from_slice::<Value>(&body).is_ok();
+            if json || is_json {
+                let frame = match String::from_utf8(body) {
+                    Ok(text) => Frame::Line(text.trim().to_string()),
+                    Err(e) => Frame::InvalidUtf8(e.into_bytes()),
+                };
+                if initialize {
+                    self.learn_version(&frame);
+                }
+                if !self.forward(frame).await {
+                    return;
+                }
+            }
+        }
+        self.finish(fact).await;
+    }
+
+    /// From 2025-06-18 on, the negotiated version goes in every later request's header.
+    fn learn_version(&self, frame: &Frame) {
+        let Frame::Line(text) = frame else { return };
+        let Ok(message) = serde_json::from_str::<Value>(text) else {
+            return;
+        };
+        if let Some(version) = message
+            .pointer("/result/protocolVersion")
+            .and_then(Value::as_str)
+        {
+            if version >= VERSION_HEADER_FROM {
+                lock(&self.endpoint.shared).version = Some(version.to_string());
+            }
+        }
+    }
+
+    /// Hands a frame to the session within the byte budget; `false` once it is gone.
+    async fn forward(&self, frame: Frame) -> bool {
+        let n = super::stdio::frame_bytes(&frame);
+        if !super::stdio::take_budget(&self.budget, n).await {
+            return false;
+        }
+        self.tx.send(TransportEvent::Stdout(frame)).await.is_ok()
+    }
+
+    async fn finish(self, fact: HttpFact) {
+        let note = fact.describe();
+        self.endpoint.keep(fact);
+        let _ = self.tx.send(TransportEvent::Note(note)).await;
+    }
+}
+
+/// Whether a frame is the response to `id`.
+pub(super) fn answers(frame: &Frame, id: &Value) -> bool {
+    let Frame::Line(text) = frame else {
+        return false;
+    };
+    serde_json::from_str::<Value>(text).is_ok_and(|m| {
+        m.get("id") == Some(id) && (m.get("result").is_some() || m.get("error").is_some())
+    })
+}

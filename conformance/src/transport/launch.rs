@@ -1,0 +1,119 @@
+//! An HTTP server started by the harness (`--url URL -- CMD`): started once for the
+//! whole run, waited for until its URL accepts connections, stopped at the end.
+//!
+//! It is started like a stdio server (its own process group, the marker in its
+//! environment, killed with everything it started on every path, drop included), but its
+//! stdin, stdout and stderr are not ours: the messages travel over HTTP, and a chatty
+//! server must never block on a pipe nobody reads.
+
+use std::process::Stdio;
+use std::time::Duration;
+
+use nix::sys::signal::{kill, killpg, Signal};
+use nix::unistd::Pid;
+use tokio::process::{Child, Command};
+use tokio::time::Instant;
+
+use super::stdio::{marked_processes, new_marker, ExitInfo, ServerCommand, MARKER_VAR};
+use crate::errors::{Error, Result};
+
+/// How often the URL's port is tried while waiting.
+const POLL: Duration = Duration::from_millis(25);
+
+/// A server process serving HTTP, owned by the run.
+#[derive(Debug)]
+pub struct LaunchedServer {
+    child: Child,
+    pid: Option<u32>,
+    marker: String,
+}
+
+impl LaunchedServer {
+    /// Starts `command` and waits (up to `wait`) until `url`'s host and port accept a
+    /// TCP connection. `Err` when it cannot start, exits first, or is not reachable in time.
+    pub async fn start(command: &ServerCommand, url: &str, wait: Duration) -> Result<Self> {
+        let marker = new_marker();
+        let mut cmd = Command::new(&command.program);
+        cmd.args(&command.args)
+            .envs(command.env.iter().map(|(k, v)| (k, v)))
+            .env(MARKER_VAR, &marker)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .process_group(0)
+            .kill_on_drop(true);
+        if let Some(cwd) = &command.cwd {
+            cmd.current_dir(cwd);
+        }
+        let child = cmd.spawn().map_err(|source| Error::Spawn {
+            command: command.display(),
+            source,
+        })?;
+        let mut server = Self {
+            pid: child.id(),
+            child,
+            marker,
+        };
+        server.wait_ready(url, wait).await?;
+        Ok(server)
+    }
+
+    async fn wait_ready(&mut self, url: &str, wait: Duration) -> Result<()> {
+        let not_ready = |reason: String| Error::HttpNotReady {
+            url: url.to_string(),
+            reason,
+        };
+        let parsed = reqwest::Url::parse(url).map_err(|e| not_ready(e.to_string()))?;
+        let host = parsed.host_str().unwrap_or("127.0.0.1").to_string();
+        let port = parsed.port_or_known_default().unwrap_or(80);
+        let deadline = Instant::now() + wait;
+        loop {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return Err(not_ready(format!(
+                    "the server command ended first ({})",
+                    ExitInfo {
+                        code: status.code(),
+                        signal: std::os::unix::process::ExitStatusExt::signal(&status),
+                        killed_by_harness: false,
+                    }
+                    .describe()
+                )));
+            }
+            let attempt = tokio::net::TcpStream::connect((host.as_str(), port));
+            if let Ok(Ok(_)) = tokio::time::timeout(POLL * 4, attempt).await {
+                return Ok(());
+            }
+            if Instant::now() >= deadline {
+                return Err(not_ready(format!(
+                    "nothing accepted connections within {:.1} s",
+                    wait.as_secs_f64()
+                )));
+            }
+            tokio::time::sleep(POLL).await;
+        }
+    }
+
+    /// Stops the server: SIGTERM to its group, SIGKILL after `grace`, then reaped.
+    pub async fn stop(mut self, grace: Duration) {
+        self.signal(Signal::SIGTERM);
+        let _ = tokio::time::timeout(grace, self.child.wait()).await;
+        self.signal(Signal::SIGKILL);
+        let _ = self.child.start_kill();
+        let _ = tokio::time::timeout(Duration::from_secs(5), self.child.wait()).await;
+    }
+
+    fn signal(&self, signal: Signal) {
+        if let Some(pid) = self.pid.and_then(|p| i32::try_from(p).ok()) {
+            let _ = killpg(Pid::from_raw(pid), signal);
+        }
+        for pid in marked_processes(&self.marker) {
+            let _ = kill(Pid::from_raw(pid), signal);
+        }
+    }
+}
+
+impl Drop for LaunchedServer {
+    fn drop(&mut self) {
+        self.signal(Signal::SIGKILL);
+    }
+}

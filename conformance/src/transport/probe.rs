@@ -1,0 +1,218 @@
+//! The HTTP-only probes: a short Streamable HTTP session of its own in which some
+//! requests are sent wrong on purpose (no session id, an unknown one, a bad
+//! `MCP-Protocol-Version`), recording each exchange for the HTTP checks.
+//!
+//! The session transport ([`super::HttpTransport`]) always sends what a conformant client
+//! sends; these requests are the ones it never would, so they live here, each a single
+//! bounded POST whose answer is read only as evidence (at most [`EVIDENCE_CAP`] bytes).
+
+use std::time::Duration;
+
+use reqwest::header::{ACCEPT, CONTENT_TYPE};
+use serde_json::{json, Value};
+
+use super::fact::{content_type, error_text, is_media, Carried, HttpFact, HttpTarget};
+use super::framing::Frame;
+use super::http::{answers, delete, Endpoint, SESSION_HEADER};
+use super::sse::SseDecoder;
+
+/// Body bytes a probe reads (it needs the status, the content type and a message).
+const EVIDENCE_CAP: usize = 64 * 1024;
+/// A session id no server issued.
+pub const UNKNOWN_SESSION: &str = "mcp-conformance-unknown-session";
+/// A version header no revision has.
+pub const BAD_VERSION: &str = "not-a-version";
+
+/// One probe request and what it got.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct ProbeStep {
+    /// What the step tries, in words.
+    pub purpose: &'static str,
+    /// The exchange.
+    pub fact: HttpFact,
+}
+
+/// Everything the HTTP probe session recorded.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+pub struct HttpProbe {
+    /// The initialize POST.
+    pub initialize: Option<ProbeStep>,
+    /// The version the server negotiated.
+    pub negotiated: Option<String>,
+    /// Whether the server assigned a session id.
+    pub session_assigned: bool,
+    /// `notifications/initialized`, sent as a conformant client sends it.
+    pub initialized: Option<ProbeStep>,
+    /// A ping, sent as a conformant client sends it.
+    pub ping: Option<ProbeStep>,
+    /// A ping without `Mcp-Session-Id` (only when one was assigned).
+    pub no_session: Option<ProbeStep>,
+    /// A ping with a session id the server never issued (only when one was assigned).
+    pub unknown_session: Option<ProbeStep>,
+    /// A ping with `MCP-Protocol-Version: not-a-version` (only from 2025-06-18 on).
+    pub bad_version: Option<ProbeStep>,
+    /// The DELETE of the session.
+    pub delete: Option<ProbeStep>,
+    /// A ping with the deleted session's id (only when the DELETE succeeded).
+    pub deleted_session: Option<ProbeStep>,
+}
+
+impl HttpProbe {
+    /// Every step that ran, in order.
+    pub fn steps(&self) -> impl Iterator<Item = &ProbeStep> {
+        [
+            &self.initialize,
+            &self.initialized,
+            &self.ping,
+            &self.no_session,
+            &self.unknown_session,
+            &self.bad_version,
+            &self.delete,
+            &self.deleted_session,
+        ]
+        .into_iter()
+        .flatten()
+    }
+
+    /// Runs the probe session against `target` for `version` (an initialize-era
+    /// revision). `initialize` holds the initialize params. Never fails: what could not be
+    /// sent is recorded in the facts.
+    pub async fn run(
+        target: &HttpTarget,
+        version: &str,
+        initialize: Value,
+        timeout: Duration,
+    ) -> crate::Result<Self> {
+        let endpoint = Endpoint::of(target, timeout)?;
+        let mut probe = HttpProbe::default();
+        let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": initialize});
+        let (fact, message) = post(&endpoint, &init, None, None).await;
+        let session = fact.session_id.clone();
+        probe.session_assigned = session.is_some();
+        probe.negotiated = message
+            .as_ref()
+            .and_then(|m| m.pointer("/result/protocolVersion"))
+            .and_then(Value::as_str)
+            .map(str::to_string);
+        probe.initialize = Some(step("initialize", fact));
+        let Some(negotiated) = probe.negotiated.clone() else {
+            return Ok(probe);
+        };
+        let header = (negotiated.as_str() >= "2025-06-18").then_some(negotiated.as_str());
+        let s = session.as_deref();
+        let notification = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+        let (fact, _) = post(&endpoint, &notification, s, header).await;
+        probe.initialized = Some(step("an accepted notification", fact));
+        let ping = |id: u32| json!({"jsonrpc": "2.0", "id": id, "method": "ping"});
+        let (fact, _) = post(&endpoint, &ping(2), s, header).await;
+        probe.ping = Some(step("a request", fact));
+        if session.is_some() {
+            let (fact, _) = post(&endpoint, &ping(3), None, header).await;
+            probe.no_session = Some(step("a request without Mcp-Session-Id", fact));
+            let (fact, _) = post(&endpoint, &ping(4), Some(UNKNOWN_SESSION), header).await;
+            probe.unknown_session = Some(step("a request with an unknown session id", fact));
+        }
+        if version >= "2025-06-18" && negotiated.as_str() >= "2025-06-18" {
+            let (fact, _) = post(&endpoint, &ping(5), s, Some(BAD_VERSION)).await;
+            probe.bad_version = Some(step("a request with an invalid MCP-Protocol-Version", fact));
+        }
+        if let Some(id) = s {
+            let fact = delete(&endpoint, id, header).await;
+            let deleted = fact.status.is_some_and(|st| (200..300).contains(&st));
+            probe.delete = Some(step("the DELETE that ends the session", fact));
+            if deleted {
+                let (fact, _) = post(&endpoint, &ping(6), s, header).await;
+                probe.deleted_session = Some(step("a request in the deleted session", fact));
+            }
+        }
+        Ok(probe)
+    }
+}
+
+fn step(purpose: &'static str, fact: HttpFact) -> ProbeStep {
+    ProbeStep { purpose, fact }
+}
+
+/// POSTs one message and reads its answer (bounded) into a fact, with the first JSON-RPC
+/// response to it when there is one.
+async fn post(
+    endpoint: &Endpoint,
+    message: &Value,
+    session: Option<&str>,
+    version: Option<&str>,
+) -> (HttpFact, Option<Value>) {
+    let carried = if message.get("id").is_some() {
+        Carried::Request
+    } else {
+        Carried::Notification
+    };
+    let rpc = message
+        .get("method")
+        .and_then(Value::as_str)
+        .map(str::to_string);
+    let mut fact = endpoint.fact("POST", carried, rpc);
+    let (builder, sent) = endpoint.request(reqwest::Method::POST, session, version);
+    fact.sent = sent;
+    let builder = builder
+        .header(ACCEPT, "application/json, text/event-stream")
+        .header(CONTENT_TYPE, "application/json")
+        .body(message.to_string());
+    let timeout = endpoint.timeout;
+    let mut response = match tokio::time::timeout(timeout, builder.send()).await {
+        Ok(Ok(response)) => response,
+        Ok(Err(e)) => {
+            fact.error = Some(error_text(&e));
+            return (fact, None);
+        }
+        Err(_) => {
+            fact.error = Some("no response headers within the timeout".into());
+            return (fact, None);
+        }
+    };
+    fact.status = Some(response.status().as_u16());
+    fact.content_type = content_type(response.headers());
+    fact.session_id = response
+        .headers()
+        .get(SESSION_HEADER)
+        .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
+    let sse = is_media(fact.content_type.as_deref(), "text/event-stream");
+    let id = message.get("id").cloned();
+    let mut decoder = SseDecoder::new(EVIDENCE_CAP);
+    let mut frames = Vec::new();
+    let mut body = Vec::new();
+    let mut found = None;
+    let deadline = tokio::time::Instant::now() + timeout;
+    while body.len() < EVIDENCE_CAP && found.is_none() {
+        match tokio::time::timeout_at(deadline, response.chunk()).await {
+            Ok(Ok(Some(chunk))) => {
+                fact.body_bytes += chunk.len();
+                body.extend_from_slice(&chunk);
+                if sse {
+                    decoder.push(&chunk, &mut frames);
+                    found = frames
+                        .drain(..)
+                        .find(|f| id.as_ref().is_some_and(|id| answers(f, id)))
+                        .and_then(|f| match f {
+                            Frame::Line(text) => serde_json::from_str(&text).ok(),
+                            _ => None,
+                        });
+                }
+            }
+            Ok(Ok(None)) => break,
+            Ok(Err(e)) => {
+                fact.error = Some(format!("body cut: {}", error_text(&e)));
+                break;
+            }
+            Err(_) => {
+                fact.error = Some("the body did not end within the timeout".into());
+                break;
+            }
+        }
+    }
+    body.truncate(EVIDENCE_CAP);
+    fact.body_head = String::from_utf8_lossy(&body[..body.len().min(200)]).into_owned();
+    if !sse && found.is_none() {
+        found = serde_json::from_slice(&body).ok();
+    }
+    (fact, found)
+}

@@ -1,0 +1,322 @@
+//! The suite over Streamable HTTP: the reference server's HTTP mode (started by the
+//! runner, `--url URL -- CMD`) passes every check in 2025-03-26 to 2025-11-25, each HTTP
+//! fault fails exactly its check, and hostile HTTP servers (one that never answers, one
+//! whose SSE stream never ends) yield findings without a hang or a leftover process.
+//!
+//! A table like `faults.rs`'s, for the faults that exist only in the HTTP mode
+//! (`reference_server::HttpFault`).
+
+use std::net::TcpListener;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+mod common;
+
+use common::Expect;
+use mcp_conformance::checks::Status;
+use mcp_conformance::protocol::{Revision, SessionConfig, REVISIONS};
+use mcp_conformance::report::{render_text, RunReport};
+use mcp_conformance::runner::RunConfig;
+use mcp_conformance::transport::{HttpTarget, ServerCommand};
+use reference_server::HttpFault;
+
+use Status::{Fail, Warn};
+
+/// Every revision run over HTTP.
+const ALL: &[&str] = &[];
+const R3_UP: &[&str] = &["2025-06-18", "2025-11-25"];
+/// The revisions judged over Streamable HTTP.
+const HTTP_REVISIONS: &[&str] = mcp_conformance::config::HTTP_REVISIONS;
+
+type Row = (&'static str, &'static [Expect]);
+
+const EXPECTATIONS: &[Row] = &[
+    (
+        "http-notification-200",
+        &[("http-notification-202", Fail, ALL)],
+    ),
+    (
+        "http-content-type-plain",
+        &[("http-content-type", Fail, ALL)],
+    ),
+    (
+        "http-session-optional",
+        &[("http-session-required", Warn, ALL)],
+    ),
+    (
+        "http-unknown-session-served",
+        &[("http-session-unknown", Fail, ALL)],
+    ),
+    (
+        "http-version-ignored",
+        &[("http-protocol-version", Fail, R3_UP)],
+    ),
+];
+
+/// Skips the reference server may show over HTTP: checks outside their revisions, the
+/// list_changed checks (its tool list never changes) and the stdio shutdown.
+const REFERENCE_SKIPS: &[&str] = &[
+    "applies to revisions",
+    "sent no notifications/tools/list_changed",
+    "applies to servers on stdio only",
+];
+
+/// A port free a moment ago (the server binds it right after; a clash fails loudly).
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port")
+}
+
+fn revisions(ids: &[&str]) -> Vec<&'static Revision> {
+    REVISIONS
+        .iter()
+        .filter(|r| HTTP_REVISIONS.contains(&r.id) && (ids.is_empty() || ids.contains(&r.id)))
+        .collect()
+}
+
+/// A run against `program args` started by the runner and reached at its URL.
+fn config(program: &str, args: Vec<String>, port: u16, session: SessionConfig) -> RunConfig {
+    let mut command = ServerCommand::new(program, args);
+    command.http = Some(HttpTarget {
+        url: format!("http://127.0.0.1:{port}/mcp"),
+        headers: vec![("Authorization".into(), "Bearer test-secret".into())],
+    });
+    let mut config = RunConfig::new(command);
+    config.session = session;
+    config.jobs = 1;
+    config
+}
+
+fn run_reference(http_fault: Option<&str>, revisions: Vec<&'static Revision>) -> RunReport {
+    let port = free_port();
+    let mut args = vec![
+        "reference-server".to_string(),
+        "--http".to_string(),
+        port.to_string(),
+    ];
+    if let Some(f) = http_fault {
+        args.extend(["--http-fault".to_string(), f.to_string()]);
+    }
+    let mut config = config(
+        env!("CARGO_BIN_EXE_mcp-conformance"),
+        args,
+        port,
+        SessionConfig::default(),
+    );
+    config.reference = true;
+    config.revisions = revisions;
+    common::run_blocking(&config)
+}
+
+#[test]
+fn reference_server_over_http_passes_every_check() {
+    let started = Instant::now();
+    let report = run_reference(None, revisions(ALL));
+    eprintln!(
+        "reference server over HTTP, {} revisions: {:.2} s",
+        report.revisions.len(),
+        started.elapsed().as_secs_f64()
+    );
+    assert_eq!(report.target.transport, "streamable-http");
+    assert_eq!(report.revisions.len(), HTTP_REVISIONS.len());
+    let bad: Vec<_> = report
+        .revisions
+        .iter()
+        .flat_map(|r| r.results.iter().map(move |c| (r.revision, c)))
+        .filter(|(_, c)| match c.status {
+            Status::Pass => false,
+            Status::Skip => !REFERENCE_SKIPS.iter().any(|why| c.message.contains(why)),
+            Status::Fail | Status::Warn => true,
+        })
+        .map(|(rev, c)| format!("{rev} {} {:?}: {}", c.check, c.status, c.message))
+        .collect();
+    assert!(
+        bad.is_empty(),
+        "{}\n{}",
+        bad.join("\n"),
+        render_text(&report)
+    );
+    assert_eq!(report.summary.fail + report.summary.warn, 0);
+    // The HTTP checks were judged, not skipped, wherever they apply.
+    for (id, _, revs) in EXPECTATIONS.iter().flat_map(|(_, e)| e.iter()) {
+        for rev in &report.revisions {
+            if !revs.is_empty() && !revs.contains(&rev.revision) {
+                continue;
+            }
+            let result = rev.results.iter().find(|c| c.check == *id).unwrap();
+            assert_eq!(
+                result.status,
+                Status::Pass,
+                "{} {id}: {}",
+                rev.revision,
+                result.message
+            );
+        }
+    }
+    let text = render_text(&report);
+    assert!(text.contains("over streamable-http"), "{text}");
+    assert!(
+        !text.contains("test-secret"),
+        "a header value leaked:\n{text}"
+    );
+}
+
+#[test]
+fn each_http_fault_fails_exactly_its_check() {
+    let handles: Vec<_> = EXPECTATIONS
+        .iter()
+        .map(|row| {
+            std::thread::spawn(move || {
+                let revs = if row.1.iter().any(|(_, _, r)| r.is_empty()) {
+                    revisions(ALL)
+                } else {
+                    revisions(
+                        row.1
+                            .iter()
+                            .flat_map(|(_, _, r)| r.iter().copied())
+                            .collect::<Vec<_>>()
+                            .as_slice(),
+                    )
+                };
+                (row, run_reference(Some(row.0), revs))
+            })
+        })
+        .collect();
+    let mut problems = Vec::new();
+    for handle in handles {
+        let (row, report) = handle.join().expect("fault thread");
+        let found = common::mismatches(&report, row.1);
+        if !found.is_empty() {
+            problems.extend(found.into_iter().map(|m| format!("{}: {m}", row.0)));
+            problems.push(render_text(&report));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn the_table_names_every_http_fault() {
+    let mut in_table: Vec<&str> = EXPECTATIONS.iter().map(|r| r.0).collect();
+    let mut faults: Vec<&str> = HttpFault::ALL.iter().map(|f| f.name()).collect();
+    in_table.sort_unstable();
+    faults.sort_unstable();
+    assert_eq!(in_table, faults);
+    for (_, expected) in EXPECTATIONS {
+        for (id, _, _) in *expected {
+            assert!(
+                mcp_conformance::checks::find(id).is_some(),
+                "unknown check {id}"
+            );
+        }
+    }
+}
+
+/// Every Streamable HTTP check (`http-*`) is made to fail by an HTTP fault here (the stdio
+/// table in tests/faults.rs leaves them to this one).
+#[test]
+fn every_http_check_can_fail() {
+    let proven: Vec<&str> = EXPECTATIONS
+        .iter()
+        .flat_map(|(_, expected)| expected.iter().map(|(id, _, _)| *id))
+        .collect();
+    let unproven: Vec<&str> = mcp_conformance::checks::CATALOG
+        .iter()
+        .map(|c| c.id.as_str())
+        .filter(|id| id.starts_with("http-") && !proven.contains(id))
+        .collect();
+    assert!(
+        unproven.is_empty(),
+        "HTTP checks no fault makes fail: {unproven:?}"
+    );
+}
+
+/// A hostile HTTP server in Python: `never-answers` accepts and reads but never answers;
+/// `endless-sse` answers every POST with an SSE stream of notifications that never ends.
+/// It writes its pid to a file so the test can see that it is gone afterwards.
+const HOSTILE: &str = r#"
+import os, socket, sys, threading
+kind, port, pidfile = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+s = socket.socket()
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("127.0.0.1", port))
+s.listen(64)
+with open(pidfile, "w") as f:
+    f.write(str(os.getpid()))
+held = []
+def serve(c):
+    try:
+        c.recv(65536)
+        if kind == "endless-sse":
+            c.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\n")
+            event = b'data: {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"more"}}\n\n'
+            while True:
+                c.sendall(event * 64)
+    except OSError:
+        pass
+while True:
+    c, _ = s.accept()
+    held.append(c)
+    threading.Thread(target=serve, args=(c,), daemon=True).start()
+"#;
+
+fn run_hostile(kind: &str) -> (RunReport, u32) {
+    let port = free_port();
+    let dir = std::env::temp_dir().join(format!("mcp-http-hostile-{}-{kind}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pidfile = dir.join("pid");
+    let session = SessionConfig {
+        timeout: Duration::from_secs(2),
+        shutdown_grace: Duration::from_secs(1),
+        ..SessionConfig::default()
+    };
+    let mut config = config(
+        "python3",
+        vec![
+            "-c".into(),
+            HOSTILE.into(),
+            kind.into(),
+            port.to_string(),
+            pidfile.to_string_lossy().into_owned(),
+        ],
+        port,
+        session,
+    );
+    config.revisions = revisions(&["2025-11-25"]);
+    config.properties = None;
+    // A guard against a hang (the test fails instead of never ending), not a timing.
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(common::run_blocking(&config));
+    });
+    let report = rx
+        .recv_timeout(Duration::from_secs(600))
+        .unwrap_or_else(|_| panic!("the run against the {kind} server never ended"));
+    let pid: u32 = std::fs::read_to_string(&pidfile)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    (report, pid)
+}
+
+#[test]
+fn a_server_that_never_answers_a_post_is_a_finding_and_is_stopped() {
+    let (report, pid) = run_hostile("never-answers");
+    let init = report.revisions[0]
+        .results
+        .iter()
+        .find(|c| c.check == "lc-init-result")
+        .unwrap();
+    assert_eq!(init.status, Fail, "{}", render_text(&report));
+    assert!(common::is_gone(pid), "the server is still running");
+}
+
+#[test]
+fn an_endless_sse_stream_is_a_finding_and_is_stopped() {
+    let (report, pid) = run_hostile("endless-sse");
+    assert!(report.summary.fail > 0, "{}", render_text(&report));
+    assert!(common::is_gone(pid), "the server is still running");
+}
