@@ -9,6 +9,9 @@
 #   DIR/venv  Python venv with PyPI mcp and mcp-server-time (pinned)
 #             launch: DIR/venv/bin/mcp-server-time --local-timezone UTC
 #                     DIR/venv/bin/python fixtures/python/sdk_server.py [--paginate]
+#   DIR/rmcp  the fixture server on crates.io rmcp 3.9 (fixtures/rmcp-server, its own
+#             Cargo.lock), built in release with its own target dir
+#             launch: DIR/rmcp/release/mcp-rmcp-server
 #
 # Idempotent: each part is skipped when the pinned version is already installed.
 # Needs only node/npm and python3 (>= 3.10) on PATH, and access to the npm registry and PyPI.
@@ -75,6 +78,14 @@ else
   installed_py || { echo "install-targets: venv does not hold the pinned versions" >&2; exit 1; }
 fi
 
+# --- crates.io: the rmcp fixture server ----------------------------------------
+# Its own workspace and lock file, built once into DIR/rmcp (cargo skips it when fresh).
+RMCP_MANIFEST="$(cd "$(dirname "$0")/.." && pwd)/fixtures/rmcp-server/Cargo.toml"
+command -v cargo >/dev/null 2>&1 || { echo "install-targets: 'cargo' not found on PATH" >&2; exit 1; }
+echo "install-targets: building the rmcp fixture server into $DIR/rmcp"
+cargo build --quiet --release --locked --manifest-path "$RMCP_MANIFEST" --target-dir "$DIR/rmcp"
+[[ -x "$DIR/rmcp/release/mcp-rmcp-server" ]] || { echo "install-targets: the rmcp fixture did not build" >&2; exit 1; }
+
 # --- summary -------------------------------------------------------------------
 echo "install-targets: installed in $DIR:"
 echo "  server-everything $(node -p 'require(process.argv[1]).version' "$EVERYTHING_PKG/package.json")" \
@@ -86,3 +97,4 @@ venv = sys.argv[1]
 print(f"  mcp {version('mcp')} -> {venv}/bin/python fixtures/python/sdk_server.py")
 print(f"  mcp-server-time {version('mcp-server-time')} -> {venv}/bin/mcp-server-time --local-timezone UTC")
 PY
+echo "  rmcp fixture -> $DIR/rmcp/release/mcp-rmcp-server"

@@ -30,7 +30,7 @@ use libtest_mimic::{Arguments, Failed, Trial};
 use crate::checks::{Status, CATALOG};
 use crate::protocol::{Revision, REVISIONS};
 use crate::report::{render_finding, Baseline, GateOptions, RunReport};
-use crate::runner::{run, RunConfig};
+use crate::runner::RunConfig;
 use crate::scenarios::CallPolicy;
 use crate::transport::ServerCommand;
 
@@ -164,13 +164,9 @@ impl Shared {
             if self.adopt_orphans {
                 crate::transport::adopt_orphans();
             }
-            let runtime = tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()
-                .map_err(|e| e.to_string())?;
-            let mut report = runtime
-                .block_on(run(&self.config, |_| {}))
-                .map_err(|e| e.to_string())?;
+            // On a thread of its own with a large stack: libtest's test threads have 2 MiB.
+            let mut report =
+                crate::runner::run_blocking(&self.config).map_err(|e| e.to_string())?;
             if let Some(b) = &self.baseline {
                 report.apply_baseline(b);
             }

@@ -91,6 +91,17 @@ const PYTHON_SDK_PAGINATED: Expected = &[
 ];
 
 /// reports/mcp-server-time.md explains each line.
+/// The fixture server on crates.io rmcp 3.9 (`fixtures/rmcp-server`, reports/rmcp-server.md).
+const RMCP: Expected = &[
+    ("rpc-err-parse", Warn, ALL),
+    NO_BATCHES,
+    ARGUMENTS_TYPE,
+    ("rpc-error-id", Fail, ALL),
+    ("pag-invalid-cursor", Warn, ALL),
+    ("tc-err-malformed", Warn, ALL),
+    ("m-serverinfo", Warn, &["2026-07-28"]),
+];
+
 const TIME: Expected = &[
     SILENT_ON_MALFORMED[0],
     SILENT_ON_MALFORMED[1],
@@ -185,6 +196,15 @@ fn python_sdk_server_paginated() {
     let python = third_party().join("venv/bin/python");
     let report = run_server(python, &["fixtures/python/sdk_server_paginated.py"], &[]);
     assert_outcome(&report, PYTHON_SDK_PAGINATED);
+}
+
+#[test]
+fn rmcp_server() {
+    let exe = third_party().join("rmcp/release/mcp-rmcp-server");
+    let report = run_server(exe, &[], &[]);
+    assert_outcome(&report, RMCP);
+    // rmcp 3.9 speaks both eras (2026-07-28 versioning.mdx, Compatibility Matrix).
+    assert_eq!(report.era, Some("dual-era"), "{}", render_text(&report));
 }
 
 #[test]

@@ -94,10 +94,91 @@ pub enum RunEvent {
     Cut(String),
 }
 
+/// The stack of a thread that drives a run. The conversation's futures nest deeply and a
+/// debug build's poll frames are large: a spawned thread's default 2 MiB overflowed once
+/// 2026-07-28, the edge probes and HTTP joined the conversation. The memory is only
+/// reserved, not touched, until used.
+pub const RUN_STACK: usize = 64 << 20;
+
+/// Runs the suite to completion from synchronous code, on a thread of its own with
+/// [`RUN_STACK`] and a current-thread runtime: what the libtest harness and the tests
+/// use, safe from any thread whatever its stack. Async callers use [`run`] on a thread
+/// with a large stack (a `main` thread's 8 MiB is enough).
+pub fn run_blocking(config: &RunConfig) -> crate::Result<RunReport> {
+    std::thread::scope(|scope| {
+        let driver = std::thread::Builder::new()
+            .name("mcp-conformance-run".into())
+            .stack_size(RUN_STACK)
+            .spawn_scoped(scope, || {
+                let runtime = tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()
+                    .map_err(crate::Error::Runtime)?;
+                runtime.block_on(run(config, |_| {}))
+            })
+            .map_err(crate::Error::Runtime)?;
+        match driver.join() {
+            Ok(result) => result,
+            Err(panic) => std::panic::resume_unwind(panic),
+        }
+    })
+}
+
 /// Runs the suite. `Err` only for harness problems (e.g. the server cannot be spawned);
 /// everything the server does wrong is in the report.
-pub async fn run(config: &RunConfig, on_event: impl FnMut(RunEvent)) -> crate::Result<RunReport> {
-    run_until(config, on_event, std::future::pending()).await
+///
+/// The run itself happens on a thread of its own with [`RUN_STACK`] (its events come back
+/// to `on_event` here), so any caller's thread will do, a `#[tokio::test]`'s 2 MiB one
+/// included. Dropping the returned future cuts the run: its servers are ended.
+pub async fn run(
+    config: &RunConfig,
+    mut on_event: impl FnMut(RunEvent),
+) -> crate::Result<RunReport> {
+    let config = config.clone();
+    let (events, mut received) = tokio::sync::mpsc::unbounded_channel();
+    let (done, mut finished) = tokio::sync::oneshot::channel();
+    // Dropped with this future: the run sees it and stops.
+    let (_cancel, cancelled) = tokio::sync::oneshot::channel::<()>();
+    let driver = std::thread::Builder::new()
+        .name("mcp-conformance-run".into())
+        .stack_size(RUN_STACK)
+        .spawn(move || {
+            let outcome = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .map_err(crate::Error::Runtime)
+                .and_then(|runtime| {
+                    let stop = async {
+                        let _ = cancelled.await;
+                        "the caller stopped waiting for the run".to_string()
+                    };
+                    let forward = |event| {
+                        let _ = events.send(event);
+                    };
+                    runtime.block_on(run_until(&config, forward, stop))
+                });
+            let _ = done.send(outcome);
+        })
+        .map_err(crate::Error::Runtime)?;
+    loop {
+        tokio::select! {
+            biased;
+            Some(event) = received.recv() => on_event(event),
+            outcome = &mut finished => {
+                while let Ok(event) = received.try_recv() {
+                    on_event(event);
+                }
+                return match (outcome, driver.join()) {
+                    (Ok(outcome), _) => outcome,
+                    // The driver ended without an outcome: it panicked.
+                    (Err(_), Err(panic)) => std::panic::resume_unwind(panic),
+                    (Err(_), Ok(())) => Err(crate::Error::Runtime(std::io::Error::other(
+                        "the run's thread ended without an outcome",
+                    ))),
+                };
+            }
+        }
+    }
 }
 
 /// Runs the suite until `stop` yields a reason (e.g. a signal arrived) or `max_time` has

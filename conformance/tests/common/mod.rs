@@ -4,20 +4,15 @@
 
 use mcp_conformance::checks::Status;
 use mcp_conformance::report::RunReport;
-use mcp_conformance::runner::{run, RunConfig};
+use mcp_conformance::runner::RunConfig;
 
 /// A check that must come out with a status, in some revisions (empty: every one).
 pub type Expect = (&'static str, Status, &'static [&'static str]);
 
-/// Runs the suite to completion on a runtime of its own.
+/// Runs the suite to completion on a thread and runtime of its own (a large stack: the
+/// threads tests spawn have 2 MiB).
 pub fn run_blocking(config: &RunConfig) -> RunReport {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    runtime
-        .block_on(run(config, |_| {}))
-        .expect("the harness runs")
+    mcp_conformance::runner::run_blocking(config).expect("the harness runs")
 }
 
 /// Every result that differs from `expected`: a listed check must have exactly its listed
