@@ -232,9 +232,7 @@ pub async fn probes(
         let line =
             json!({"jsonrpc": "2.0", "id": id, "method": "tools/list", "params": {"_meta": meta}});
         let label = format!("tools/list without {missing}");
-        let exchange = session
-            .request_raw(&label, &line.to_string(), Some(id))
-            .await;
+        let exchange = session.request_line(&label, &line.to_string(), id).await;
         modern.meta_missing.push((missing, exchange));
     }
     if session.ended().is_none() {

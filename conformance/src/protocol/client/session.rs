@@ -428,6 +428,15 @@ impl Session {
         self.exchange(label, line, request, id, true).await
     }
 
+    /// Sends a request written as `line` exactly (a session would stamp or reshape the
+    /// message) and waits for the response with `id`, with no fence behind it: for a
+    /// well-formed request whose answer is expected, so nothing else reaches the server in
+    /// the same read.
+    pub async fn request_line(&mut self, label: &str, line: &str, id: Value) -> Exchange {
+        let request = serde_json::from_str(line).unwrap_or_else(|_| Value::String(line.into()));
+        self.exchange(label, line, request, Some(id), false).await
+    }
+
     /// Sends a JSON-RPC batch of requests (`RPC-BATCH-R2`) followed by a ping, and records
     /// how the batch was answered once the ping is (plus a short grace).
     pub async fn request_batch(&mut self, calls: &[(Value, &str)]) -> BatchExchange {
