@@ -115,24 +115,17 @@ pub(super) fn discover(ctx: &Ctx<'_>) -> Verdict {
 
 /// `M-SERVERINFO`: every result to a modern request names the server in its `_meta`.
 pub(super) fn server_info(ctx: &Ctx<'_>) -> Verdict {
-    let mut findings = Findings::default();
-    let mut seen = 0;
-    for (entry, request) in modern_responses(ctx) {
-        let Some(result) = entry.json.as_ref().and_then(|m| m.get("result")) else {
-            continue;
-        };
-        seen += 1;
-        let seqs = [entry.answers.unwrap_or(entry.seq), entry.seq];
-        findings.breach(ctx, rules::server_info(method_of(request), result), &seqs);
-    }
-    if seen == 0 {
-        return Verdict::Skip("no modern request got a result".into());
-    }
-    findings.verdict(format!("all {seen} results name the server in _meta"))
+    each_result(ctx, rules::server_info, "name the server in _meta")
 }
 
 /// `M-RESULTTYPE`: every result to a modern request has a `resultType` its method allows.
 pub(super) fn result_type(ctx: &Ctx<'_>) -> Verdict {
+    each_result(ctx, rules::result_type, "carry an allowed resultType")
+}
+
+/// Asks `rule` about every result to a modern request (with the request's method); the
+/// pass message says all `seen` results `hold`.
+fn each_result(ctx: &Ctx<'_>, rule: fn(&str, &Value) -> Option<Breach>, hold: &str) -> Verdict {
     let mut findings = Findings::default();
     let mut seen = 0;
     for (entry, request) in modern_responses(ctx) {
@@ -141,12 +134,12 @@ pub(super) fn result_type(ctx: &Ctx<'_>) -> Verdict {
         };
         seen += 1;
         let seqs = [entry.answers.unwrap_or(entry.seq), entry.seq];
-        findings.breach(ctx, rules::result_type(method_of(request), result), &seqs);
+        findings.breach(ctx, rule(method_of(request), result), &seqs);
     }
     if seen == 0 {
         return Verdict::Skip("no modern request got a result".into());
     }
-    findings.verdict(format!("all {seen} results carry an allowed resultType"))
+    findings.verdict(format!("all {seen} results {hold}"))
 }
 
 /// `M-META-REQUIRED`: a request missing a required `_meta` field gets -32602.

@@ -248,31 +248,27 @@ pub async fn run_revision(
         }
     }
     let already_ended = session.ended().map(|s| s.describe());
-    if session.is_http() {
-        // Over HTTP there is no stdin to close: the session is DELETEd instead, and the
-        // HTTP-only probes run in a session of their own.
-        let _ = session.shutdown().await;
-        record.http = Some(super::http::record(&session, command, revision, config).await?);
-        record.transcript = session.into_transcript();
-        record.phases.scripted = started.elapsed();
-        if let Some((found, took)) =
-            generate(&record, command, config, policy, properties, seed).await?
-        {
-            record.properties = Some(found);
-            record.phases.properties = took;
-        }
-        return Ok(record);
-    }
     let shutdown = |(exit, voluntary, waited): crate::protocol::ShutdownOutcome| ShutdownRecord {
         exit,
         already_ended: already_ended.clone(),
         voluntary,
         waited,
     };
-    let grace = start_up.saturating_mul(SHUTDOWN_PER_START_UP);
-    match session.begin_shutdown(QUIET_SHUTDOWN_CHECK, grace).await {
-        Ok(ended) => {
-            record.shutdown = Some(shutdown(ended));
+    let pending = if session.is_http() {
+        // Over HTTP there is no stdin to close: the session is DELETEd instead, and the
+        // HTTP-only probes run in a session of their own.
+        let _ = session.shutdown().await;
+        record.http = Some(super::http::record(&session, command, revision, config).await?);
+        Ok(())
+    } else {
+        let grace = start_up.saturating_mul(SHUTDOWN_PER_START_UP);
+        session
+            .begin_shutdown(QUIET_SHUTDOWN_CHECK, grace)
+            .await
+            .map(|ended| record.shutdown = Some(shutdown(ended)))
+    };
+    match pending {
+        Ok(()) => {
             record.transcript = session.into_transcript();
             record.phases.scripted = started.elapsed();
             if let Some((found, took)) =

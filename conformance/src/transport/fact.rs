@@ -117,6 +117,16 @@ pub struct HttpFact {
 }
 
 impl HttpFact {
+    /// Records what the response's head says: status, content type, session id.
+    pub(super) fn read_head(&mut self, response: &reqwest::Response) {
+        self.status = Some(response.status().as_u16());
+        self.content_type = content_type(response.headers());
+        self.session_id = response
+            .headers()
+            .get(super::http::SESSION_HEADER)
+            .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
+    }
+
     /// One line: `POST /mcp (ping) -> 200 application/json, 36 bytes`.
     pub fn describe(&self) -> String {
         let what = match (&self.rpc_method, self.carried) {

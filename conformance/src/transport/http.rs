@@ -386,12 +386,7 @@ impl Post {
                 return self.finish(fact).await;
             }
         };
-        fact.status = Some(response.status().as_u16());
-        fact.content_type = content_type(response.headers());
-        fact.session_id = response
-            .headers()
-            .get(SESSION_HEADER)
-            .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
+        fact.read_head(&response);
         if initialize {
             if let Some(id) = &fact.session_id {
                 lock(&self.endpoint.shared).session_id = Some(id.clone());

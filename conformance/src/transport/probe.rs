@@ -11,9 +11,9 @@ use std::time::Duration;
 use reqwest::header::{ACCEPT, CONTENT_TYPE};
 use serde_json::{json, Value};
 
-use super::fact::{content_type, error_text, is_media, Carried, HttpFact, HttpTarget};
+use super::fact::{error_text, is_media, Carried, HttpFact, HttpTarget};
 use super::framing::Frame;
-use super::http::{answers, delete, Endpoint, SESSION_HEADER};
+use super::http::{answers, delete, Endpoint};
 use super::sse::SseDecoder;
 
 /// Body bytes a probe reads (it needs the status, the content type and a message).
@@ -169,12 +169,7 @@ async fn post(
             return (fact, None);
         }
     };
-    fact.status = Some(response.status().as_u16());
-    fact.content_type = content_type(response.headers());
-    fact.session_id = response
-        .headers()
-        .get(SESSION_HEADER)
-        .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
+    fact.read_head(&response);
     let sse = is_media(fact.content_type.as_deref(), "text/event-stream");
     let id = message.get("id").cloned();
     let mut decoder = SseDecoder::new(EVIDENCE_CAP);
