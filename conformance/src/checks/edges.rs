@@ -100,7 +100,7 @@ fn batch_answers<'a>(ctx: &'a Ctx<'_>, batch: &BatchExchange) -> Vec<(usize, &'a
     ctx.transcript()
         .received()
         .filter(|e| e.answers == Some(batch.request_seq))
-        .filter_map(|e| e.json.as_ref().map(|j| (e.seq, j)))
+        .filter_map(|e| e.json.as_deref().map(|j| (e.seq, j)))
         .collect()
 }
 

@@ -13,7 +13,7 @@ fn json_messages<'a>(ctx: &'a Ctx<'_>) -> impl Iterator<Item = (&'a Entry, &'a V
     ctx.transcript()
         .received()
         .filter(|e| e.problem.is_none())
-        .filter_map(|e| e.json.as_ref().map(|j| (e, j)))
+        .filter_map(|e| e.json.as_deref().map(|j| (e, j)))
 }
 
 fn responses<'a>(ctx: &'a Ctx<'_>) -> impl Iterator<Item = (&'a Entry, &'a Value)> {
@@ -44,7 +44,7 @@ pub(super) fn stdio_framing(ctx: &Ctx<'_>) -> Verdict {
     let bad: Vec<(usize, &FrameProblem)> = ctx
         .transcript()
         .received()
-        .filter(|e| rules::frame(e.problem.as_ref(), e.json.as_ref(), revision).is_some())
+        .filter(|e| rules::frame(e.problem.as_ref(), e.json.as_deref(), revision).is_some())
         .filter_map(|e| e.problem.as_ref().map(|p| (e.seq, p)))
         .collect();
     if bad.is_empty() {
@@ -630,7 +630,7 @@ pub(super) fn batch(ctx: &Ctx<'_>) -> Verdict {
     let answered_separately: Vec<&Value> = batch
         .separate
         .iter()
-        .filter_map(|&s| ctx.transcript().get(s).and_then(|e| e.json.as_ref()))
+        .filter_map(|&s| ctx.transcript().get(s).and_then(|e| e.json.as_deref()))
         .filter(|m| {
             m.get("result").is_some() && batch.ids.contains(m.get("id").unwrap_or(&Value::Null))
         })

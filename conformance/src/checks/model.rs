@@ -492,7 +492,7 @@ impl Ctx<'_> {
     /// The request a received response answers, if any.
     pub fn request_of(&self, response_seq: usize) -> Option<&Value> {
         let entry = self.transcript().get(response_seq)?;
-        self.transcript().get(entry.answers?)?.json.as_ref()
+        self.transcript().get(entry.answers?)?.json.as_deref()
     }
 }
 

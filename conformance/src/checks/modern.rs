@@ -33,7 +33,7 @@ fn modern_end(ctx: &Ctx<'_>) -> usize {
 fn modern_responses<'a>(ctx: &'a Ctx<'_>) -> impl Iterator<Item = (&'a Entry, &'a Value)> + 'a {
     let transcript = ctx.transcript();
     transcript.received().filter_map(move |entry| {
-        let request = transcript.get(entry.answers?)?.json.as_ref()?;
+        let request = transcript.get(entry.answers?)?.json.as_deref()?;
         rules::is_modern_request(request).then_some((entry, request))
     })
 }
@@ -472,7 +472,7 @@ fn modern_received<'a>(ctx: &'a Ctx<'_>) -> impl Iterator<Item = (&'a Entry, &'a
     ctx.transcript()
         .received()
         .filter(move |e| e.seq < end)
-        .filter_map(|e| Some((e, e.json.as_ref()?)))
+        .filter_map(|e| Some((e, e.json.as_deref()?)))
 }
 
 /// `M-NO-SERVER-REQUESTS`: the server writes no JSON-RPC request in modern traffic.
@@ -497,11 +497,11 @@ pub(super) fn no_server_requests(ctx: &Ctx<'_>) -> Verdict {
         }
     }
     for entry in transcripts[1..].iter().flat_map(|t| t.received()) {
-        if entry.json.as_ref().is_some_and(is_request) {
+        if entry.json.as_deref().is_some_and(is_request) {
             findings.add(
                 format!(
                     "the server sent a {} request (fresh process)",
-                    entry.json.as_ref().map_or("?", method_of)
+                    entry.json.as_deref().map_or("?", method_of)
                 ),
                 vec![Evidence {
                     direction: entry.direction,
@@ -655,7 +655,7 @@ pub(super) fn subscription(ctx: &Ctx<'_>) -> Verdict {
         .transcript()
         .received()
         .filter(|e| e.seq > probe.listen_seq && e.seq < modern_end(ctx))
-        .filter(|e| e.json.as_ref().is_some_and(mentions_listen))
+        .filter(|e| e.json.as_deref().is_some_and(mentions_listen))
         .collect();
     let ack = about_listen.first().filter(|e| {
         e.json

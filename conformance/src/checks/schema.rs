@@ -78,7 +78,9 @@ pub(super) fn server_messages(ctx: &Ctx<'_>) -> Verdict {
     let mut checked = 0;
     let mut failures: Vec<(usize, String, Vec<SchemaViolation>, Vec<&str>)> = Vec::new();
     for entry in ctx.transcript().received().filter(|e| e.problem.is_none()) {
-        let Some(message) = &entry.json else { continue };
+        let Some(message) = entry.json.as_deref() else {
+            continue;
+        };
         let method = message.get("method").and_then(Value::as_str);
         let (definition, instance) = match classify(message) {
             MessageKind::Response => {

@@ -70,7 +70,7 @@ impl Recorder {
                 entry.id_match = Some(matched);
                 Reply::Response {
                     seq,
-                    message,
+                    message: message.into(),
                     id_match: matched,
                 }
             }
@@ -112,7 +112,7 @@ impl Recorder {
             request,
             reply: Reply::Response {
                 seq,
-                message: answer,
+                message: answer.into(),
                 id_match: matched,
             },
         }
@@ -219,7 +219,7 @@ impl Script {
         let call =
             |r: &mut Recorder, arguments: Value, answer: Option<Value>, intent: &str| ToolCall {
                 name: ECHO.into(),
-                tool: std::sync::Arc::new(tool.clone()),
+                tool: crate::scenarios::ToolDef::new(tool.clone()),
                 intent: intent.into(),
                 exchange: Some(r.exchange(
                     "tools/call",
@@ -281,7 +281,7 @@ impl Script {
         let progress = Some(ProgressProbe {
             call: ToolCall {
                 name: ECHO.into(),
-                tool: std::sync::Arc::new(tool.clone()),
+                tool: crate::scenarios::ToolDef::new(tool.clone()),
                 intent: "its valid call with a progressToken in _meta".into(),
                 exchange: Some(progress_call),
                 skipped: None,
@@ -295,7 +295,7 @@ impl Script {
         );
         let arguments_omitted = Some(ToolCall {
             name: ECHO.into(),
-            tool: std::sync::Arc::new(tool.clone()),
+            tool: crate::scenarios::ToolDef::new(tool.clone()),
             intent: "arguments left out".into(),
             exchange: Some(omitted),
             skipped: None,

@@ -14,7 +14,7 @@ use proptest::prelude::*;
 use serde_json::{json, Map, Value};
 
 use super::filter::{guard, guard_map};
-use super::judge::Held;
+use super::judge::{Held, SchemaDoc};
 use super::pointer::{escape_pointer, show};
 use super::types::{is_integer, Dialect, InvalidVariant, Types, Unsupported};
 use super::valid::Cx;
@@ -34,8 +34,26 @@ pub fn invalid_in(
     root: &Value,
     dialect: Dialect,
 ) -> Result<Vec<InvalidVariant>, Unsupported> {
+    invalid_at(schema, root, Arc::new(root.clone()), dialect)
+}
+
+/// [`invalid_in`] for the root schema of a document the caller shares (not copied).
+pub fn invalid_doc(
+    doc: Arc<dyn SchemaDoc>,
+    dialect: Dialect,
+) -> Result<Vec<InvalidVariant>, Unsupported> {
+    let root = doc.schema();
+    invalid_at(root, root, Arc::clone(&doc), dialect)
+}
+
+fn invalid_at(
+    schema: &Value,
+    root: &Value,
+    doc: Arc<dyn SchemaDoc>,
+    dialect: Dialect,
+) -> Result<Vec<InvalidVariant>, Unsupported> {
     super::budget::within_budget(schema, root, dialect)?;
-    let cx = Cx::new(root, dialect);
+    let cx = Cx::new(root, doc, dialect);
     // Nothing can be broken alone where nothing valid can be built.
     let _valid = cx.build(&[schema], 0)?;
     let mut out = Vec::new();

@@ -8,6 +8,7 @@
 
 use std::cell::RefCell;
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use serde_json::{json, Map, Number, Value};
 
@@ -18,8 +19,29 @@ use super::types::{agree, all_of, and, any_of, Dialect, Tri, Types};
 /// Judges instances against schemas of one document, for the keywords the generator uses
 /// (and a few more), erring towards "unknown".
 pub(super) struct Judge {
-    pub(super) root: Value,
+    pub(super) doc: Arc<dyn SchemaDoc>,
     pub(super) dialect: Dialect,
+}
+
+/// A schema document the strategies built from it keep for judging: they outlive the
+/// call that built them, so they share the document rather than copy it (a tool's schema
+/// may be megabytes, and the caller often holds it already, in the listing).
+pub trait SchemaDoc: Send + Sync {
+    /// The document's root schema.
+    fn schema(&self) -> &Value;
+}
+
+impl SchemaDoc for Value {
+    fn schema(&self) -> &Value {
+        self
+    }
+}
+
+impl Judge {
+    /// The document's root schema.
+    pub(super) fn root(&self) -> &Value {
+        self.doc.schema()
+    }
 }
 
 /// A schema a strategy judges its values against, held without copying it where it can
@@ -62,7 +84,7 @@ impl Judge {
     /// [`Judge::check`] against a held schema.
     pub(super) fn check_held(&self, v: &Value, schema: &Held) -> Tri {
         match schema {
-            Held::At(pointer) => self.check(v, self.root.pointer(pointer)?),
+            Held::At(pointer) => self.check(v, self.root().pointer(pointer)?),
             Held::Own(schema) => self.check(v, schema),
         }
     }
@@ -89,7 +111,7 @@ impl Judge {
         };
         let target = reference
             .as_str()
-            .and_then(|r| resolve(r, &self.root, RefSyntax::Uri))?;
+            .and_then(|r| resolve(r, self.root(), RefSyntax::Uri))?;
         let via_ref = self.at(v, target, depth + 1);
         match self.dialect {
             // Draft-07: a `$ref` makes its siblings be ignored.

@@ -53,8 +53,9 @@ mod tests;
 
 pub use budget::{MAX_INSTANCE_BYTES, MAX_INSTANCE_NODES};
 pub(crate) use bytes::Choices;
-pub use invalid::{invalid, invalid_in};
+pub use invalid::{invalid, invalid_doc, invalid_in};
+pub use judge::SchemaDoc;
 pub use minimal::minimal_instance;
 pub use shape::{Compiled, Format, Shape};
 pub use types::{Dialect, InvalidVariant, Unsupported};
-pub use valid::{valid, valid_in};
+pub use valid::{valid, valid_doc, valid_in};

@@ -17,7 +17,7 @@ use serde_json::Value;
 
 use super::filter::guard;
 use super::flat::Flat;
-use super::judge::{json_equal, pointer_to, Held, Judge};
+use super::judge::{json_equal, pointer_to, Held, Judge, SchemaDoc};
 use super::types::{Dialect, Types, Unsupported};
 
 /// A strategy for instances that satisfy `schema` (root is the document for `$ref`
@@ -33,8 +33,26 @@ pub fn valid_in(
     root: &Value,
     dialect: Dialect,
 ) -> Result<BoxedStrategy<Value>, Unsupported> {
+    valid_at(schema, root, Arc::new(root.clone()), dialect)
+}
+
+/// [`valid_in`] for the root schema of a document the caller shares (not copied).
+pub fn valid_doc(
+    doc: Arc<dyn SchemaDoc>,
+    dialect: Dialect,
+) -> Result<BoxedStrategy<Value>, Unsupported> {
+    let root = doc.schema();
+    valid_at(root, root, Arc::clone(&doc), dialect)
+}
+
+fn valid_at(
+    schema: &Value,
+    root: &Value,
+    doc: Arc<dyn SchemaDoc>,
+    dialect: Dialect,
+) -> Result<BoxedStrategy<Value>, Unsupported> {
     super::budget::within_budget(schema, root, dialect)?;
-    let cx = Cx::new(root, dialect);
+    let cx = Cx::new(root, doc, dialect);
     let base = cx.build(&[schema], 0)?;
     let judge = cx.judge.clone();
     let schema = cx.hold(schema);
@@ -108,14 +126,12 @@ pub(super) struct Cx<'a> {
 }
 
 impl<'a> Cx<'a> {
-    pub(super) fn new(root: &'a Value, dialect: Dialect) -> Self {
+    /// A generation over `root`, the root schema of `doc` (or an equal copy of it).
+    pub(super) fn new(root: &'a Value, doc: Arc<dyn SchemaDoc>, dialect: Dialect) -> Self {
         Cx {
             root,
             dialect,
-            judge: Arc::new(Judge {
-                root: root.clone(),
-                dialect,
-            }),
+            judge: Arc::new(Judge { doc, dialect }),
             memo: RefCell::new(HashMap::new()),
             budget: Cell::new(BUDGET),
         }

@@ -7,6 +7,8 @@
 //! requests, stray lines, stderr) is kept up to a small budget and then only counted, so
 //! a flooding server costs a few counters, and the report says what was left out.
 
+use std::sync::Arc;
+
 use serde_json::Value;
 
 use super::jsonrpc::IdMatch;
@@ -71,8 +73,9 @@ pub struct Entry {
     pub direction: Direction,
     /// The line as text (lossy for invalid UTF-8), cut to a display length.
     pub text: String,
-    /// The parsed message, when it was JSON and within budget.
-    pub json: Option<Value>,
+    /// The parsed message, when it was JSON and within budget; shared with the
+    /// [`crate::protocol::Exchange`] that answers it, so a large response is held once.
+    pub json: Option<Arc<Value>>,
     /// Set on stdout lines that are not a JSON-RPC message.
     pub problem: Option<FrameProblem>,
     /// For a received response: the `seq` of our request it answers.
@@ -251,6 +254,17 @@ impl Transcript {
 
     /// [`Transcript::push`] for text the caller owns (no copy when it is short enough).
     pub fn push_owned(&mut self, direction: Direction, raw: String, json: Option<Value>) -> usize {
+        self.push_shared(direction, raw, json.map(Arc::new))
+    }
+
+    /// [`Transcript::push_owned`] for a message the caller keeps too (a response its
+    /// exchange holds): one parsed copy, shared.
+    pub fn push_shared(
+        &mut self,
+        direction: Direction,
+        raw: String,
+        json: Option<Arc<Value>>,
+    ) -> usize {
         self.bytes = self.bytes.saturating_add(raw.len());
         let (text, json) = if self.bytes > BUDGET_BYTES {
             self.bodies_dropped += 1;
@@ -264,7 +278,7 @@ impl Transcript {
         self.append(direction, text, json)
     }
 
-    fn append(&mut self, direction: Direction, text: String, json: Option<Value>) -> usize {
+    fn append(&mut self, direction: Direction, text: String, json: Option<Arc<Value>>) -> usize {
         let seq = self.entries.len();
         self.entries.push(Entry {
             seq,
@@ -295,7 +309,7 @@ impl Transcript {
         if kept {
             self.unprompted_kept += 1;
             self.unprompted_bytes += raw.len();
-            return Some(self.append(direction, cut_owned(raw, MAX_TEXT), json));
+            return Some(self.append(direction, cut_owned(raw, MAX_TEXT), json.map(Arc::new)));
         }
         self.dropped.add(kind, raw.len());
         if kind == Unprompted::Stderr {
@@ -362,7 +376,7 @@ impl Transcript {
         self.entries
             .iter()
             .filter(|e| e.direction == Direction::Sent)
-            .filter_map(|e| e.json.as_ref())
+            .filter_map(|e| e.json.as_deref())
             .flat_map(|j| match j.as_array() {
                 Some(batch) => batch.iter().collect::<Vec<_>>(),
                 None => vec![j],

@@ -257,11 +257,9 @@ async fn run_inner(
         Some(reason) => Err(reason),
         None => {
             on_event(RunEvent::NegotiationStarted);
-            let records: Vec<RevisionRecord> = finished
-                .iter()
-                .flatten()
-                .map(|f| f.record.clone())
-                .collect();
+            // Borrowed, not cloned: a record holds every message of its revision.
+            let records: Vec<&RevisionRecord> =
+                finished.iter().flatten().map(|f| &f.record).collect();
             let probes = async {
                 let (probe, probe_timing) = match local.run_until(unsupported).await {
                     Ok(done) => {

@@ -39,7 +39,7 @@ pub use replay::{replay, ReplayOutcome};
 pub use revision::{run_revision, PhaseTimes, RevisionRecord, ShutdownRecord, MAX_PAGES, PING_IDS};
 pub(crate) use tools::requires_arguments;
 pub use tools::{
-    compile_input_schema, listed_tools, valid_arguments, walk, ProgressProbe, ToolCall,
+    compile_input_schema, listed_tools, valid_arguments, walk, ProgressProbe, ToolCall, ToolDef,
     ToolsRecord, INVALID_CURSOR, META_PROBE_KEY, PROGRESS_TOKEN, UNKNOWN_TOOL,
 };
 

@@ -117,7 +117,7 @@ async fn probe(
 
 /// The server's era from the revision runs: a modern run tells whether the server is
 /// modern, and its closing `initialize` (or any legacy run's) whether it is legacy too.
-pub fn era(records: &[RevisionRecord]) -> Option<ServerEra> {
+pub fn era(records: &[&RevisionRecord]) -> Option<ServerEra> {
     let modern = records.iter().find_map(|r| r.modern.as_ref())?;
     if !modern.era.speaks() {
         return matches!(modern.era, super::EraFinding::Legacy(_)).then_some(ServerEra::LegacyOnly);
@@ -149,7 +149,7 @@ pub async fn probe_unsupported(
 /// answered version not yet known.
 pub async fn negotiate(
     command: &ServerCommand,
-    records: &[RevisionRecord],
+    records: &[&RevisionRecord],
     unsupported: Option<VersionProbe>,
     config: &SessionConfig,
 ) -> crate::Result<NegotiationRecord> {

@@ -243,7 +243,7 @@ fn invalid_message(
         .filter_map(|v| v.get("id").cloned())
         .collect();
     for entry in transcript.received() {
-        if let Some(b) = rules::frame(entry.problem.as_ref(), entry.json.as_ref(), revision) {
+        if let Some(b) = rules::frame(entry.problem.as_ref(), entry.json.as_deref(), revision) {
             return Some(b);
         }
         let Some(m) = entry.json.as_ref() else {

@@ -68,9 +68,9 @@ pub struct ProgressProbe {
 pub struct ToolCall {
     /// The tool's name.
     pub name: String,
-    /// The tool definition as listed, shared by every call to the tool (a definition may
-    /// be megabytes: a 100,000-member `enum`).
-    pub tool: Arc<Value>,
+    /// The tool definition as listed, held by the listing that carried it (a definition
+    /// may be megabytes: a 100,000-member `enum`).
+    pub tool: ToolDef,
     /// What the arguments are (for invalid-argument probes: which rule they break).
     pub intent: String,
     /// The exchange, when the call was made.
@@ -145,6 +145,53 @@ pub(crate) fn requires_arguments(tool: &Value) -> bool {
 }
 
 /// The tools listed on a walk's pages, in order (duplicates kept).
+/// A tool definition as listed: its place in the tools/list response that carried it.
+/// That response is kept in the record anyway, so a definition of megabytes is held once
+/// whatever the number of calls, probes and cases that refer to it. Reads as the
+/// definition (`Deref<Target = Value>`).
+#[derive(Debug, Clone)]
+pub struct ToolDef {
+    page: Arc<Value>,
+    index: usize,
+}
+
+impl ToolDef {
+    /// A definition held on its own (tests, calls not made from a listing).
+    pub fn new(definition: Value) -> Self {
+        Self {
+            page: Arc::new(json!({"result": {"tools": [definition]}})),
+            index: 0,
+        }
+    }
+
+    /// Every tool of `pages`, in listing order.
+    pub fn listed(pages: &[Exchange]) -> Vec<ToolDef> {
+        let mut out = Vec::new();
+        for page in pages {
+            let Some(message) = page.shared_response() else {
+                continue;
+            };
+            let count = message
+                .pointer("/result/tools")
+                .and_then(Value::as_array)
+                .map_or(0, Vec::len);
+            out.extend((0..count).map(|index| ToolDef {
+                page: Arc::clone(message),
+                index,
+            }));
+        }
+        out
+    }
+}
+
+impl std::ops::Deref for ToolDef {
+    type Target = Value;
+
+    fn deref(&self) -> &Value {
+        &self.page["result"]["tools"][self.index]
+    }
+}
+
 pub fn listed_tools(pages: &[Exchange]) -> Vec<&Value> {
     pages
         .iter()
@@ -347,10 +394,11 @@ pub async fn converse(
     }
 
     let mut seen_names: Vec<String> = Vec::new();
-    for listed in listed_tools(first_walk) {
+    for shared in ToolDef::listed(first_walk) {
         if session.ended().is_some() {
             break;
         }
+        let listed = &*shared;
         let name = listed
             .get("name")
             .and_then(Value::as_str)
@@ -360,9 +408,7 @@ pub async fn converse(
             continue;
         }
         seen_names.push(name.clone());
-        // One copy of the definition, shared by this tool's calls.
-        let shared = Arc::new(listed.clone());
-        let tool = &*shared;
+        let tool = listed;
         if seen_names.len() > MAX_CALLED_TOOLS {
             record.calls.push(ToolCall {
                 name,

@@ -125,7 +125,7 @@ impl State {
                 finding.summary = summary;
                 let mut transcript = handshake;
                 for e in session.transcript().entries() {
-                    transcript.push(e.direction, &e.text, e.json.clone());
+                    transcript.push_shared(e.direction, e.text.clone(), e.json.clone());
                 }
                 finding.transcript = transcript;
             }

@@ -174,7 +174,7 @@ impl State {
         for entry in transcript.received() {
             if let Some(b) = rules::frame(
                 entry.problem.as_ref(),
-                entry.json.as_ref(),
+                entry.json.as_deref(),
                 self.config.revision,
             ) {
                 return failed(Breach {

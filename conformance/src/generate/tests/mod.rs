@@ -88,7 +88,7 @@ fn all_valid(schema: Value, draft: Draft) -> Vec<Value> {
         assert!(errors.is_empty(), "{schema}\n{value}\n{errors:?}");
     }
     // Unguarded: what construction alone produced.
-    let cx = Cx::new(&schema, dialect(draft));
+    let cx = Cx::new(&schema, std::sync::Arc::new(schema.clone()), dialect(draft));
     let raw = cx.build(&[&schema], 0).unwrap();
     let bad = sample(&raw, N, 7).iter().filter(|x| !v.is_valid(x)).count();
     MISMATCHES.with(|m| {

@@ -5,6 +5,7 @@
 //! These are plain values, kept apart from the session that produces them: the scenarios
 //! keep them and the checks judge them long after the session is gone.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::Value;
@@ -95,8 +96,8 @@ pub enum Reply {
     Response {
         /// Transcript seq of the response.
         seq: usize,
-        /// The response message.
-        message: Value,
+        /// The response message (the same allocation as its transcript entry's).
+        message: Arc<Value>,
         /// How its id matched.
         id_match: IdMatch,
     },
@@ -120,6 +121,14 @@ pub struct Exchange {
 impl Exchange {
     /// The response message, if any.
     pub fn response(&self) -> Option<&Value> {
+        match &self.reply {
+            Reply::Response { message, .. } => Some(message),
+            Reply::Silent(_) => None,
+        }
+    }
+
+    /// The response message as held by the record (shared, not copied).
+    pub fn shared_response(&self) -> Option<&Arc<Value>> {
         match &self.reply {
             Reply::Response { message, .. } => Some(message),
             Reply::Silent(_) => None,

@@ -12,6 +12,7 @@
 //! does not take ends the session at once: nothing more is written to it, so a server
 //! that never reads costs one timeout, not one per automatic answer.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::{json, Value};
@@ -480,9 +481,10 @@ impl Session {
             }
             return None;
         }
+        let value = Arc::new(value);
         let seq = self
             .transcript
-            .push_owned(Direction::Received, text, Some(value.clone()));
+            .push_shared(Direction::Received, text, Some(Arc::clone(&value)));
         let (answers, how) = match correlation {
             Correlation::Outstanding(i, how) => (Some(self.outstanding[i].seq), how),
             Correlation::Unread => (target.seq, IdMatch::Unread),

@@ -318,7 +318,7 @@ impl Session {
                     let entry = self.transcript.get(rseq);
                     Reply::Response {
                         seq: rseq,
-                        message: entry.and_then(|e| e.json.clone()).unwrap_or(Value::Null),
+                        message: entry.and_then(|e| e.json.clone()).unwrap_or_default(),
                         id_match: entry.and_then(|e| e.id_match).unwrap_or(IdMatch::Exact),
                     }
                 }
@@ -357,7 +357,7 @@ impl Session {
                 let entry = self.transcript.get(rseq);
                 Reply::Response {
                     seq: rseq,
-                    message: entry.and_then(|e| e.json.clone()).unwrap_or(Value::Null),
+                    message: entry.and_then(|e| e.json.clone()).unwrap_or_default(),
                     id_match: entry.and_then(|e| e.id_match).unwrap_or(IdMatch::Exact),
                 }
             }

@@ -8,6 +8,8 @@
 //! strategies is bounded by the generators' size budget; the plan yields to the runtime
 //! between tools, so a signal is seen while a long listing is planned.
 
+use std::sync::Arc;
+
 use proptest::strategy::BoxedStrategy;
 use proptest::test_runner::TestRunner;
 use serde_json::Value;
@@ -16,7 +18,7 @@ use super::env::Probe;
 use super::seeds::{cursor_strategy, id_strategy, method_strategy, runner_for};
 use super::{PropertyRecord, PropertyRun};
 use crate::generate as strategy;
-use crate::scenarios::tools::listed_tools;
+use crate::scenarios::tools::ToolDef;
 
 /// Generated tool calls per revision, shared by all tools (valid and invalid arguments).
 /// The default plan of a tool is `--cases` valid calls and a quarter as many per broken
@@ -94,11 +96,11 @@ impl PropertyRun<'_> {
         }
         let share = u32::try_from(kept).map_or(1, |k| (budget / k.max(1)).max(1));
         let mut scaled = 0;
-        for (tool, schema) in callable.into_iter().take(kept) {
+        for tool in callable.into_iter().take(kept) {
             // Building is bounded (the generators' size budget), but a listing may be long:
             // let the runtime run its other tasks (signals) between tools.
             tokio::task::yield_now().await;
-            let plan = self.tool_plan(tool, schema, cases, record);
+            let plan = self.tool_plan(tool, cases, record);
             let full = plan.valid.as_ref().map_or(0, |v| v.n)
                 + plan.invalid.iter().map(|i| i.n).sum::<u32>();
             if full > share {
@@ -116,15 +118,15 @@ impl PropertyRun<'_> {
 
     /// The tools generated arguments are sent to, with their inputSchema (first listing of
     /// each name; notes for the others).
-    fn callable<'t>(&'t self, record: &mut PropertyRecord) -> Vec<(&'t Value, &'t Value)> {
-        let mut seen: Vec<&str> = Vec::new();
+    fn callable(&self, record: &mut PropertyRecord) -> Vec<ToolDef> {
+        let mut seen: Vec<String> = Vec::new();
         let mut out = Vec::new();
-        for tool in listed_tools(self.pages) {
+        for tool in ToolDef::listed(self.pages) {
             let name = tool.get("name").and_then(Value::as_str).unwrap_or_default();
-            if seen.contains(&name) {
+            if seen.iter().any(|s| s == name) {
                 continue;
             }
-            seen.push(name);
+            seen.push(name.to_string());
             if seen.len() > crate::scenarios::tools::MAX_CALLED_TOOLS {
                 record.notes.push(format!(
                     "only the first {} listed tools get generated cases",
@@ -132,7 +134,7 @@ impl PropertyRun<'_> {
                 ));
                 break;
             }
-            if let Err(why) = self.policy.permits(tool) {
+            if let Err(why) = self.policy.permits(&tool) {
                 record.notes.push(format!("tool {name:?}: {why}"));
                 continue;
             }
@@ -143,7 +145,7 @@ impl PropertyRun<'_> {
                 continue;
             }
             let object_schema = |s: &&Value| s.get("type") == Some(&Value::String("object".into()));
-            let Some(schema) = tool.get("inputSchema").filter(object_schema) else {
+            if tool.get("inputSchema").filter(object_schema).is_none() {
                 // Arguments are an object: a tool whose inputSchema says otherwise is
                 // tool-inputschema-type's finding, not something to generate for.
                 record.notes.push(format!(
@@ -151,20 +153,15 @@ impl PropertyRun<'_> {
                 ));
                 continue;
             };
-            out.push((tool, schema));
+            out.push(tool);
         }
         out
     }
 
     /// A tool's valid and invalid argument properties at their default sizes.
-    fn tool_plan(
-        &self,
-        tool: &Value,
-        schema: &Value,
-        cases: u32,
-        record: &mut PropertyRecord,
-    ) -> ToolPlan {
+    fn tool_plan(&self, tool: ToolDef, cases: u32, record: &mut PropertyRecord) -> ToolPlan {
         let name = tool.get("name").and_then(Value::as_str).unwrap_or_default();
+        let schema = &tool["inputSchema"];
         // The dialect the server's validator uses: the tool's `$schema`, else the
         // revision's default (as `compile_input_schema` decides).
         let dialect = if schema.get("$schema").is_some() {
@@ -178,16 +175,15 @@ impl PropertyRun<'_> {
             valid: None,
             invalid: Vec::new(),
         };
-        // One copy of the definition, shared by the tool's properties.
-        let shared = std::sync::Arc::new(tool.clone());
-        match strategy::valid_in(schema, schema, dialect) {
+        // The definition is the listing's, shared by the tool's properties and the
+        // strategies' judge (it may be megabytes).
+        let doc: Arc<dyn strategy::SchemaDoc> = Arc::new(InputSchema(tool.clone()));
+        match strategy::valid_doc(Arc::clone(&doc), dialect) {
             Ok(s) => {
                 plan.valid = Some(Item::new(
                     self.seed,
                     format!("valid {name}"),
-                    Probe::ValidCall {
-                        tool: shared.clone(),
-                    },
+                    Probe::ValidCall { tool: tool.clone() },
                     s,
                     cases,
                 ));
@@ -197,7 +193,7 @@ impl PropertyRun<'_> {
                 e.0
             )),
         }
-        match strategy::invalid_in(schema, schema, dialect) {
+        match strategy::invalid_doc(doc, dialect) {
             Ok(variants) => {
                 let per = (cases / 4).max(2);
                 for v in variants {
@@ -205,7 +201,7 @@ impl PropertyRun<'_> {
                         self.seed,
                         format!("invalid {name} {}", v.rule),
                         Probe::InvalidCall {
-                            tool: shared.clone(),
+                            tool: tool.clone(),
                             rule: v.rule,
                         },
                         v.strategy,
@@ -219,6 +215,15 @@ impl PropertyRun<'_> {
             )),
         }
         plan
+    }
+}
+
+/// A listed tool's inputSchema as the document its strategies judge against.
+struct InputSchema(ToolDef);
+
+impl strategy::SchemaDoc for InputSchema {
+    fn schema(&self) -> &Value {
+        &self.0["inputSchema"]
     }
 }
 

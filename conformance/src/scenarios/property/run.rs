@@ -70,6 +70,8 @@ struct Walk {
     done_tools: Vec<String>,
     /// Time spent drawing each tool's values.
     generation: Vec<(String, Duration)>,
+    /// Tools whose last case answered slowly (see [`Outcome::Lagged`]).
+    lagging: Vec<String>,
 }
 
 impl Walk {
@@ -271,14 +273,31 @@ impl PropertyRun<'_> {
         }
         let probe = &item.probe;
         let label = item.label.as_str();
-        match env.evaluate(probe, &value).await {
+        let outcome = env.evaluate(probe, &value).await;
+        if let Some(t) = &tool_name {
+            // A slow answer counts when the tool's next case is slow too: one scheduling
+            // stall of a loaded machine must not cut a tool's cases (and move the report).
+            let lagged = matches!(outcome, Outcome::Lagged(_));
+            let before = walk.lagging.iter().position(|l| l == t);
+            match (lagged, before) {
+                (true, None) => {
+                    walk.lagging.push(t.clone());
+                    return Flow::Next;
+                }
+                (false, Some(i)) => {
+                    walk.lagging.swap_remove(i);
+                }
+                _ => {}
+            }
+        }
+        match outcome {
             Outcome::Ok => Flow::Next,
             Outcome::Lagged(took) => {
-                // Answered in time, but slowly: the tool's other cases would each cost as
-                // much, so it costs its latency once.
+                // Answered in time, but slowly twice in a row: the tool's other cases would
+                // each cost as much, so it costs its latency once more, not every time.
                 if let Some(t) = tool_name {
                     record.notes.push(format!(
-                        "tool {t:?} answered {value} only after {:.2} s (within --timeout {:.1} s); its other generated cases were not run, so a slow tool costs its latency once",
+                        "tool {t:?} answered two cases in a row slowly, the second ({value}) only after {:.2} s (within --timeout {:.1} s); its other generated cases were not run, so a slow tool costs its latency twice, not every time",
                         took.as_secs_f64(),
                         self.session.timeout.as_secs_f64()
                     ));
