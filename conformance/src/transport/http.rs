@@ -404,15 +404,19 @@ impl Post {
         let mut body = Vec::new();
         let mut deadline = Instant::now() + timeout;
         let mut done = false;
+        // Whether the body arrived whole (its end, or the cap, reached).
+        let mut whole = true;
         while !done {
             let chunk = match tokio::time::timeout_at(deadline, response.chunk()).await {
                 Ok(Ok(Some(chunk))) => chunk,
                 Ok(Ok(None)) => break,
                 Ok(Err(e)) => {
                     fact.error = Some(format!("body cut: {}", error_text(&e)));
+                    whole = false;
                     break;
                 }
                 Err(_) => {
+                    whole = false;
                     fact.error = Some(format!(
                         "no further {} within {:.1} s; stopped reading",
                         if sse { "event" } else { "body bytes" },
@@ -460,10 +464,12 @@ impl Post {
             }
         }
         fact.body_head = String::from_utf8_lossy(&body_head).into_owned();
-        if !body.iter().all(u8::is_ascii_whitespace) {
+        if whole && !body.iter().all(u8::is_ascii_whitespace) {
             // A JSON body is one message (or a batch's array). A body under another
             // content type is passed on when it is JSON anyway (the content type is the
-            // HTTP check's business); an error page is evidence only.
+            // HTTP check's business); an error page is evidence only. A body cut short
+            // (the connection closed, or stalled, mid-body) is no message at all: the
+            // fact says what happened, and the request goes unanswered.
             let is_json = serde_json::from_slice::<Value>(&body).is_ok();
             if json || is_json {
                 let frame = match String::from_utf8(body) {
