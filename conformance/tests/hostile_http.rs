@@ -250,3 +250,17 @@ fn hostile_http_endless_sse_stream() {
         "the session was cut",
     );
 }
+
+/// Not hostile: every request answered on an SSE stream that opens with the priming event
+/// 2025-11-25 servers SHOULD send (an id and empty data). No finding: the empty event is
+/// no message (it was judged as a malformed line before; server-everything sends it).
+#[test]
+fn a_priming_event_with_empty_data_is_not_a_message() {
+    let outcome = hostile(
+        &["primed-sse"],
+        "rpc-stdio-framing",
+        "pass",
+        "were JSON-RPC messages",
+    );
+    assert!(outcome.findings().is_empty(), "{:?}", outcome.findings());
+}

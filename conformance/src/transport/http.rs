@@ -436,6 +436,13 @@ impl Post {
                     deadline = Instant::now() + timeout;
                 }
                 for frame in frames.drain(..) {
+                    // An event with empty data is no message: from 2025-11-25 on the
+                    // server SHOULD open a stream with one, an id to resume from
+                    // (transports.mdx, Sending Messages to the Server, 6: "prime the
+                    // client to reconnect").
+                    if matches!(&frame, Frame::Line(text) if text.trim().is_empty()) {
+                        continue;
+                    }
                     let answers = request_id.as_ref().is_some_and(|id| answers(&frame, id));
                     if initialize {
                         self.learn_version(&frame);
