@@ -404,15 +404,19 @@ impl Post {
         let mut body = Vec::new();
         let mut deadline = Instant::now() + timeout;
         let mut done = false;
+        // Whether the body arrived whole (its end, or the cap, reached).
+        let mut whole = true;
         while !done {
             let chunk = match tokio::time::timeout_at(deadline, response.chunk()).await {
                 Ok(Ok(Some(chunk))) => chunk,
                 Ok(Ok(None)) => break,
                 Ok(Err(e)) => {
                     fact.error = Some(format!("body cut: {}", error_text(&e)));
+                    whole = false;
                     break;
                 }
                 Err(_) => {
+                    whole = false;
                     fact.error = Some(format!(
                         "no further {} within {:.1} s; stopped reading",
                         if sse { "event" } else { "body bytes" },
@@ -432,6 +436,13 @@ impl Post {
                     deadline = Instant::now() + timeout;
                 }
                 for frame in frames.drain(..) {
+                    // An event with empty data is no message: from 2025-11-25 on the
+                    // server SHOULD open a stream with one, an id to resume from
+                    // (transports.mdx, Sending Messages to the Server, 6: "prime the
+                    // client to reconnect").
+                    if matches!(&frame, Frame::Line(text) if text.trim().is_empty()) {
+                        continue;
+                    }
                     let answers = request_id.as_ref().is_some_and(|id| answers(&frame, id));
                     if initialize {
                         self.learn_version(&frame);
@@ -460,10 +471,12 @@ impl Post {
             }
         }
         fact.body_head = String::from_utf8_lossy(&body_head).into_owned();
-        if !body.iter().all(u8::is_ascii_whitespace) {
+        if whole && !body.iter().all(u8::is_ascii_whitespace) {
             // A JSON body is one message (or a batch's array). A body under another
             // content type is passed on when it is JSON anyway (the content type is the
-            // HTTP check's business); an error page is evidence only.
+            // HTTP check's business); an error page is evidence only. A body cut short
+            // (the connection closed, or stalled, mid-body) is no message at all: the
+            // fact says what happened, and the request goes unanswered.
             let is_json = serde_json::from_slice::<Value>(&body).is_ok();
             if json || is_json {
                 let frame = match String::from_utf8(body) {

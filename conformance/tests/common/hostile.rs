@@ -111,36 +111,50 @@ fn listed_alive(pidfile: &std::path::Path) -> Vec<u32> {
 /// (their cost is not what most rows measure) and the JSON report to a temporary file.
 /// `flags` go to the harness before `--`.
 pub fn run(args: &[&str], flags: &[&str], timeout_secs: f64) -> Outcome {
+    let server = repo().join("fixtures/python/hostile_server.py");
+    run_with(args[0], |command, report, dir| {
+        command
+            .args(["run", "--revision", "2025-06-18"])
+            .args(if flags.contains(&"--cases") {
+                &[][..]
+            } else {
+                &["--cases", "0"][..]
+            })
+            .args(["--timeout", &timeout_secs.to_string()])
+            .args(flags)
+            .args(["--format", "json", "--output"])
+            .arg(report)
+            .arg("--cases-dir")
+            .arg(dir.join("cases"))
+            .arg("--")
+            .arg("python3")
+            .arg(&server)
+            .args(args);
+    })
+}
+
+/// Runs the built binary with the arguments `args` adds (given the JSON report's path,
+/// which they must name with `--format json --output`, and a scratch folder), and
+/// measures it like [`run`]; `name` goes into the marker.
+pub fn run_with(
+    name: &str,
+    args: impl FnOnce(&mut Command, &std::path::Path, &std::path::Path),
+) -> Outcome {
     static NEXT: AtomicU32 = AtomicU32::new(0);
     let marker = format!(
         "{}-{}-{}",
-        args[0],
+        name,
         std::process::id(),
         NEXT.fetch_add(1, Ordering::Relaxed)
     );
     let dir = std::env::temp_dir().join(format!("mcp-conformance-hostile-{marker}"));
     std::fs::create_dir_all(&dir).unwrap();
     let report = dir.join("report.json");
-    let server = repo().join("fixtures/python/hostile_server.py");
     let pidfile = dir.join("pids");
     let started = Instant::now();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_mcp-conformance"))
-        .args(["run", "--revision", "2025-06-18"])
-        .args(if flags.contains(&"--cases") {
-            &[][..]
-        } else {
-            &["--cases", "0"][..]
-        })
-        .args(["--timeout", &timeout_secs.to_string()])
-        .args(flags)
-        .args(["--format", "json", "--output"])
-        .arg(&report)
-        .arg("--cases-dir")
-        .arg(dir.join("cases"))
-        .arg("--")
-        .arg("python3")
-        .arg(&server)
-        .args(args)
+    let mut command = Command::new(env!("CARGO_BIN_EXE_mcp-conformance"));
+    args(&mut command, &report, &dir);
+    let mut child = command
         .env(MARKER, &marker)
         .env("HOSTILE_PIDFILE", &pidfile)
         .stdin(Stdio::null())
