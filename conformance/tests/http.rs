@@ -51,6 +51,19 @@ const EXPECTATIONS: &[Row] = &[
         "http-version-ignored",
         &[("http-protocol-version", Fail, R3_UP)],
     ),
+    ("http-origin-ignored", &[("http-origin", Fail, ALL)]),
+    (
+        "http-session-id-space",
+        &[("http-session-id-ascii", Fail, ALL)],
+    ),
+    (
+        "http-response-on-get",
+        &[
+            ("http-get-stream", Fail, ALL),
+            ("http-response-once", Fail, ALL),
+        ],
+    ),
+    ("http-response-twice", &[("http-response-once", Fail, ALL)]),
 ];
 
 /// Skips the reference server may show over HTTP: checks outside their revisions, the
