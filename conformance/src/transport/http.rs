@@ -214,10 +214,15 @@ pub struct HttpTransport {
     listening: bool,
 }
 
-/// Builds the client: no redirects, no proxy, the connect timeout.
+/// Builds the client: no redirects, no proxy, the connect timeout, and no idle connection
+/// kept for reuse: a connection held open between requests pins a worker of a
+/// thread-per-connection server (tiny_http, the reference server's, has a race in which
+/// a new connection then waits behind the held ones: a request went unanswered for the
+/// whole timeout), and a fresh loopback connection per message costs nothing that matters.
 pub(crate) fn client(timeout: Duration) -> Result<reqwest::Client> {
     reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
+        .pool_max_idle_per_host(0)
         .no_proxy()
         .connect_timeout(timeout)
         .build()
