@@ -184,6 +184,16 @@ impl FileConfig {
 /// 2026-07-28's stateless HTTP are not implemented yet).
 pub const HTTP_REVISIONS: &[&str] = &["2025-03-26", "2025-06-18", "2025-11-25"];
 
+/// A `--header 'Name: value'` argument as a (name, value) pair, both trimmed; `Err` with
+/// the redacted header when it has no colon.
+pub fn parse_header(header: &str) -> Result<(String, String)> {
+    let (name, value) = header.split_once(':').ok_or_else(|| Error::Config {
+        path: PathBuf::from("command line"),
+        message: format!("--header {:?} is not 'Name: value'", redact(header)),
+    })?;
+    Ok((name.trim().to_string(), value.trim().to_string()))
+}
+
 /// A `--header` argument for an error message: the name only.
 fn redact(header: &str) -> String {
     match header.split_once(':') {
@@ -337,13 +347,7 @@ impl FileConfig {
             Some(url) => {
                 let mut headers: Vec<(String, String)> = file_headers.into_iter().collect();
                 for header in &flags.headers {
-                    let (name, value) = header.split_once(':').ok_or_else(|| {
-                        usage(format!(
-                            "--header {:?} is not 'Name: value'",
-                            redact(header)
-                        ))
-                    })?;
-                    headers.push((name.trim().to_string(), value.trim().to_string()));
+                    headers.push(parse_header(header)?);
                 }
                 server.http = Some(crate::transport::HttpTarget { url, headers });
             }

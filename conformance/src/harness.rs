@@ -16,6 +16,21 @@
 //! }
 //! ```
 //!
+//! A server reached over Streamable HTTP is named by its URL instead, already listening
+//! or started (and stopped at the end) by a command:
+//!
+//! ```no_run
+//! use mcp_conformance::{harness::Suite, transport::ServerCommand};
+//!
+//! fn main() -> std::process::ExitCode {
+//!     let server = ServerCommand::new("target/debug/my-server", ["--port=8931".to_string()]);
+//!     Suite::url("http://127.0.0.1:8931/mcp")
+//!         .header("Authorization", "Bearer test-token")
+//!         .started_by(server)
+//!         .run_tests()
+//! }
+//! ```
+//!
 //! Behind the default feature `harness`: libtest-mimic, which this module drives, brings
 //! clap with it, and a library user with `default-features = false` gets neither.
 #![cfg(feature = "harness")]
@@ -32,7 +47,7 @@ use crate::protocol::{Revision, REVISIONS};
 use crate::report::{render_finding, Baseline, GateOptions, RunReport};
 use crate::runner::RunConfig;
 use crate::scenarios::CallPolicy;
-use crate::transport::ServerCommand;
+use crate::transport::{HttpTarget, ServerCommand};
 
 /// A conformance suite to register as libtest tests.
 #[derive(Debug, Clone)]
@@ -44,7 +59,8 @@ pub struct Suite {
 }
 
 impl Suite {
-    /// Every revision against `server`, default limits, every tool called.
+    /// Every revision against `server`, default limits, every tool called (over HTTP,
+    /// when `server.http` is set: every revision the suite runs over Streamable HTTP).
     pub fn new(server: ServerCommand) -> Self {
         Self {
             config: RunConfig::new(server),
@@ -52,6 +68,34 @@ impl Suite {
             gate: GateOptions::default(),
             adopt_orphans: false,
         }
+    }
+
+    /// Every revision the suite runs over Streamable HTTP, against the server already
+    /// listening at `url` (each revision in a fresh HTTP session; nothing is started or
+    /// stopped). A bad URL fails every test with the reason.
+    pub fn url(url: impl Into<String>) -> Self {
+        Self::new(ServerCommand::http(HttpTarget {
+            url: url.into(),
+            headers: Vec::new(),
+        }))
+    }
+
+    /// Over HTTP, starts `command` first (waiting until the URL accepts connections) and
+    /// stops it and its process group at the end, as for a stdio server. Its program,
+    /// arguments, environment and working directory are taken; the URL stays.
+    pub fn started_by(mut self, command: ServerCommand) -> Self {
+        let http = self.config.command.http.take();
+        self.config.command = ServerCommand { http, ..command };
+        self
+    }
+
+    /// Over HTTP, a header sent on every request (authorization and the like; its value
+    /// never appears in a report). Ignored over stdio.
+    pub fn header(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
+        if let Some(target) = &mut self.config.command.http {
+            target.headers.push((name.into(), value.into()));
+        }
+        self
     }
 
     /// Runs only these revisions (by version string; unknown ones are ignored).
@@ -197,5 +241,33 @@ impl Shared {
                 Err(Failed::from(render_finding(revision, result)))
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::HTTP_REVISIONS;
+
+    #[test]
+    fn a_url_suite_runs_the_http_revisions_with_its_headers_and_start_command() {
+        let suite = Suite::url("http://127.0.0.1:9/mcp")
+            .header("Authorization", "Bearer x")
+            .started_by(ServerCommand::new("my-server", ["--http".to_string()]));
+        let command = &suite.config.command;
+        let target = command.http.as_ref().expect("an HTTP target");
+        assert_eq!(target.url, "http://127.0.0.1:9/mcp");
+        assert_eq!(
+            target.headers,
+            vec![("Authorization".into(), "Bearer x".into())]
+        );
+        assert_eq!(command.program, "my-server");
+        assert_eq!(command.args, vec!["--http".to_string()]);
+        let revisions: Vec<&str> = suite.config.revisions.iter().map(|r| r.id).collect();
+        assert_eq!(revisions, HTTP_REVISIONS);
+        // Over stdio a header means nothing and every revision runs.
+        let stdio = Suite::new(ServerCommand::new("s", [])).header("A", "b");
+        assert!(stdio.config.command.http.is_none());
+        assert_eq!(stdio.config.revisions.len(), REVISIONS.len());
     }
 }

@@ -21,7 +21,8 @@ const CRASH_INPUT: &str = concat!(
 /// One invocation: arguments, exit code, what stdout must contain, what stderr must
 /// contain. In arguments and files, `{exe}` is this binary (whose `reference-server`
 /// is the conformant server, or a faulty one with `--fault`), `{dir}` the case's folder,
-/// `{case}` the first file under `{dir}/cases`, `{crash}` the saved crash input.
+/// `{case}` the first file under `{dir}/cases`, `{crash}` the saved crash input, `{port}`
+/// a port free when the step starts (for a server over HTTP).
 type Step = (
     &'static [&'static str],
     i32,
@@ -174,6 +175,10 @@ const CASES: &[Case] = &[
              1, &["replay: mcp-conformance replay"], &[]),
             (&["replay", "{case}"], 1, &["reproduced"], &[]),
             (&["replay", "{case}", "--", "{exe}", "reference-server"], 0, &["not reproduced"], &[]),
+            // The same case against the conformant server reached over HTTP, started by
+            // replay and stopped at the end.
+            (&["replay", "{case}", "--url", "http://127.0.0.1:{port}/mcp", "--header", "Authorization: Bearer x", "--", "{exe}", "reference-server", "--http", "{port}"],
+             0, &["not reproduced", "HTTP POST /mcp"], &[]),
         ],
         check: None,
     },
@@ -207,6 +212,9 @@ const CASES: &[Case] = &[
             (&["fuzz", "--live", "--time", "3", "--cases-dir", "{dir}/cases", "--", "{exe}", "reference-server", "--fault", "crash-on-astral"],
              1, &["FAIL prop-server-survives (Crash)"], &["case file(s) written to ", "/cases for 1 distinct failure(s)"]),
             (&["fuzz", "--live", "--time", "2", "--", "{exe}", "reference-server"], 0, &["0 distinct failure(s)"], &["no case file written"]),
+            // Over HTTP: the server started by fuzz, reached at its URL.
+            (&["fuzz", "--live", "--time", "2", "--url", "http://127.0.0.1:{port}/mcp", "--", "{exe}", "reference-server", "--http", "{port}"],
+             0, &["0 distinct failure(s)"], &["no case file written"]),
         ],
         check: None,
     },
@@ -267,13 +275,18 @@ fn run_case(index: usize, case: &Case) -> Result<(), String> {
     }
     let mut outputs = Vec::new();
     for (args, code, stdout, stderr) in case.steps {
+        // Chosen for each step, just before it runs (the server binds it at once).
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .map(|a| a.port().to_string())
+            .unwrap();
         let args: Vec<String> = args
             .iter()
             .map(|a| match *a {
                 "{case}" => first_file(&dir.join("cases"))
                     .to_string_lossy()
                     .into_owned(),
-                a => fill(a),
+                a => fill(a).replace("{port}", &port),
             })
             .collect();
         let out = Command::new(EXE)

@@ -51,6 +51,19 @@ const EXPECTATIONS: &[Row] = &[
         "http-version-ignored",
         &[("http-protocol-version", Fail, R3_UP)],
     ),
+    ("http-origin-ignored", &[("http-origin", Fail, ALL)]),
+    (
+        "http-session-id-space",
+        &[("http-session-id-ascii", Fail, ALL)],
+    ),
+    (
+        "http-response-on-get",
+        &[
+            ("http-get-stream", Fail, ALL),
+            ("http-response-once", Fail, ALL),
+        ],
+    ),
+    ("http-response-twice", &[("http-response-once", Fail, ALL)]),
 ];
 
 /// Skips the reference server may show over HTTP: checks outside their revisions, the
@@ -230,6 +243,38 @@ fn every_http_check_can_fail() {
         unproven.is_empty(),
         "HTTP checks no fault makes fail: {unproven:?}"
     );
+}
+
+/// The libtest harness named by a URL (`Suite::url`) judges a server that is already
+/// listening, started here and not by the suite: the HTTP checks of 2025-11-25 run as
+/// tests and pass, and the server is still ours to stop afterwards.
+#[test]
+fn the_harness_takes_a_url_of_a_running_server() {
+    let port = free_port();
+    let mut server = std::process::Command::new(env!("CARGO_BIN_EXE_mcp-conformance"))
+        .args(["reference-server", "--http", &port.to_string()])
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the reference server starts");
+    // It prints `listening on ...` once it accepts connections.
+    let mut stderr = std::io::BufReader::new(server.stderr.take().unwrap());
+    let mut line = String::new();
+    std::io::BufRead::read_line(&mut stderr, &mut line).unwrap();
+    assert!(line.starts_with("listening on"), "{line}");
+    let args = libtest_mimic::Arguments::from_iter(["mcp", "--quiet", "2025-11-25::http-"]);
+    let trials = mcp_conformance::Suite::url(format!("http://127.0.0.1:{port}/mcp"))
+        .header("Authorization", "Bearer test-secret")
+        .revisions(&["2025-11-25"])
+        .trials(&args);
+    let conclusion = libtest_mimic::run(&args, trials);
+    let still_running = server.try_wait().unwrap().is_none();
+    let _ = server.kill();
+    let _ = server.wait();
+    assert!(still_running, "the suite stopped a server it did not start");
+    assert_eq!(conclusion.num_failed, 0, "{conclusion:?}");
+    assert!(conclusion.num_passed >= 8, "{conclusion:?}");
 }
 
 /// A hostile HTTP server in Python: `never-answers` accepts and reads but never answers;

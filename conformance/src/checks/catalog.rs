@@ -241,7 +241,8 @@ catalog! {
         judge: modern::client_capabilities,
         kinds: &[],
     }
-    // -- Streamable HTTP (transports.mdx, 2025-03-26 to 2025-11-25); skipped over stdio --
+    // -- Streamable HTTP (transports.mdx, 2025-03-26 to 2025-11-25; http-origin also
+    //    2026-07-28); skipped over stdio --
     HttpNotification202 = "http-notification-202" {
         title: "an accepted notification or response POST gets 202 Accepted with no body",
         level: MUST,
@@ -285,6 +286,42 @@ catalog! {
         applies: Applies::Range(R2025_06_18, R2025_11_25),
         source: Cite::One("transports.mdx, Streamable HTTP, Protocol Version Header"),
         judge: http::protocol_version,
+        kinds: &[],
+    }
+    HttpSessionIdAscii = "http-session-id-ascii" {
+        title: "an Mcp-Session-Id holds only visible ASCII (0x21 to 0x7E)",
+        level: MUST,
+        requirement: Cite::One("LC-HTTP-SESSION"),
+        applies: Applies::Range(R2025_03_26, R2025_11_25),
+        source: Cite::One("transports.mdx, Streamable HTTP, Session Management"),
+        judge: http::session_id_ascii,
+        kinds: &[],
+    }
+    HttpGetStream = "http-get-stream" {
+        title: "the GET stream carries no JSON-RPC response (the client never resumes)",
+        level: MUST,
+        requirement: Cite::One("LC-HTTP-GET-STREAM"),
+        applies: Applies::Range(R2025_03_26, R2025_11_25),
+        source: Cite::One("transports.mdx, Streamable HTTP, Listening for Messages from the Server"),
+        judge: http::get_stream,
+        kinds: &[],
+    }
+    HttpResponseOnce = "http-response-once" {
+        title: "each response arrives once, on the stream of the POST that carried its request",
+        level: MUST,
+        requirement: Cite::One("LC-HTTP-STREAMS"),
+        applies: Applies::Range(R2025_03_26, R2025_11_25),
+        source: Cite::One("transports.mdx, Streamable HTTP, Sending Messages to the Server; Multiple Connections"),
+        judge: http::response_once,
+        kinds: &[],
+    }
+    HttpOrigin = "http-origin" {
+        title: "a request from a foreign Origin is refused with 403 Forbidden",
+        level: MUST,
+        requirement: Cite::One("LC-HTTP-ORIGIN"),
+        applies: Applies::Range(R2025_03_26, R2026_07_28),
+        source: Cite::One("transports.mdx, Streamable HTTP, Security Warning; 2026-07-28 streamable-http.mdx, Security & Endpoint"),
+        judge: http::origin,
         kinds: &[],
     }
     // -- JSON-RPC base (index.mdx / messages.mdx, transports.mdx) --

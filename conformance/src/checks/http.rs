@@ -1,12 +1,18 @@
 //! Judges for the rules only Streamable HTTP has (transports.mdx 2025-03-26 to
-//! 2025-11-25, Sending Messages, Session Management, Protocol Version Header). Each reads
-//! the record's HTTP side ([`crate::scenarios::HttpRecord`]): the scripted session's
-//! exchanges and the probe session's deliberately wrong requests. Over stdio there is no
+//! 2025-11-25, Security Warning, Sending Messages, Listening for Messages, Multiple
+//! Connections, Session Management, Protocol Version Header). Each reads the record's HTTP
+//! side ([`crate::scenarios::HttpRecord`]): the scripted session's exchanges and streams,
+//! the probe session's deliberately wrong requests, and the foreign-`Origin` request. Over stdio there is no
 //! HTTP side, and every judge here skips.
 
+use serde_json::Value;
+
 use super::model::{Ctx, Evidence, Verdict, MAX_EXAMPLES};
-use crate::scenarios::HttpRecord;
-use crate::transport::{is_media, Carried, HttpFact, HttpProbe, ProbeStep};
+use crate::protocol::Rev;
+use crate::scenarios::{EraFinding, HttpRecord};
+use crate::transport::{
+    is_media, Carried, HttpFact, HttpProbe, ProbeStep, StreamKind, StreamRecord, FOREIGN_ORIGIN,
+};
 
 fn http<'a>(ctx: &'a Ctx<'_>) -> Result<&'a HttpRecord, Verdict> {
     ctx.record.http.as_ref().ok_or_else(|| {
@@ -202,5 +208,275 @@ pub(super) fn protocol_version(ctx: &Ctx<'_>) -> Verdict {
             "the probe session did not negotiate 2025-06-18 or later",
         ),
         Err(skip) => skip,
+    }
+}
+
+/// `LC-HTTP-SESSION`: the `Mcp-Session-Id` a server assigns holds only visible ASCII
+/// (0x21 to 0x7E).
+pub(super) fn session_id_ascii(ctx: &Ctx<'_>) -> Verdict {
+    let record = match http(ctx) {
+        Ok(r) => r,
+        Err(skip) => return skip,
+    };
+    let judged: Vec<&HttpFact> = all_facts(record)
+        .chain(record.origin.iter().map(|o| &o.step.fact))
+        .filter(|f| f.session_id.is_some())
+        .collect();
+    let visible = |id: &str| id.bytes().all(|b| (0x21..=0x7e).contains(&b));
+    let offenders: Vec<&HttpFact> = judged
+        .iter()
+        .copied()
+        .filter(|f| !f.session_id.as_deref().is_some_and(visible))
+        .collect();
+    if let Some(first) = offenders.first() {
+        let id = first.session_id.as_deref().unwrap_or_default();
+        let mut evidence = evidence(first);
+        evidence.push(Evidence::note(format!("Mcp-Session-Id: {id:?}")));
+        return Verdict::Violation(
+            format!(
+                "{} of {} responses that set Mcp-Session-Id set one with a character outside \
+                 visible ASCII (0x21-0x7E): {id:?}",
+                offenders.len(),
+                judged.len()
+            ),
+            evidence,
+        );
+    }
+    match judged.first() {
+        None => Verdict::Skip("the server assigned no session id".into()),
+        Some(first) => Verdict::Pass(format!(
+            "{} session ids, all visible ASCII, e.g. {:?}",
+            judged.len(),
+            first.session_id.as_deref().unwrap_or_default()
+        )),
+    }
+}
+
+/// The GET stream's fact, and why there is nothing to judge when there is no stream.
+fn get_stream_fact(record: &HttpRecord) -> Result<&HttpFact, Verdict> {
+    let Some(fact) = record.facts.iter().find(|f| f.method == "GET") else {
+        return Err(Verdict::Skip(
+            "no GET stream was opened (the session was not established)".into(),
+        ));
+    };
+    if fact.status == Some(405) {
+        return Err(Verdict::Skip(format!(
+            "the server offers no GET stream (405 Method Not Allowed, as the spec allows): {}",
+            fact.describe()
+        )));
+    }
+    if !record.streams.iter().any(|s| s.kind == StreamKind::Get) {
+        return Err(Verdict::Skip(format!(
+            "the GET opened no SSE stream: {}",
+            fact.describe()
+        )));
+    }
+    Ok(fact)
+}
+
+fn ids(ids: &[&Value]) -> String {
+    let mut text: Vec<String> = ids
+        .iter()
+        .take(MAX_EXAMPLES)
+        .map(|v| v.to_string())
+        .collect();
+    if ids.len() > MAX_EXAMPLES {
+        text.push(format!("and {} more", ids.len() - MAX_EXAMPLES));
+    }
+    text.join(", ")
+}
+
+/// `LC-HTTP-GET-STREAM`: no JSON-RPC response on the GET stream unless resuming (we never
+/// resume).
+pub(super) fn get_stream(ctx: &Ctx<'_>) -> Verdict {
+    let record = match http(ctx) {
+        Ok(r) => r,
+        Err(skip) => return skip,
+    };
+    let fact = match get_stream_fact(record) {
+        Ok(f) => f,
+        Err(skip) => return skip,
+    };
+    let responses: Vec<&Value> = record
+        .streams
+        .iter()
+        .filter(|s| s.kind == StreamKind::Get)
+        .flat_map(|s| &s.responses)
+        .collect();
+    if responses.is_empty() {
+        return Verdict::Pass(format!(
+            "the GET stream carried no JSON-RPC response for the whole session: {}",
+            fact.describe()
+        ));
+    }
+    Verdict::Violation(
+        format!(
+            "{} JSON-RPC responses came on the GET stream (ids {}), which the client never \
+             resumed",
+            responses.len(),
+            ids(&responses)
+        ),
+        evidence(fact),
+    )
+}
+
+/// `LC-HTTP-STREAMS`: each request's response arrives once, on the stream of the POST that
+/// carried the request, and on no other stream.
+pub(super) fn response_once(ctx: &Ctx<'_>) -> Verdict {
+    let record = match http(ctx) {
+        Ok(r) => r,
+        Err(skip) => return skip,
+    };
+    let posts: Vec<&StreamRecord> = record
+        .streams
+        .iter()
+        .filter(|s| s.kind == StreamKind::Post)
+        .collect();
+    if posts.is_empty() {
+        return Verdict::Skip("no request was POSTed".into());
+    }
+    let requested: Vec<&Value> = posts.iter().filter_map(|s| s.request_id.as_ref()).collect();
+    let mut breaches = Vec::new();
+    for stream in &record.streams {
+        let own = stream.request_id.as_ref();
+        let mine = stream
+            .responses
+            .iter()
+            .filter(|id| Some(*id) == own)
+            .count();
+        if mine > 1 {
+            breaches.push(format!(
+                "{} carried its response {mine} times",
+                stream.describe()
+            ));
+        }
+        for id in stream.responses.iter().filter(|id| Some(*id) != own) {
+            // A response whose id no request had is the JSON-RPC checks' business.
+            if requested.contains(&id) {
+                breaches.push(format!(
+                    "{} carried the response to id {id}",
+                    stream.describe()
+                ));
+            }
+        }
+    }
+    let answered = posts.iter().filter(|s| !s.responses.is_empty()).count();
+    if breaches.is_empty() {
+        return Verdict::Pass(format!(
+            "{answered} of {} request POSTs got their response on their own stream, once, and no \
+             other stream carried one",
+            posts.len()
+        ));
+    }
+    let mut evidence: Vec<Evidence> = breaches
+        .iter()
+        .take(MAX_EXAMPLES)
+        .map(|b| Evidence::note(b.clone()))
+        .collect();
+    if breaches.len() > MAX_EXAMPLES {
+        evidence.push(Evidence::note(format!(
+            "... and {} more",
+            breaches.len() - MAX_EXAMPLES
+        )));
+    }
+    Verdict::Violation(
+        format!(
+            "{} responses arrived twice or on another stream; the first: {}",
+            breaches.len(),
+            breaches[0]
+        ),
+        evidence,
+    )
+}
+
+/// `LC-HTTP-ORIGIN`: a request from a foreign `Origin` gets 403 (2025-11-25 on: "MUST
+/// respond with HTTP 403 Forbidden"; 2025-03-26 and 2025-06-18 only say the server MUST
+/// validate it, so any 4xx passes there). By policy a breach fails only on a loopback target, where a web
+/// origin is invalid by construction; elsewhere the server decides which origins are
+/// valid, and a breach is a warning.
+pub(super) fn origin(ctx: &Ctx<'_>) -> Verdict {
+    let record = match http(ctx) {
+        Ok(r) => r,
+        Err(skip) => return skip,
+    };
+    let Some(probe) = &record.origin else {
+        return Verdict::Skip("the Origin probe did not run".into());
+    };
+    if let Err(skip) = origin_control(ctx, record) {
+        return skip;
+    }
+    let revision = ctx.record.requested;
+    let strict = revision.at_least(Rev::R2025_11_25);
+    let fact = &probe.step.fact;
+    let status = fact.status;
+    let rule = if strict {
+        "an invalid Origin MUST get 403 Forbidden"
+    } else {
+        "the server MUST validate Origin, so a foreign one must be refused (4xx)"
+    };
+    match status {
+        Some(403) => {
+            return Verdict::Pass(format!("{FOREIGN_ORIGIN} got 403: {}", fact.describe()))
+        }
+        Some(s) if !strict && (400..500).contains(&s) => {
+            return Verdict::Pass(format!(
+                "{FOREIGN_ORIGIN} was refused with {s} ({} names no status): {}",
+                revision.id,
+                fact.describe()
+            ))
+        }
+        _ => {}
+    }
+    let got = match status {
+        Some(s) if (200..300).contains(&s) => format!("was served ({s})"),
+        Some(s) => format!("got {s}"),
+        None => "got no response".to_string(),
+    };
+    let mut evidence = evidence(fact);
+    if let Some(delete) = &probe.delete {
+        evidence.push(Evidence::note(format!(
+            "the session it opened was ended: {}",
+            delete.describe()
+        )));
+    }
+    let message = format!("a request with Origin: {FOREIGN_ORIGIN} {got}; {rule}");
+    if probe.loopback {
+        Verdict::Violation(message, evidence)
+    } else {
+        Verdict::Warn(
+            format!(
+                "{message} (a warning: the target is not on this machine, and which origins \
+                 are valid is the server's to decide; on a loopback server a foreign origin is \
+                 invalid by construction)"
+            ),
+            evidence,
+        )
+    }
+}
+
+/// The same request without the foreign `Origin` was served (the probe session's
+/// initialize; in 2026-07-28 the scripted `server/discover`): otherwise a refusal says
+/// nothing about `Origin`.
+fn origin_control(ctx: &Ctx<'_>, record: &HttpRecord) -> Result<(), Verdict> {
+    if ctx.record.requested.modern() {
+        let modern = ctx.record.modern.as_ref();
+        if modern.is_some_and(|m| m.era == EraFinding::Modern) {
+            return Ok(());
+        }
+        return Err(Verdict::Skip(
+            "the server did not answer server/discover as a 2026-07-28 server".into(),
+        ));
+    }
+    let served = record
+        .probe
+        .as_ref()
+        .and_then(|p| p.initialize.as_ref())
+        .is_some_and(|s| is_2xx(&s.fact));
+    if served {
+        Ok(())
+    } else {
+        Err(Verdict::Skip(
+            "the probe session's initialize (without Origin) was not served either".into(),
+        ))
     }
 }

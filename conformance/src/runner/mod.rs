@@ -59,12 +59,18 @@ pub struct RunConfig {
 }
 
 impl RunConfig {
-    /// Every known revision against `command`, with default limits.
+    /// Every known revision against `command`, with default limits (over HTTP, when
+    /// `command.http` is set, every revision the suite runs over HTTP:
+    /// [`crate::config::HTTP_REVISIONS`]).
     pub fn new(command: ServerCommand) -> Self {
+        let over_http = command.http.is_some();
         Self {
             command,
             reference: false,
-            revisions: REVISIONS.iter().collect(),
+            revisions: REVISIONS
+                .iter()
+                .filter(|r| !over_http || crate::config::HTTP_REVISIONS.contains(&r.id))
+                .collect(),
             session: SessionConfig::default(),
             seed: 0,
             call_policy: CallPolicy::default(),

@@ -68,7 +68,7 @@ pub enum Carried {
     Response,
     /// Anything else (a batch, a malformed probe).
     Other,
-    /// Nothing: a DELETE.
+    /// Nothing: a GET or a DELETE.
     Nothing,
 }
 
@@ -91,7 +91,7 @@ impl Carried {
 /// One HTTP exchange as evidence: what we sent and what came back.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct HttpFact {
-    /// `POST` or `DELETE`.
+    /// `POST`, `GET` or `DELETE`.
     pub method: &'static str,
     /// The URL's path.
     pub path: String,

@@ -16,8 +16,12 @@
 //! capped at the session's line cap, at most [`MAX_IN_FLIGHT`] POSTs at once, frames not
 //! yet taken by the session held to one byte budget, no redirect followed and no proxy
 //! used (only the host the user named is ever contacted). An SSE stream is read until it
-//! carries the response to its POST's request, then dropped. Dropping the transport aborts
-//! every POST still running and DELETEs the session (best effort).
+//! carries the response to its POST's request; then its POST slot is freed and the rest of
+//! the stream (until the server ends it, at most [`DRAIN_BYTES`] and the idle timeout, at
+//! most [`MAX_IN_FLIGHT`] such streams at once) is read as evidence: a second copy of the
+//! response there is recorded, not passed on. Which stream carried each response, and the
+//! GET stream opened once the session is established, are in `streams.rs`. Dropping the
+//! transport aborts every POST and the GET stream and DELETEs the session (best effort).
 
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
@@ -33,6 +37,7 @@ use super::fact::{Carried, HttpFact, HttpTarget};
 use super::framing::Frame;
 use super::sse::SseDecoder;
 use super::stdio::{ExitInfo, TransportEvent, BUDGET_SLACK};
+use super::streams::{response_ids, Listen, StreamKind, StreamRecord, MAX_RESPONSES_PER_STREAM};
 use crate::errors::{Error, Result};
 
 /// The session header (transports.mdx, Session Management).
@@ -47,6 +52,8 @@ pub const MAX_IN_FLIGHT: usize = 16;
 const MAX_FACTS: usize = 4096;
 /// Events buffered between the POST tasks and the session.
 const CHANNEL_DEPTH: usize = 256;
+/// Bytes of a POST stream read after its response (evidence of a second copy).
+pub const DRAIN_BYTES: usize = 1024 * 1024;
 
 /// State the POST tasks share with the transport.
 #[derive(Debug, Default)]
@@ -55,6 +62,8 @@ struct Shared {
     version: Option<String>,
     facts: Vec<HttpFact>,
     facts_dropped: u64,
+    streams: Vec<StreamRecord>,
+    streams_dropped: u64,
 }
 
 fn lock(shared: &Mutex<Shared>) -> MutexGuard<'_, Shared> {
@@ -132,7 +141,7 @@ impl Endpoint {
         }
     }
 
-    fn keep(&self, fact: HttpFact) {
+    pub(super) fn keep(&self, fact: HttpFact) {
         let mut shared = lock(&self.shared);
         if shared.facts.len() < MAX_FACTS {
             shared.facts.push(fact);
@@ -140,6 +149,53 @@ impl Endpoint {
             shared.facts_dropped += 1;
         }
     }
+
+    /// The session id and negotiated version to send.
+    pub(super) fn session(&self) -> (Option<String>, Option<String>) {
+        let shared = lock(&self.shared);
+        (shared.session_id.clone(), shared.version.clone())
+    }
+
+    /// Starts the record of a stream; `None` past the cap (its responses go unrecorded).
+    pub(super) fn open_stream(&self, record: StreamRecord) -> Option<usize> {
+        let mut shared = lock(&self.shared);
+        if shared.streams.len() < MAX_FACTS {
+            shared.streams.push(record);
+            Some(shared.streams.len() - 1)
+        } else {
+            shared.streams_dropped += 1;
+            None
+        }
+    }
+
+    /// Records that stream `index` carried responses with `ids`.
+    pub(super) fn saw_responses(&self, index: Option<usize>, ids: &[Value]) {
+        let Some(index) = index else { return };
+        let mut shared = lock(&self.shared);
+        let Some(record) = shared.streams.get_mut(index) else {
+            return;
+        };
+        for id in ids {
+            if record.responses.len() < MAX_RESPONSES_PER_STREAM {
+                record.responses.push(id.clone());
+            } else {
+                record.responses_dropped += 1;
+            }
+        }
+    }
+}
+
+/// Hands a frame to the session within the byte budget; `false` once it is gone.
+pub(super) async fn forward(
+    budget: &Semaphore,
+    tx: &mpsc::Sender<TransportEvent>,
+    frame: Frame,
+) -> bool {
+    let n = super::stdio::frame_bytes(&frame);
+    if !super::stdio::take_budget(budget, n).await {
+        return false;
+    }
+    tx.send(TransportEvent::Stdout(frame)).await.is_ok()
 }
 
 /// A Streamable HTTP session with a server, shaped like [`super::StdioTransport`].
@@ -150,16 +206,23 @@ pub struct HttpTransport {
     events: mpsc::Receiver<TransportEvent>,
     budget: Arc<Semaphore>,
     in_flight: Arc<Semaphore>,
+    drains: Arc<Semaphore>,
     tasks: JoinSet<()>,
     max_line: usize,
     closed: bool,
     deleted: bool,
+    listening: bool,
 }
 
-/// Builds the client: no redirects, no proxy, the connect timeout.
+/// Builds the client: no redirects, no proxy, the connect timeout, and no idle connection
+/// kept for reuse: a connection held open between requests pins a worker of a
+/// thread-per-connection server (tiny_http, the reference server's, has a race in which
+/// a new connection then waits behind the held ones: a request went unanswered for the
+/// whole timeout), and a fresh loopback connection per message costs nothing that matters.
 pub(crate) fn client(timeout: Duration) -> Result<reqwest::Client> {
     reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
+        .pool_max_idle_per_host(0)
         .no_proxy()
         .connect_timeout(timeout)
         .build()
@@ -188,10 +251,12 @@ impl HttpTransport {
             events,
             budget: Arc::new(Semaphore::new(max_line + BUDGET_SLACK)),
             in_flight: Arc::new(Semaphore::new(MAX_IN_FLIGHT)),
+            drains: Arc::new(Semaphore::new(MAX_IN_FLIGHT)),
             tasks: JoinSet::new(),
             max_line,
             closed: false,
             deleted: false,
+            listening: false,
         })
     }
 
@@ -210,20 +275,35 @@ impl HttpTransport {
             // A notification or response is answered at once (202): waiting for that keeps
             // it ahead of what we send next (`notifications/initialized` before the first
             // request), as on a pipe. A request is not waited for: its answer may stream.
-            let is_request = serde_json::from_slice::<Value>(piece)
-                .is_ok_and(|m| Carried::of(Some(&m)) == Carried::Request);
+            let message = serde_json::from_slice::<Value>(piece).ok();
+            let is_request = Carried::of(message.as_ref()) == Carried::Request;
+            let initialized = message.as_ref().is_some_and(|m| {
+                Carried::of(Some(m)) == Carried::Notification
+                    && m.get("method").and_then(Value::as_str) == Some("notifications/initialized")
+            });
             let (accepted, headers) = tokio::sync::oneshot::channel();
             let post = Post {
                 endpoint: self.endpoint.clone(),
                 body: piece.to_vec(),
                 tx: self.tx.clone(),
                 budget: self.budget.clone(),
+                drains: self.drains.clone(),
                 max_line: self.max_line,
                 headers: Some(accepted),
             };
             self.tasks.spawn(post.run(permit));
             if !is_request {
                 let _ = tokio::time::timeout(timeout, headers).await;
+            }
+            if initialized && !std::mem::replace(&mut self.listening, true) {
+                // The session is established: open the optional GET stream.
+                let listen = Listen {
+                    endpoint: self.endpoint.clone(),
+                    tx: self.tx.clone(),
+                    budget: self.budget.clone(),
+                    max_line: self.max_line,
+                };
+                self.tasks.spawn(listen.run());
             }
         }
         true
@@ -262,6 +342,13 @@ impl HttpTransport {
     pub fn facts(&self) -> (Vec<HttpFact>, u64) {
         let shared = lock(&self.endpoint.shared);
         (shared.facts.clone(), shared.facts_dropped)
+    }
+
+    /// The streams so far (each request POST's, the GET stream) with the responses each
+    /// carried, and how many more streams were not recorded.
+    pub fn streams(&self) -> (Vec<StreamRecord>, u64) {
+        let shared = lock(&self.endpoint.shared);
+        (shared.streams.clone(), shared.streams_dropped)
     }
 
     /// Ends the HTTP session: DELETE with its id (transports.mdx, Session Management; a
@@ -336,13 +423,15 @@ struct Post {
     body: Vec<u8>,
     tx: mpsc::Sender<TransportEvent>,
     budget: Arc<Semaphore>,
+    /// Slots for reading a stream on after its response.
+    drains: Arc<Semaphore>,
     max_line: usize,
     /// Told when the response headers came (or the POST failed).
     headers: Option<tokio::sync::oneshot::Sender<()>>,
 }
 
 impl Post {
-    async fn run(mut self, _slot: OwnedSemaphorePermit) {
+    async fn run(mut self, slot: OwnedSemaphorePermit) {
         let message: Option<Value> = serde_json::from_slice(&self.body).ok();
         let carried = Carried::of(message.as_ref());
         let rpc = message
@@ -356,6 +445,12 @@ impl Post {
             .and_then(|m| m.get("id"))
             .cloned();
         let initialize = carried == Carried::Request && rpc.as_deref() == Some("initialize");
+        let stream = request_id.as_ref().and_then(|id| {
+            let record = StreamRecord::new(StreamKind::Post, Some(id.clone()), rpc.clone());
+            self.endpoint.open_stream(record)
+        });
+        let mut slot = Some(slot);
+        let mut drain = None;
         let mut fact = self.endpoint.fact("POST", carried, rpc);
         let (session, version) = {
             let shared = lock(&self.endpoint.shared);
@@ -376,14 +471,14 @@ impl Post {
             Ok(Ok(response)) => response,
             Ok(Err(e)) => {
                 fact.error = Some(error_text(&e));
-                return self.finish(fact).await;
+                return self.keep(fact).await;
             }
             Err(_) => {
                 fact.error = Some(format!(
                     "no response headers within {:.1} s",
                     timeout.as_secs_f64()
                 ));
-                return self.finish(fact).await;
+                return self.keep(fact).await;
             }
         };
         fact.read_head(&response);
@@ -406,10 +501,13 @@ impl Post {
         let mut done = false;
         // Whether the body arrived whole (its end, or the cap, reached).
         let mut whole = true;
+        let mut drained = 0;
         while !done {
             let chunk = match tokio::time::timeout_at(deadline, response.chunk()).await {
                 Ok(Ok(Some(chunk))) => chunk,
                 Ok(Ok(None)) => break,
+                // After the response the rest of the stream is evidence only.
+                _ if drain.is_some() => break,
                 Ok(Err(e)) => {
                     fact.error = Some(format!("body cut: {}", error_text(&e)));
                     whole = false;
@@ -425,7 +523,12 @@ impl Post {
                     break;
                 }
             };
-            fact.body_bytes += chunk.len();
+            if drain.is_some() {
+                drained += chunk.len();
+                done = drained > DRAIN_BYTES;
+            } else {
+                fact.body_bytes += chunk.len();
+            }
             if body_head.len() < BODY_HEAD {
                 let room = BODY_HEAD - body_head.len();
                 body_head.extend_from_slice(&chunk[..room.min(chunk.len())]);
@@ -443,7 +546,21 @@ impl Post {
                     if matches!(&frame, Frame::Line(text) if text.trim().is_empty()) {
                         continue;
                     }
-                    let answers = request_id.as_ref().is_some_and(|id| answers(&frame, id));
+                    let ids = response_ids(&frame);
+                    if let Some(ids) = &ids {
+                        self.endpoint.saw_responses(stream, ids);
+                        if drain.is_some() {
+                            // A response after the one this POST's stream carries:
+                            // evidence, not passed on.
+                            continue;
+                        }
+                    }
+                    // The response to this POST's request, or one with a null id (the
+                    // answer to a request whose id the server could not read).
+                    let answers = request_id.as_ref().is_some_and(|id| {
+                        ids.as_ref()
+                            .is_some_and(|ids| ids.is_empty() || ids.contains(id))
+                    });
                     if initialize {
                         self.learn_version(&frame);
                     }
@@ -451,9 +568,18 @@ impl Post {
                     if !self.forward(frame).await {
                         return;
                     }
-                    // The stream ends with its response (transports.mdx: the server SHOULD
-                    // close it then); an event past the cap ends it too.
-                    done |= answers || overlong;
+                    done |= overlong;
+                    if answers && drain.is_none() && !done {
+                        // The stream should end with its response (transports.mdx: the
+                        // server SHOULD close it then). The fact is kept now and the slot
+                        // freed; what follows is read on while a drain slot is free.
+                        fact.body_head = String::from_utf8_lossy(&body_head).into_owned();
+                        self.keep(fact.clone()).await;
+                        slot.take();
+                        drain = Some(self.drains.clone().try_acquire_owned());
+                        done = matches!(drain, Some(Err(_)));
+                        deadline = Instant::now() + timeout;
+                    }
                 }
             } else if body.len() + chunk.len() > self.max_line {
                 body.extend_from_slice(&chunk[..(self.max_line + 1 - body.len()).min(chunk.len())]);
@@ -469,6 +595,9 @@ impl Post {
             } else {
                 body.extend_from_slice(&chunk);
             }
+        }
+        if drain.is_some() {
+            return;
         }
         fact.body_head = String::from_utf8_lossy(&body_head).into_owned();
         if whole && !body.iter().all(u8::is_ascii_whitespace) {
@@ -486,12 +615,15 @@ impl Post {
                 if initialize {
                     self.learn_version(&frame);
                 }
+                if let Some(ids) = response_ids(&frame) {
+                    self.endpoint.saw_responses(stream, &ids);
+                }
                 if !self.forward(frame).await {
                     return;
                 }
             }
         }
-        self.finish(fact).await;
+        self.keep(fact).await;
     }
 
     /// From 2025-06-18 on, the negotiated version goes in every later request's header.
@@ -512,14 +644,11 @@ impl Post {
 
     /// Hands a frame to the session within the byte budget; `false` once it is gone.
     async fn forward(&self, frame: Frame) -> bool {
-        let n = super::stdio::frame_bytes(&frame);
-        if !super::stdio::take_budget(&self.budget, n).await {
-            return false;
-        }
-        self.tx.send(TransportEvent::Stdout(frame)).await.is_ok()
+        forward(&self.budget, &self.tx, frame).await
     }
 
-    async fn finish(self, fact: HttpFact) {
+    /// Keeps the fact and notes it in the transcript.
+    async fn keep(&self, fact: HttpFact) {
         let note = fact.describe();
         self.endpoint.keep(fact);
         let _ = self.tx.send(TransportEvent::Note(note)).await;

@@ -15,6 +15,7 @@ mod probe;
 mod reaper;
 mod sse;
 mod stdio;
+mod streams;
 
 use std::time::Duration;
 
@@ -22,11 +23,12 @@ pub use fact::{is_media, Carried, HttpFact, HttpTarget};
 pub use framing::{Frame, LineFramer};
 pub use http::{HttpTransport, MAX_IN_FLIGHT, SESSION_HEADER, VERSION_HEADER};
 pub use launch::LaunchedServer;
-pub use probe::{HttpProbe, ProbeStep};
+pub use probe::{HttpProbe, OriginProbe, ProbeStep, FOREIGN_ORIGIN};
 pub use reaper::{adopt_orphans, adopting_orphans};
 pub use stdio::{
     marked_processes, ExitInfo, ServerCommand, StdioTransport, TransportEvent, MARKER_VAR,
 };
+pub use streams::{StreamKind, StreamRecord};
 
 /// The transport a session talks through.
 #[derive(Debug)]

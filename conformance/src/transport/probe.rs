@@ -1,6 +1,7 @@
 //! The HTTP-only probes: a short Streamable HTTP session of its own in which some
 //! requests are sent wrong on purpose (no session id, an unknown one, a bad
-//! `MCP-Protocol-Version`), recording each exchange for the HTTP checks.
+//! `MCP-Protocol-Version`), recording each exchange for the HTTP checks; and, in both
+//! eras, one request from a foreign `Origin` ([`OriginProbe`]).
 //!
 //! The session transport ([`super::HttpTransport`]) always sends what a conformant client
 //! sends; these requests are the ones it never would, so they live here, each a single
@@ -22,6 +23,63 @@ const EVIDENCE_CAP: usize = 64 * 1024;
 pub const UNKNOWN_SESSION: &str = "mcp-conformance-unknown-session";
 /// A version header no revision has.
 pub const BAD_VERSION: &str = "not-a-version";
+/// The `Origin` of the DNS-rebinding probe: a host that cannot exist (RFC 6761 `.invalid`).
+pub const FOREIGN_ORIGIN: &str = "http://mcp-conformance.invalid";
+
+/// A request sent with `Origin: http://mcp-conformance.invalid` (transports.mdx, Security
+/// Warning: servers MUST validate `Origin`; from 2025-06-18 an invalid one MUST get 403).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct OriginProbe {
+    /// The exchange.
+    pub step: ProbeStep,
+    /// Whether the target's host is a loopback address or `localhost`: a server there is
+    /// local, so a foreign web origin is invalid by construction.
+    pub loopback: bool,
+    /// The DELETE of the session the server opened anyway, if it did.
+    pub delete: Option<HttpFact>,
+}
+
+impl OriginProbe {
+    /// POSTs `message` (a request that would succeed: `initialize`, or a modern
+    /// `server/discover`) with a foreign `Origin` and the `extra` headers, and DELETEs a
+    /// session the server opens in spite of it. Never fails once the target is valid: what
+    /// could not be sent is recorded in the fact.
+    pub async fn run(
+        target: &HttpTarget,
+        message: &Value,
+        extra: &[(&'static str, String)],
+        timeout: Duration,
+    ) -> crate::Result<Self> {
+        let endpoint = Endpoint::of(target, timeout)?;
+        let mut headers = vec![("Origin", FOREIGN_ORIGIN.to_string())];
+        headers.extend(extra.iter().cloned());
+        let (fact, _) = post_with(&endpoint, message, None, None, &headers).await;
+        let delete = match (&fact.session_id, fact.status) {
+            (Some(id), Some(200..=299)) => Some(delete(&endpoint, id, None).await),
+            _ => None,
+        };
+        Ok(OriginProbe {
+            step: step("a request from a foreign Origin", fact),
+            loopback: is_loopback(&endpoint.url),
+            delete,
+        })
+    }
+}
+
+/// Whether `url` names this machine: `localhost`, 127.0.0.0/8 or `::1`.
+fn is_loopback(url: &reqwest::Url) -> bool {
+    let Some(host) = url.host_str() else {
+        return false;
+    };
+    let host = host.trim_start_matches('[').trim_end_matches(']');
+    match host.parse::<std::net::IpAddr>() {
+        Ok(ip) => ip.is_loopback(),
+        Err(_) => {
+            let host = host.to_ascii_lowercase();
+            host == "localhost" || host.ends_with(".localhost")
+        }
+    }
+}
 
 /// One probe request and what it got.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
@@ -141,6 +199,17 @@ async fn post(
     session: Option<&str>,
     version: Option<&str>,
 ) -> (HttpFact, Option<Value>) {
+    post_with(endpoint, message, session, version, &[]).await
+}
+
+/// [`post`] with `extra` headers, recorded in the fact as sent.
+async fn post_with(
+    endpoint: &Endpoint,
+    message: &Value,
+    session: Option<&str>,
+    version: Option<&str>,
+    extra: &[(&'static str, String)],
+) -> (HttpFact, Option<Value>) {
     let carried = if message.get("id").is_some() {
         Carried::Request
     } else {
@@ -151,7 +220,11 @@ async fn post(
         .and_then(Value::as_str)
         .map(str::to_string);
     let mut fact = endpoint.fact("POST", carried, rpc);
-    let (builder, sent) = endpoint.request(reqwest::Method::POST, session, version);
+    let (mut builder, mut sent) = endpoint.request(reqwest::Method::POST, session, version);
+    for (name, value) in extra {
+        builder = builder.header(*name, value.as_str());
+        sent.push(((*name).to_string(), value.clone()));
+    }
     fact.sent = sent;
     let builder = builder
         .header(ACCEPT, "application/json, text/event-stream")
@@ -210,4 +283,21 @@ async fn post(
         found = serde_json::from_slice(&body).ok();
     }
     (fact, found)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn loopback_hosts_are_localhost_127_and_ipv6_one() {
+        let host = |u: &str| is_loopback(&reqwest::Url::parse(u).unwrap());
+        assert!(host("http://127.0.0.1:8080/mcp"));
+        assert!(host("http://127.3.4.5/mcp"));
+        assert!(host("http://localhost/mcp"));
+        assert!(host("http://[::1]:9/mcp"));
+        assert!(!host("http://10.0.0.1/mcp"));
+        assert!(!host("http://example.com/mcp"));
+        assert!(!host("http://localhost.example.com/mcp"));
+    }
 }

@@ -173,6 +173,13 @@ pub(crate) struct ReplayArgs {
         "Seconds to wait for each response [default: {DEFAULT_TIMEOUT_SECS}]"
     ))]
     pub timeout: Option<f64>,
+    /// Reach the server over Streamable HTTP at this URL (with a command after `--`, that
+    /// command is started first and stopped at the end).
+    #[arg(long, value_name = "URL")]
+    pub url: Option<String>,
+    /// Header sent on every HTTP request, 'Name: value' (repeatable; values never reported).
+    #[arg(long = "header", value_name = "NAME: VALUE", requires = "url")]
+    pub headers: Vec<String>,
     /// Another server command than the one recorded in the case, after `--`.
     #[arg(last = true, value_name = "COMMAND")]
     pub command: Vec<String>,
@@ -212,8 +219,15 @@ pub(crate) struct FuzzArgs {
     /// for `replay`. Implies --live.
     #[arg(long, value_name = "PATH")]
     pub input: Vec<PathBuf>,
-    /// The server command and its arguments, after `--`.
-    #[arg(last = true, value_name = "COMMAND", required = true)]
+    /// Reach the server over Streamable HTTP at this URL (with a command after `--`, that
+    /// command is started first and stopped at the end).
+    #[arg(long, value_name = "URL")]
+    pub url: Option<String>,
+    /// Header sent on every HTTP request, 'Name: value' (repeatable; values never reported).
+    #[arg(long = "header", value_name = "NAME: VALUE", requires = "url")]
+    pub headers: Vec<String>,
+    /// The server command and its arguments, after `--` (optional with --url).
+    #[arg(last = true, value_name = "COMMAND", required_unless_present = "url")]
     pub command: Vec<String>,
 }
 

@@ -29,18 +29,28 @@ struct Setup {
 pub(crate) fn fuzz(args: FuzzArgs) -> Result<Exit> {
     let deny = globs(&args.deny_tool)?;
     let setup = setup(&args, deny)?;
-    if args.live || !args.input.is_empty() {
+    // Over HTTP with a command, the server is started once for the whole fuzzing.
+    let started = crate::target::start(&setup.server, Duration::from_secs_f64(args.timeout))?;
+    let exit = if args.live || !args.input.is_empty() {
         live(args, setup)
     } else {
         generators(args, setup)
-    }
+    };
+    started.stop(SessionConfig::default().shutdown_grace);
+    exit
 }
 
 /// The revision, the server and the call policy of either fuzz mode, the numbers checked.
 fn setup(args: &FuzzArgs, deny: Vec<glob::Pattern>) -> Result<Setup> {
     let revision = Revision::named(&args.revision)
         .ok_or_else(|| Error::UnknownRevision(args.revision.clone()))?;
-    let (program, rest) = args.command.split_first().ok_or(Error::NoCommand)?;
+    let server = match (args.command.split_first(), &args.url) {
+        (Some((program, rest)), _) => ServerCommand::new(program.clone(), rest.to_vec()),
+        // `--url` alone: a server already running there.
+        (None, Some(_)) => ServerCommand::default(),
+        (None, None) => return Err(Error::NoCommand),
+    };
+    let server = crate::target::with_url(server, args.url.clone(), &args.headers)?;
     let positive = |x: f64| x.is_finite() && x > 0.0 && x < 1e9;
     if !positive(args.time) || !positive(args.timeout) {
         return Err(Error::Config {
@@ -55,7 +65,7 @@ fn setup(args: &FuzzArgs, deny: Vec<glob::Pattern>) -> Result<Setup> {
     };
     Ok(Setup {
         revision,
-        server: ServerCommand::new(program.clone(), rest.to_vec()),
+        server,
         policy,
     })
 }

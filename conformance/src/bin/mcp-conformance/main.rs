@@ -16,6 +16,7 @@ mod reference;
 mod replay;
 mod run;
 mod signals;
+mod target;
 
 use clap::Parser;
 

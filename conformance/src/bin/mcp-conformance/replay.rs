@@ -18,6 +18,8 @@ pub(crate) fn replay(args: ReplayArgs) -> Result<Exit> {
     let ReplayArgs {
         file,
         timeout,
+        url,
+        headers,
         command,
     } = args;
     let unreadable = |message: String| Error::Config {
@@ -26,10 +28,13 @@ pub(crate) fn replay(args: ReplayArgs) -> Result<Exit> {
     };
     let text = std::fs::read_to_string(&file).map_err(|e| unreadable(e.to_string()))?;
     let case: CaseFile = serde_json::from_str(&text).map_err(|e| unreadable(e.to_string()))?;
-    let server = match command.split_first() {
-        Some((program, rest)) => ServerCommand::new(program.clone(), rest.to_vec()),
-        None => case.command.clone(),
+    let server = match (command.split_first(), &url) {
+        (Some((program, rest)), _) => ServerCommand::new(program.clone(), rest.to_vec()),
+        // `--url` alone: a server already running there, not the recorded command.
+        (None, Some(_)) => ServerCommand::default(),
+        (None, None) => case.command.clone(),
     };
+    let server = crate::target::with_url(server, url, &headers)?;
     let mut session = SessionConfig::default();
     // --timeout, else the timeout of the run that found the case.
     if let Some(t) = timeout
@@ -38,11 +43,14 @@ pub(crate) fn replay(args: ReplayArgs) -> Result<Exit> {
     {
         session.timeout = Duration::from_secs_f64(t);
     }
+    let started = crate::target::start(&server, session.timeout)?;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .map_err(Error::Runtime)?;
-    let outcome = runtime.block_on(mcp_conformance::scenarios::replay(&case, &server, &session))?;
+    let outcome = runtime.block_on(mcp_conformance::scenarios::replay(&case, &server, &session));
+    started.stop(session.shutdown_grace);
+    let outcome = outcome?;
     println!(
         "replaying {} ({}, {}): {}",
         file.display(),

@@ -143,6 +143,15 @@ impl Session {
         self.transport.http().map(|t| t.facts()).unwrap_or_default()
     }
 
+    /// The streams of this HTTP session (each request POST's, the GET stream) with the
+    /// responses each carried (none over stdio), and how many were not recorded.
+    pub fn http_streams(&self) -> (Vec<crate::transport::StreamRecord>, u64) {
+        self.transport
+            .http()
+            .map(|t| t.streams())
+            .unwrap_or_default()
+    }
+
     /// The `Mcp-Session-Id` the server assigned (HTTP only).
     pub fn http_session_id(&self) -> Option<String> {
         self.transport.http().and_then(|t| t.session_id())

@@ -1,0 +1,70 @@
+//! The server of `replay` and `fuzz` over Streamable HTTP, as for `run`: `--url URL`
+//! reaches a server already running, `--url URL -- CMD` starts CMD first (waiting until
+//! the URL accepts connections) and stops it and its process group at the end, and
+//! `--header` adds a header to every request. A case recorded over HTTP replays the same
+//! way without flags: its command carries its URL.
+//!
+//! Here and not in each subcommand so the two read the flags, and start and stop the
+//! server, the same way.
+
+use std::time::Duration;
+
+use mcp_conformance::config::parse_header;
+use mcp_conformance::transport::{HttpTarget, LaunchedServer, ServerCommand};
+use mcp_conformance::{Error, Result};
+
+/// Timeouts a started HTTP server may take to accept connections (as `run` allows).
+const STARTUP_WAIT: u32 = 3;
+
+/// `server` reached at `url` with `headers` (`'Name: value'`), or `server` unchanged when
+/// no URL is given.
+pub(crate) fn with_url(
+    mut server: ServerCommand,
+    url: Option<String>,
+    headers: &[String],
+) -> Result<ServerCommand> {
+    if let Some(url) = url {
+        let headers = headers
+            .iter()
+            .map(|h| parse_header(h))
+            .collect::<Result<Vec<_>>>()?;
+        server.http = Some(HttpTarget { url, headers });
+    }
+    Ok(server)
+}
+
+/// The HTTP server this process started, if it started one; stopped by [`Started::stop`]
+/// (or killed with its process group when dropped).
+pub(crate) struct Started {
+    runtime: tokio::runtime::Runtime,
+    server: Option<LaunchedServer>,
+}
+
+/// Starts `server`'s command when it is reached over HTTP and has one; nothing otherwise.
+pub(crate) fn start(server: &ServerCommand, timeout: Duration) -> Result<Started> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(Error::Runtime)?;
+    let launched = match (&server.http, server.program.is_empty()) {
+        (Some(target), false) => Some(runtime.block_on(LaunchedServer::start(
+            server,
+            &target.url,
+            timeout * STARTUP_WAIT,
+        ))?),
+        _ => None,
+    };
+    Ok(Started {
+        runtime,
+        server: launched,
+    })
+}
+
+impl Started {
+    /// Stops the server this process started (SIGTERM, then SIGKILL after `grace`).
+    pub(crate) fn stop(self, grace: Duration) {
+        if let Some(server) = self.server {
+            self.runtime.block_on(server.stop(grace));
+        }
+    }
+}
