@@ -68,10 +68,16 @@ fn free_port() -> u16 {
 /// A run of 2026-07-28 against the reference server's HTTP mode, started by the runner.
 fn run_reference(era: &str, http_fault: Option<&str>) -> RunReport {
     let port = free_port();
-    let mut args: Vec<String> = ["reference-server", "--http", &port.to_string(), "--era", era]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
+    let mut args: Vec<String> = [
+        "reference-server",
+        "--http",
+        &port.to_string(),
+        "--era",
+        era,
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
     if let Some(f) = http_fault {
         args.extend(["--http-fault".to_string(), f.to_string()]);
     }
@@ -112,7 +118,12 @@ fn assert_passes(era: &str) {
         })
         .map(|c| format!("{} {:?}: {}", c.check, c.status, c.message))
         .collect();
-    assert!(bad.is_empty(), "{}\n{}", bad.join("\n"), render_text(&report));
+    assert!(
+        bad.is_empty(),
+        "{}\n{}",
+        bad.join("\n"),
+        render_text(&report)
+    );
     // The modern HTTP checks were judged, not skipped (the legacy-traffic one only binds
     // a modern-only server).
     for (_, expected) in EXPECTATIONS {

@@ -292,8 +292,8 @@ pub(super) fn legacy_traffic(ctx: &Ctx<'_>) -> Verdict {
         }
     }
     let scripted = ctx.record.http.iter().flat_map(|h| h.facts.iter());
-    let answers = scripted.chain(p.steps().map(|s| &s.fact));
-    if let Some(fact) = answers.filter(|f| f.session_id.is_some()).next() {
+    let mut answers = scripted.chain(p.steps().map(|s| &s.fact));
+    if let Some(fact) = answers.find(|f| f.session_id.is_some()) {
         problems.push((
             "an answer set an Mcp-Session-Id: a 2026-07-28 server mints and echoes none".into(),
             fact,

@@ -48,10 +48,10 @@ pub fn modern_version(message: &Value) -> Option<&str> {
 /// allowed), otherwise (non-ASCII, control characters, leading or trailing whitespace, or
 /// a value that looks like the sentinel itself) Base64 of its UTF-8 in the sentinel.
 pub fn encode(value: &str) -> String {
-    let plain = value.bytes().all(|b| (0x20..=0x7e).contains(&b))
-        && !value.starts_with(' ')
-        && !value.ends_with(' ')
-        && !(value.starts_with(SENTINEL.0) && value.ends_with(SENTINEL.1));
+    let visible = value.bytes().all(|b| (0x20..=0x7e).contains(&b));
+    let padded = value.starts_with(' ') || value.ends_with(' ');
+    let sentinel = value.starts_with(SENTINEL.0) && value.ends_with(SENTINEL.1);
+    let plain = visible && !padded && !sentinel;
     if plain {
         value.to_string()
     } else {
