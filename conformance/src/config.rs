@@ -180,9 +180,9 @@ impl FileConfig {
     }
 }
 
-/// The revisions judged over Streamable HTTP so far (2024-11-05's HTTP+SSE transport and
-/// 2026-07-28's stateless HTTP are not implemented yet).
-pub const HTTP_REVISIONS: &[&str] = &["2025-03-26", "2025-06-18", "2025-11-25"];
+/// The revisions judged over Streamable HTTP so far (2024-11-05's HTTP+SSE transport is
+/// not implemented yet; 2026-07-28 is its stateless Streamable HTTP).
+pub const HTTP_REVISIONS: &[&str] = &["2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"];
 
 /// A `--header 'Name: value'` argument as a (name, value) pair, both trimmed; `Err` with
 /// the redacted header when it has no colon.

@@ -8,7 +8,9 @@
 
 use super::model::{Applies, Check, Cite, Grade, Level};
 use super::rules::FailureKind::*;
-use super::{edges, http, jsonrpc, lifecycle, modern, progress, property, schema, tools};
+use super::{
+    edges, http, http_modern, jsonrpc, lifecycle, modern, progress, property, schema, tools,
+};
 use crate::protocol::Rev::*;
 
 const MUST: Grade = Grade::Fixed(Level::Must);
@@ -322,6 +324,52 @@ catalog! {
         applies: Applies::Range(R2025_03_26, R2026_07_28),
         source: Cite::One("transports.mdx, Streamable HTTP, Security Warning; 2026-07-28 streamable-http.mdx, Security & Endpoint"),
         judge: http::origin,
+        kinds: &[],
+    }
+    // -- Streamable HTTP of 2026-07-28 (streamable-http.mdx); skipped over stdio --
+    HttpMHeaders = "http-m-headers" {
+        title: "a missing or mismatched MCP-Protocol-Version, Mcp-Method or Mcp-Name header gets 400 with -32020",
+        level: MUST,
+        requirement: Cite::One("M-HTTP-HEADERS"),
+        applies: Applies::Only(R2026_07_28),
+        source: Cite::One("2026-07-28 streamable-http.mdx, Protocol Version Header, Standard Request Headers, Server Validation"),
+        judge: http_modern::headers,
+        kinds: &[],
+    }
+    HttpM404 = "http-m-404" {
+        title: "a method the server does not implement gets 404 Not Found with -32601",
+        level: MUST,
+        requirement: Cite::One("M-HTTP-404"),
+        applies: Applies::Only(R2026_07_28),
+        source: Cite::One("2026-07-28 streamable-http.mdx, Protocol Version Header"),
+        judge: http_modern::not_found,
+        kinds: &[],
+    }
+    HttpMStatus = "http-m-status" {
+        title: "-32022, -32602 for a missing _meta field, and -32021 come with 400 Bad Request",
+        level: MUST,
+        requirement: Cite::One("M-VERSION-UNSUPPORTED"),
+        applies: Applies::Only(R2026_07_28),
+        source: Cite::One("2026-07-28 streamable-http.mdx, Protocol Version Header; index.mdx, Per-request protocol fields; versioning.mdx; REQUIREMENTS.md M-META-REQUIRED, M-CLIENTCAP"),
+        judge: http_modern::status,
+        kinds: &[],
+    }
+    HttpMParamHeader = "http-m-param-header" {
+        title: "a tools/call whose Mcp-Param-* header is missing or does not match the x-mcp-header argument gets 400 with -32020",
+        level: MUST,
+        requirement: Cite::One("M-HTTP-XMCPHEADER"),
+        applies: Applies::Only(R2026_07_28),
+        source: Cite::One("2026-07-28 streamable-http.mdx, Server Behavior for Custom Headers, Server Validation"),
+        judge: http_modern::param_header,
+        kinds: &[],
+    }
+    HttpMLegacyTraffic = "http-m-legacy-traffic" {
+        title: "a server that supports only 2026-07-28 answers GET and DELETE with 405 and mints or echoes no session id",
+        level: SHOULD,
+        requirement: Cite::One("M-HTTP-NO-HEADER-LEGACY"),
+        applies: Applies::Only(R2026_07_28),
+        source: Cite::One("2026-07-28 streamable-http.mdx, Backward Compatibility, Earlier Streamable HTTP Revisions"),
+        judge: http_modern::legacy_traffic,
         kinds: &[],
     }
     // -- JSON-RPC base (index.mdx / messages.mdx, transports.mdx) --

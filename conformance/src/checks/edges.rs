@@ -184,6 +184,9 @@ pub(super) fn cancel_ignored(ctx: &Ctx<'_>) -> Verdict {
     if let Some(skip) = ctx.skip_if_stopped() {
         return skip;
     }
+    if let Some(skip) = modern_http_cancel(ctx) {
+        return skip;
+    }
     let Some(probe) = &ctx.record.edges.cancel else {
         return Verdict::Skip("the cancellation probe was not sent".into());
     };
@@ -297,4 +300,17 @@ pub(super) fn meta_key_format(ctx: &Ctx<'_>) -> Verdict {
     Verdict::Pass(format!(
         "all {keys} _meta key(s) the server wrote follow the key format"
     ))
+}
+
+/// Over 2026-07-28 Streamable HTTP no `notifications/cancelled` reaches the server: the
+/// transport closes the request's response stream instead (streamable-http.mdx,
+/// Cancellation), so the cancellation probes have nothing to judge.
+pub(super) fn modern_http_cancel(ctx: &Ctx<'_>) -> Option<Verdict> {
+    (ctx.record.http.is_some() && ctx.record.modern.is_some()).then(|| {
+        Verdict::Skip(
+            "over 2026-07-28 Streamable HTTP notifications/cancelled is not sent: closing the \
+             request's stream is the cancellation (streamable-http.mdx, Cancellation)"
+                .into(),
+        )
+    })
 }

@@ -737,6 +737,9 @@ pub(super) fn cancel_r5(ctx: &Ctx<'_>) -> Verdict {
         Ok(m) => m,
         Err(skip) => return skip,
     };
+    if let Some(skip) = super::edges::modern_http_cancel(ctx) {
+        return skip;
+    }
     let Some(probe) = &modern.subscription else {
         return Verdict::Skip(
             "no in-flight request to cancel: the subscription probe needs tools.listChanged".into(),

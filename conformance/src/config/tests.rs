@@ -348,7 +348,7 @@ fn tool_arguments_come_from_the_file_and_the_flags() {
 
 /// `--url` (or the file's `url`) reaches the server over HTTP: without a command nothing is
 /// started and the default server is not asked for; `--header` needs it; the revisions
-/// default to the ones judged over HTTP, and another one is refused.
+/// default to the ones judged over HTTP (2026-07-28 among them), and another one is refused.
 #[test]
 fn url_and_headers_make_an_http_target() {
     let flags = Flags {
@@ -404,9 +404,17 @@ fn url_and_headers_make_an_http_target() {
     assert!(!err.contains("secret"), "{err}");
     let modern = Flags {
         revisions: vec!["2026-07-28".into()],
-        ..flags
+        ..flags.clone()
     };
     assert!(FileConfig::default()
         .merge(modern, || Err(Error::NoCommand))
+        .is_ok());
+    // 2024-11-05's HTTP+SSE is not Streamable HTTP.
+    let sse = Flags {
+        revisions: vec!["2024-11-05".into()],
+        ..flags
+    };
+    assert!(FileConfig::default()
+        .merge(sse, || Err(Error::NoCommand))
         .is_err());
 }

@@ -58,6 +58,7 @@ const SPEC_PAGES: &[(&str, &str)] = &[
     ("mrtr.mdx", "basic/patterns/mrtr"),
     ("subscriptions.mdx", "basic/patterns/subscriptions"),
     ("stdio.mdx", "basic/transports/stdio"),
+    ("streamable-http.mdx", "basic/transports/streamable-http"),
     ("changelog.mdx", "changelog"),
 ];
 

@@ -2,13 +2,18 @@
 //! HTTP exchange of the scripted session (status, content type, headers that matter), the
 //! streams that carried its responses, the HTTP-only probes, which run in a short session
 //! of their own so that their wrong requests cannot disturb the scripted one, and the
-//! foreign-`Origin` request (both eras).
+//! foreign-`Origin` request (both eras). In 2026-07-28 there is no session to probe: the
+//! modern probes ([`HttpModernProbe`]) are single requests with wrong metadata headers, an
+//! unimplemented method, a tool parameter header left out, and legacy traffic.
 
-use serde_json::json;
+use serde_json::{json, Map, Value};
 
+use super::policy::CallPolicy;
+use super::revision::RevisionRecord;
 use crate::protocol::{stamp_request, Revision, Session, SessionConfig};
 use crate::transport::{
-    HttpFact, HttpProbe, OriginProbe, ServerCommand, StreamRecord, VERSION_HEADER,
+    annotations, HttpFact, HttpModernProbe, HttpProbe, OriginProbe, ParamTool, ServerCommand,
+    StreamRecord, VERSION_HEADER,
 };
 
 /// The HTTP side of a revision's conversation.
@@ -28,6 +33,9 @@ pub struct HttpRecord {
     pub probe: Option<HttpProbe>,
     /// The request from a foreign `Origin`.
     pub origin: Option<OriginProbe>,
+    /// The 2026-07-28 probes (`None` in the legacy era, or when the revision was not
+    /// spoken).
+    pub modern: Option<HttpModernProbe>,
 }
 
 /// The HTTP record of a finished scripted `session`, plus the probes.
@@ -67,6 +75,7 @@ pub(super) async fn record(
         streams_dropped,
         probe,
         origin: Some(origin(target, revision, config).await?),
+        modern: None,
     })
 }
 
@@ -93,4 +102,68 @@ async fn origin(
         (init, Vec::new())
     };
     OriginProbe::run(target, &message, &headers, config.timeout).await
+}
+
+/// Runs the 2026-07-28 HTTP probes for a modern `record` whose conversation went on (the
+/// server speaks the revision), into its HTTP record.
+pub(super) async fn record_modern(
+    record: &mut RevisionRecord,
+    command: &ServerCommand,
+    config: &SessionConfig,
+    policy: &CallPolicy,
+) -> crate::Result<()> {
+    let (Some(target), true, None) = (&command.http, record.requested.modern(), &record.stopped)
+    else {
+        return Ok(());
+    };
+    let version = record.requested.id;
+    let tool = param_tool(record, policy);
+    let meta = super::request_meta(version, json!({}));
+    let probe = HttpModernProbe::run(target, version, meta, tool, config.timeout).await?;
+    if let Some(http) = record.http.as_mut() {
+        http.modern = Some(probe);
+    }
+    Ok(())
+}
+
+/// The first listed tool the policy lets us call whose `inputSchema` marks parameters
+/// with `x-mcp-header`, with arguments holding only those parameters (a string, integer
+/// or boolean each): a server that does not validate the headers then meets a call
+/// missing whatever else the tool requires, rather than running it.
+fn param_tool(record: &RevisionRecord, policy: &CallPolicy) -> Option<ParamTool> {
+    super::tools::listed_tools(&record.tools_pages)
+        .into_iter()
+        .filter(|tool| policy.permits(tool).is_ok())
+        .find_map(|tool| {
+            let schema = tool.get("inputSchema")?;
+            let found = annotations(schema);
+            if found.is_empty() {
+                return None;
+            }
+            let mut arguments = Value::Object(Map::new());
+            for a in &found {
+                let pointer: String = a.path.iter().map(|k| format!("/properties/{k}")).collect();
+                let kind = schema.pointer(&pointer)?.get("type")?.as_str()?;
+                let value = match kind {
+                    "string" => json!("mcp-conformance"),
+                    "integer" => json!(7),
+                    "boolean" => json!(true),
+                    _ => return None,
+                };
+                let (last, parents) = a.path.split_last()?;
+                let mut at = &mut arguments;
+                for key in parents {
+                    at = at
+                        .as_object_mut()?
+                        .entry(key.clone())
+                        .or_insert_with(|| Value::Object(Map::new()));
+                }
+                at.as_object_mut()?.insert(last.clone(), value);
+            }
+            Some(ParamTool {
+                name: tool.get("name")?.as_str()?.to_string(),
+                arguments,
+                headers: found.into_iter().map(|a| a.header).collect(),
+            })
+        })
 }

@@ -5,7 +5,9 @@
 //! A `DiscoverResult` or a recognised modern error means a modern server; anything else
 //! a legacy one, for which the revision is skipped with the answer as the reason. A
 //! server that does not implement `server/discover` but answers a modern `tools/list`
-//! is modern too (and breaks `M-DISCOVER`).
+//! is modern too (and breaks `M-DISCOVER`). Over HTTP the same opening is the modern POST
+//! that streamable-http.mdx, Backward Compatibility, tells a client to try first: an HTTP
+//! error whose body is no recognised modern error means a legacy server.
 //!
 //! After the Tools conversation every request of which carries the per-request `_meta`
 //! (the session stamps it), the probes only this era has: a request missing a required
@@ -128,7 +130,10 @@ pub struct ModernRecord {
 /// the record of what it showed.
 pub async fn open(session: &mut Session, version: &str) -> (Exchange, ModernRecord) {
     session.speak_modern(request_meta(version, json!({})));
-    let discover = session.request("server/discover", None).await;
+    // Over HTTP a legacy server answers this modern POST with an HTTP error whose body it
+    // could not tie to the request: that body is its answer (streamable-http.mdx,
+    // Backward Compatibility), read at once rather than waited past.
+    let discover = session.request_http_scoped("server/discover", None).await;
     let mut record = ModernRecord {
         era: EraFinding::Legacy(String::new()),
         list_probe: None,
@@ -154,7 +159,7 @@ pub async fn open(session: &mut Session, version: &str) -> (Exchange, ModernReco
             EraFinding::OtherVersions(strings(error.pointer("/data/supported")))
         }
         (None, Some(error)) => {
-            let list = session.request("tools/list", None).await;
+            let list = session.request_http_scoped("tools/list", None).await;
             let modern = list.result().is_some_and(|r| r.get("resultType").is_some());
             record.list_probe = Some(list);
             if modern {

@@ -259,6 +259,7 @@ pub async fn run_revision(
         // HTTP-only probes run in a session of their own.
         let _ = session.shutdown().await;
         record.http = Some(super::http::record(&session, command, revision, config).await?);
+        super::http::record_modern(&mut record, command, config, policy).await?;
         Ok(())
     } else {
         let grace = start_up.saturating_mul(SHUTDOWN_PER_START_UP);

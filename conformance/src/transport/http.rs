@@ -22,6 +22,15 @@
 //! response there is recorded, not passed on. Which stream carried each response, and the
 //! GET stream opened once the session is established, are in `streams.rs`. Dropping the
 //! transport aborts every POST and the GET stream and DELETEs the session (best effort).
+//!
+//! A modern request (2026-07-28: its `params._meta` names the protocol version) is POSTed
+//! with no session id and with the request metadata headers its body mirrors
+//! ([`super::mirror`]: `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`).
+//! Over modern HTTP `notifications/cancelled` is never POSTed: closing the request's
+//! response stream is the cancellation (streamable-http.mdx, Cancellation), so the session's
+//! cancellation of request X ends the POST carrying X, and a note says so. A
+//! `subscriptions/listen` stream is long-lived: it is read without an idle bound until
+//! the session cancels it or the transport ends.
 
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
@@ -35,6 +44,7 @@ use tokio::time::Instant;
 use super::fact::{content_type, error_text, is_media, BODY_HEAD};
 use super::fact::{Carried, HttpFact, HttpTarget};
 use super::framing::Frame;
+use super::mirror;
 use super::sse::SseDecoder;
 use super::stdio::{ExitInfo, TransportEvent, BUDGET_SLACK};
 use super::streams::{response_ids, Listen, StreamKind, StreamRecord, MAX_RESPONSES_PER_STREAM};
@@ -64,6 +74,11 @@ struct Shared {
     facts_dropped: u64,
     streams: Vec<StreamRecord>,
     streams_dropped: u64,
+    /// The version of the first modern (2026-07-28) request sent: from then on every POST
+    /// gets the metadata headers (and this version when its body names none: "every POST
+    /// request ... MUST include an MCP-Protocol-Version header"), and cancellations close
+    /// streams.
+    modern: Option<String>,
 }
 
 fn lock(shared: &Mutex<Shared>) -> MutexGuard<'_, Shared> {
@@ -208,6 +223,9 @@ pub struct HttpTransport {
     in_flight: Arc<Semaphore>,
     drains: Arc<Semaphore>,
     tasks: JoinSet<()>,
+    /// The modern requests in flight, by id: sending on the channel closes the POST's
+    /// stream (the cancellation of 2026-07-28 HTTP).
+    streams: Vec<(Value, tokio::sync::oneshot::Sender<()>)>,
     max_line: usize,
     closed: bool,
     deleted: bool,
@@ -253,6 +271,7 @@ impl HttpTransport {
             in_flight: Arc::new(Semaphore::new(MAX_IN_FLIGHT)),
             drains: Arc::new(Semaphore::new(MAX_IN_FLIGHT)),
             tasks: JoinSet::new(),
+            streams: Vec::new(),
             max_line,
             closed: false,
             deleted: false,
@@ -267,7 +286,12 @@ impl HttpTransport {
             return false;
         }
         while self.tasks.try_join_next().is_some() {}
+        self.streams.retain(|(_, stream)| !stream.is_closed());
         for piece in bytes.split(|b| *b == b'\n').filter(|p| !p.is_empty()) {
+            let message = serde_json::from_slice::<Value>(piece).ok();
+            if self.cancel_stream(message.as_ref()).await {
+                continue;
+            }
             let slot = tokio::time::timeout(timeout, self.in_flight.clone().acquire_owned());
             let Ok(Ok(permit)) = slot.await else {
                 return false;
@@ -275,12 +299,22 @@ impl HttpTransport {
             // A notification or response is answered at once (202): waiting for that keeps
             // it ahead of what we send next (`notifications/initialized` before the first
             // request), as on a pipe. A request is not waited for: its answer may stream.
-            let message = serde_json::from_slice::<Value>(piece).ok();
             let is_request = Carried::of(message.as_ref()) == Carried::Request;
             let initialized = message.as_ref().is_some_and(|m| {
                 Carried::of(Some(m)) == Carried::Notification
                     && m.get("method").and_then(Value::as_str) == Some("notifications/initialized")
             });
+            let modern = message.as_ref().and_then(mirror::modern_version).is_some();
+            let cancel = match message.as_ref().and_then(|m| m.get("id")) {
+                Some(id)
+                    if is_request && (modern || lock(&self.endpoint.shared).modern.is_some()) =>
+                {
+                    let (close, closed) = tokio::sync::oneshot::channel();
+                    self.streams.push((id.clone(), close));
+                    Some(closed)
+                }
+                _ => None,
+            };
             let (accepted, headers) = tokio::sync::oneshot::channel();
             let post = Post {
                 endpoint: self.endpoint.clone(),
@@ -290,9 +324,19 @@ impl HttpTransport {
                 drains: self.drains.clone(),
                 max_line: self.max_line,
                 headers: Some(accepted),
+                cancel,
             };
             self.tasks.spawn(post.run(permit));
-            if !is_request {
+            // A listen stream is waited for until its first event (the acknowledgment) has
+            // been passed on: over HTTP the next request's answer could otherwise overtake
+            // it, which a pipe never lets happen (subscriptions.mdx: it comes first).
+            let listens = is_request
+                && message
+                    .as_ref()
+                    .and_then(|m| m.get("method"))
+                    .and_then(Value::as_str)
+                    == Some("subscriptions/listen");
+            if !is_request || listens {
                 let _ = tokio::time::timeout(timeout, headers).await;
             }
             if initialized && !std::mem::replace(&mut self.listening, true) {
@@ -306,6 +350,41 @@ impl HttpTransport {
                 self.tasks.spawn(listen.run());
             }
         }
+        true
+    }
+
+    /// Over modern HTTP, a `notifications/cancelled` is not POSTed: the stream of the
+    /// request it names is closed instead (2026-07-28 streamable-http.mdx, Cancellation:
+    /// "closing the SSE response stream is itself the cancellation signal"). `true` when
+    /// `message` was such a cancellation (handled here).
+    async fn cancel_stream(&mut self, message: Option<&Value>) -> bool {
+        let Some(message) = message else {
+            return false;
+        };
+        let cancels = message.get("method").and_then(Value::as_str)
+            == Some("notifications/cancelled")
+            && message.get("id").is_none();
+        if !cancels || lock(&self.endpoint.shared).modern.is_none() {
+            return false;
+        }
+        let id = message.pointer("/params/requestId").cloned();
+        let found = id.as_ref().and_then(|id| {
+            let at = self.streams.iter().position(|(open, _)| open == id)?;
+            Some(self.streams.remove(at).1)
+        });
+        let note = match found.map(|stream| stream.send(())) {
+            Some(Ok(())) => format!(
+                "HTTP: closed the response stream of request {} instead of POSTing \
+                 notifications/cancelled (2026-07-28 streamable-http.mdx, Cancellation)",
+                id.unwrap_or_default()
+            ),
+            _ => format!(
+                "HTTP: notifications/cancelled for request {} not POSTed (2026-07-28 \
+                 streamable-http.mdx, Cancellation); no stream of that request is open",
+                id.unwrap_or_default()
+            ),
+        };
+        let _ = self.tx.try_send(TransportEvent::Note(note));
         true
     }
 
@@ -428,7 +507,13 @@ struct Post {
     max_line: usize,
     /// Told when the response headers came (or the POST failed).
     headers: Option<tokio::sync::oneshot::Sender<()>>,
+    /// A modern request's cancellation: the stream is closed when this fires.
+    cancel: Option<tokio::sync::oneshot::Receiver<()>>,
 }
+
+/// Why a modern request's stream was closed by us.
+const CANCELLED: &str =
+    "the client closed the stream to cancel the request (2026-07-28 Cancellation)";
 
 impl Post {
     async fn run(mut self, slot: OwnedSemaphorePermit) {
@@ -452,28 +537,67 @@ impl Post {
         let mut slot = Some(slot);
         let mut drain = None;
         let mut fact = self.endpoint.fact("POST", carried, rpc);
-        let (session, version) = {
-            let shared = lock(&self.endpoint.shared);
-            (shared.session_id.clone(), shared.version.clone())
+        let modern_version = message.as_ref().and_then(mirror::modern_version);
+        // A modern request (or anything sent once the session spoke 2026-07-28) carries
+        // no session id and mirrors its body into the metadata headers.
+        let (session, version, extra, modern) = {
+            let mut shared = lock(&self.endpoint.shared);
+            if let (Some(v), Carried::Request) = (modern_version, carried) {
+                shared.modern.get_or_insert_with(|| v.to_string());
+            }
+            match shared.modern.clone() {
+                Some(session_version) => {
+                    let tools = mirror::learned(self.endpoint.url.as_str());
+                    let mut extra = message
+                        .as_ref()
+                        .map(|m| mirror::request_headers(m, &tools))
+                        .unwrap_or_default();
+                    if modern_version.is_none() {
+                        let name = mirror::VERSION_HEADER_NAME.to_string();
+                        extra.insert(0, (name, session_version));
+                    }
+                    (None, None, extra, true)
+                }
+                None => (
+                    shared.session_id.clone(),
+                    shared.version.clone(),
+                    Vec::new(),
+                    false,
+                ),
+            }
         };
-        let (builder, sent) = self.endpoint.request(
+        // A listen stream stays open until cancelled (2026-07-28 subscriptions.mdx): no
+        // idle bound on it, only the cancellation and the transport's end.
+        let long_lived = modern && rpc_is(&fact, "subscriptions/listen");
+        let lists_tools = rpc_is(&fact, "tools/list");
+        let (mut builder, mut sent) = self.endpoint.request(
             reqwest::Method::POST,
             session.as_deref(),
             version.as_deref(),
         );
+        for (name, value) in extra {
+            builder = builder.header(name.as_str(), value.as_str());
+            sent.push((name, value));
+        }
         fact.sent = sent;
         let builder = builder
             .header(ACCEPT, "application/json, text/event-stream")
             .header(CONTENT_TYPE, "application/json")
             .body(self.body.clone());
         let timeout = self.endpoint.timeout;
-        let response = match tokio::time::timeout(timeout, builder.send()).await {
-            Ok(Ok(response)) => response,
-            Ok(Err(e)) => {
+        let mut cancel = self.cancel.take();
+        let sending = tokio::time::timeout(timeout, builder.send());
+        let response = match cancelled_or(&mut cancel, sending).await {
+            None => {
+                fact.error = Some(CANCELLED.into());
+                return self.keep(fact).await;
+            }
+            Some(Ok(Ok(response))) => response,
+            Some(Ok(Err(e))) => {
                 fact.error = Some(error_text(&e));
                 return self.keep(fact).await;
             }
-            Err(_) => {
+            Some(Err(_)) => {
                 fact.error = Some(format!(
                     "no response headers within {:.1} s",
                     timeout.as_secs_f64()
@@ -487,8 +611,10 @@ impl Post {
                 lock(&self.endpoint.shared).session_id = Some(id.clone());
             }
         }
-        if let Some(headers) = self.headers.take() {
-            let _ = headers.send(());
+        if !long_lived {
+            if let Some(headers) = self.headers.take() {
+                let _ = headers.send(());
+            }
         }
         let sse = is_media(fact.content_type.as_deref(), "text/event-stream");
         let json = is_media(fact.content_type.as_deref(), "application/json");
@@ -497,23 +623,34 @@ impl Post {
         let mut body_head = Vec::new();
         let mut decoder = sse.then(|| SseDecoder::new(self.max_line));
         let mut body = Vec::new();
-        let mut deadline = Instant::now() + timeout;
+        let idle = if long_lived {
+            // Far enough to be "never" for a run, near enough not to overflow an Instant.
+            Duration::from_secs(365 * 24 * 3600)
+        } else {
+            timeout
+        };
+        let mut deadline = Instant::now() + idle;
         let mut done = false;
         // Whether the body arrived whole (its end, or the cap, reached).
         let mut whole = true;
         let mut drained = 0;
         while !done {
-            let chunk = match tokio::time::timeout_at(deadline, response.chunk()).await {
-                Ok(Ok(Some(chunk))) => chunk,
-                Ok(Ok(None)) => break,
+            let reading = tokio::time::timeout_at(deadline, response.chunk());
+            let chunk = match cancelled_or(&mut cancel, reading).await {
+                None => {
+                    fact.error = Some(CANCELLED.into());
+                    break;
+                }
+                Some(Ok(Ok(Some(chunk)))) => chunk,
+                Some(Ok(Ok(None))) => break,
                 // After the response the rest of the stream is evidence only.
                 _ if drain.is_some() => break,
-                Ok(Err(e)) => {
+                Some(Ok(Err(e))) => {
                     fact.error = Some(format!("body cut: {}", error_text(&e)));
                     whole = false;
                     break;
                 }
-                Err(_) => {
+                Some(Err(_)) => {
                     whole = false;
                     fact.error = Some(format!(
                         "no further {} within {:.1} s; stopped reading",
@@ -536,7 +673,7 @@ impl Post {
             if let Some(decoder) = decoder.as_mut() {
                 decoder.push(&chunk, &mut frames);
                 if !frames.is_empty() {
-                    deadline = Instant::now() + timeout;
+                    deadline = Instant::now() + idle;
                 }
                 for frame in frames.drain(..) {
                     // An event with empty data is no message: from 2025-11-25 on the
@@ -564,9 +701,15 @@ impl Post {
                     if initialize {
                         self.learn_version(&frame);
                     }
+                    if lists_tools && answers {
+                        self.learn_tools(&frame);
+                    }
                     let overlong = matches!(frame, Frame::Overlong { .. });
                     if !self.forward(frame).await {
                         return;
+                    }
+                    if let Some(headers) = self.headers.take() {
+                        let _ = headers.send(());
                     }
                     done |= overlong;
                     if answers && drain.is_none() && !done {
@@ -618,12 +761,27 @@ impl Post {
                 if let Some(ids) = response_ids(&frame) {
                     self.endpoint.saw_responses(stream, &ids);
                 }
+                if lists_tools {
+                    self.learn_tools(&frame);
+                }
                 if !self.forward(frame).await {
                     return;
                 }
             }
         }
         self.keep(fact).await;
+    }
+
+    /// The `x-mcp-header` annotations of the tools a `tools/list` result lists, for the
+    /// `Mcp-Param-*` headers of later calls (streamable-http.mdx, Custom Headers).
+    fn learn_tools(&self, frame: &Frame) {
+        let Frame::Line(text) = frame else { return };
+        let Ok(message) = serde_json::from_str::<Value>(text) else {
+            return;
+        };
+        if let Some(result) = message.get("result") {
+            mirror::learn(self.endpoint.url.as_str(), result);
+        }
     }
 
     /// From 2025-06-18 on, the negotiated version goes in every later request's header.
@@ -653,6 +811,32 @@ impl Post {
         self.endpoint.keep(fact);
         let _ = self.tx.send(TransportEvent::Note(note)).await;
     }
+}
+
+fn rpc_is(fact: &HttpFact, method: &str) -> bool {
+    fact.carried == Carried::Request && fact.rpc_method.as_deref() == Some(method)
+}
+
+/// `work`'s output, or `None` once `cancel` fires first (a dropped sender is no
+/// cancellation: the transport is going away and aborts the task itself).
+async fn cancelled_or<T>(
+    cancel: &mut Option<tokio::sync::oneshot::Receiver<()>>,
+    work: impl std::future::Future<Output = T>,
+) -> Option<T> {
+    let Some(receiver) = cancel.as_mut() else {
+        return Some(work.await);
+    };
+    tokio::pin!(work);
+    let fired = tokio::select! {
+        biased;
+        fired = receiver => fired.is_ok(),
+        out = &mut work => return Some(out),
+    };
+    if fired {
+        return None;
+    }
+    *cancel = None;
+    Some(work.await)
 }
 
 /// Whether a frame is the response to `id`.

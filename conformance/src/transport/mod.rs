@@ -11,7 +11,9 @@ mod fact;
 mod framing;
 mod http;
 mod launch;
+mod mirror;
 mod probe;
+mod probe_modern;
 mod reaper;
 mod sse;
 mod stdio;
@@ -24,6 +26,11 @@ pub use framing::{Frame, LineFramer};
 pub use http::{HttpTransport, MAX_IN_FLIGHT, SESSION_HEADER, VERSION_HEADER};
 pub use launch::LaunchedServer;
 pub use probe::{HttpProbe, OriginProbe, ProbeStep, FOREIGN_ORIGIN};
+pub use mirror::{
+    annotations, decode as decode_header_value, encode as encode_header_value, Annotation,
+    ToolHeaders,
+};
+pub use probe_modern::{HttpModernProbe, ModernStep, ParamTool};
 pub use reaper::{adopt_orphans, adopting_orphans};
 pub use stdio::{
     marked_processes, ExitInfo, ServerCommand, StdioTransport, TransportEvent, MARKER_VAR,

@@ -52,6 +52,10 @@ pub(in crate::checks) fn malformed_call(ctx: &Ctx<'_>) -> Verdict {
     for x in &record.malformed {
         match (x.error_code(), x.result(), x.error()) {
             (Some(-32602 | -32600), _, _) => answered += 1,
+            // Over 2026-07-28 Streamable HTTP a tools/call without a string name has no
+            // Mcp-Name to send: HeaderMismatch (-32020) is the transport's protocol error
+            // for that (streamable-http.mdx, Server Validation).
+            (Some(-32020), _, _) if ctx.record.http.is_some() => answered += 1,
             // An error without an integer code is a protocol error all the same; the
             // code's type is rpc-error-shape's finding.
             (Some(_), _, _) | (None, None, Some(_)) => {

@@ -144,7 +144,7 @@ impl Session {
                 sent: TokioInstant::now(),
             });
         }
-        let fence = if accept_unread && self.ended.is_none() {
+        let fence = if accept_unread && self.ended.is_none() && !self.unread_unfenced {
             let fence_id = json!(format!("fence-{}", self.next_id));
             self.next_id += 1;
             let method = self.liveness_method();

@@ -66,6 +66,9 @@ pub struct Session {
     /// In the modern era (2026-07-28), the `_meta` fields every request carries; `None`
     /// for a legacy session, whose handshake fixed them for the process.
     pub(super) modern: Option<Value>,
+    /// The next exchange takes an error with a null id as its answer without a fence
+    /// behind it (see [`Session::request_http_scoped`]).
+    pub(super) unread_unfenced: bool,
 }
 
 impl Session {
@@ -90,6 +93,7 @@ impl Session {
             timed_out_at: None,
             batch: None,
             modern: None,
+            unread_unfenced: false,
         })
     }
 
@@ -205,6 +209,31 @@ impl Session {
         let line = message.to_string();
         self.exchange(method, &line, message.clone(), Some(id), false)
             .await
+    }
+
+    /// [`Session::request`] where an error with a null or absent id answers it too, with no
+    /// fence behind it: over HTTP, the body of a POST's error status answers that POST
+    /// (2026-07-28 streamable-http.mdx, Backward Compatibility: a legacy server answers a
+    /// modern POST with 400 and an error it could not tie to the request). On stdio it is
+    /// [`Session::request`].
+    pub async fn request_http_scoped(&mut self, method: &str, params: Option<Value>) -> Exchange {
+        if !self.is_http() {
+            return self.request(method, params).await;
+        }
+        let id = json!(self.next_id);
+        self.next_id += 1;
+        let mut message = json!({"jsonrpc": "2.0", "id": id, "method": method});
+        if let Some(params) = params {
+            message["params"] = params;
+        }
+        let message = self.stamp(message);
+        let line = message.to_string();
+        self.unread_unfenced = true;
+        let exchange = self
+            .exchange(method, &line, message.clone(), Some(id), true)
+            .await;
+        self.unread_unfenced = false;
+        exchange
     }
 
     /// Writes several messages in one write, without waiting in between (pipelining),

@@ -1,0 +1,397 @@
+//! The 2026-07-28 Streamable HTTP probes: modern requests whose metadata headers are
+//! wrong on purpose (missing, or not matching the body), a method the server does not
+//! implement, the requests whose errors must come with 400, a tool parameter header left
+//! out or changed, and the legacy traffic (GET, DELETE, a session id) a modern-only server
+//! should turn away (streamable-http.mdx, Request Metadata, Server Validation, Backward
+//! Compatibility).
+//!
+//! The session transport always sends what a conformant client sends; these requests are
+//! the ones it never would, so they live here, each a single bounded POST (or GET, or
+//! DELETE) whose answer is read only as evidence (at most [`EVIDENCE_CAP`] bytes). There
+//! is no session to open: every modern request stands alone.
+
+use std::time::Duration;
+
+use reqwest::header::{ACCEPT, CONTENT_TYPE};
+use serde_json::{json, Value};
+
+use super::fact::{error_text, is_media, Carried, HttpFact, HttpTarget};
+use super::framing::Frame;
+use super::http::{answers, Endpoint};
+use super::mirror::{self, ToolHeaders, METHOD_HEADER, NAME_HEADER, VERSION_HEADER_NAME};
+use super::sse::SseDecoder;
+
+/// Body bytes a probe reads.
+const EVIDENCE_CAP: usize = 64 * 1024;
+/// The method no server implements.
+pub const UNKNOWN_METHOD: &str = "mcp-conformance/no-such-method";
+/// The tool no server has (header probes call it, so a server that skips validation
+/// runs nothing).
+pub const NO_SUCH_TOOL: &str = "mcp-conformance-no-such-tool";
+/// A version no revision has.
+pub const UNSUPPORTED: &str = "1900-01-01";
+/// The session id sent to a modern server, which must ignore it.
+pub const STRAY_SESSION: &str = "mcp-conformance-stray-session";
+/// A header value that matches no body value.
+pub const MISMATCH: &str = "mcp-conformance-mismatch";
+
+/// One probe request and what it got.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct ModernStep {
+    /// What the step tries, in words.
+    pub purpose: &'static str,
+    /// The exchange.
+    pub fact: HttpFact,
+    /// The JSON-RPC error code of the answer to the request, when it was an error.
+    pub error_code: Option<i64>,
+}
+
+impl ModernStep {
+    /// Whether the answer was `status` with error `code`.
+    pub fn got(&self, status: u16, code: i64) -> bool {
+        self.fact.status == Some(status) && self.error_code == Some(code)
+    }
+}
+
+/// A tool whose `inputSchema` marks a parameter with `x-mcp-header`, and the arguments
+/// the probe calls it with (only the annotated parameters, each given a value).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct ParamTool {
+    /// The tool.
+    pub name: String,
+    /// The arguments.
+    pub arguments: Value,
+    /// The `x-mcp-header` names of its annotated parameters.
+    pub headers: Vec<String>,
+}
+
+/// Everything the modern HTTP probes recorded.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+pub struct HttpModernProbe {
+    /// `server/discover` sent as a conformant client sends it (the others run only when
+    /// it got a 2xx answer).
+    pub discover: Option<ModernStep>,
+    /// Without `MCP-Protocol-Version`.
+    pub no_version: Option<ModernStep>,
+    /// `MCP-Protocol-Version` naming another version than the body.
+    pub version_mismatch: Option<ModernStep>,
+    /// Without `Mcp-Method`.
+    pub method_missing: Option<ModernStep>,
+    /// `Mcp-Method` naming another method than the body.
+    pub method_mismatch: Option<ModernStep>,
+    /// A `tools/call` without `Mcp-Name`.
+    pub name_missing: Option<ModernStep>,
+    /// A `tools/call` whose `Mcp-Name` is not the body's name.
+    pub name_mismatch: Option<ModernStep>,
+    /// A method the server does not implement.
+    pub unknown_method: Option<ModernStep>,
+    /// A request for an unsupported version (header and body agree).
+    pub unsupported_version: Option<ModernStep>,
+    /// A request whose `_meta` lacks the protocol version.
+    pub meta_missing: Option<ModernStep>,
+    /// The tool the parameter-header probes call, when one is annotated and may be called.
+    pub param_tool: Option<ParamTool>,
+    /// Its call without its `Mcp-Param-*` headers.
+    pub param_missing: Option<ModernStep>,
+    /// Its call with `Mcp-Param-*` values that do not match the arguments.
+    pub param_mismatch: Option<ModernStep>,
+    /// `server/discover` with an `Mcp-Session-Id` (which must be ignored).
+    pub stray_session: Option<ModernStep>,
+    /// A GET to the endpoint.
+    pub get: Option<ModernStep>,
+    /// A DELETE to the endpoint.
+    pub delete: Option<ModernStep>,
+}
+
+impl HttpModernProbe {
+    /// Every step that ran, in order.
+    pub fn steps(&self) -> impl Iterator<Item = &ModernStep> {
+        [
+            &self.discover,
+            &self.no_version,
+            &self.version_mismatch,
+            &self.method_missing,
+            &self.method_mismatch,
+            &self.name_missing,
+            &self.name_mismatch,
+            &self.unknown_method,
+            &self.unsupported_version,
+            &self.meta_missing,
+            &self.param_missing,
+            &self.param_mismatch,
+            &self.stray_session,
+            &self.get,
+            &self.delete,
+        ]
+        .into_iter()
+        .flatten()
+    }
+
+    /// Runs the probes against `target` for `version`; `meta` is the `_meta` a request
+    /// carries, `param_tool` the tool for the parameter-header probes. Never fails on what
+    /// the server does: that is recorded in the facts.
+    pub async fn run(
+        target: &HttpTarget,
+        version: &str,
+        meta: Value,
+        param_tool: Option<ParamTool>,
+        timeout: Duration,
+    ) -> crate::Result<Self> {
+        let endpoint = Endpoint::of(target, timeout)?;
+        let mut probe = HttpModernProbe::default();
+        let mut next = 0u32;
+        let mut request = |method: &str, params: Value| {
+            next += 1;
+            let mut params = params;
+            params["_meta"] = meta.clone();
+            json!({"jsonrpc": "2.0", "id": format!("http-probe-{next}"), "method": method, "params": params})
+        };
+        let send = |purpose: &'static str, body: Value, edit: &dyn Fn(&mut Headers)| {
+            let mut headers = mirror::request_headers(&body, &ToolHeaders::default());
+            edit(&mut headers);
+            post(&endpoint, purpose, body, headers, None)
+        };
+        let discover = request("server/discover", json!({}));
+        let step = send("a conformant server/discover", discover, &|_| {}).await;
+        let modern = step.fact.status.is_some_and(|s| (200..300).contains(&s));
+        probe.discover = Some(step);
+        if !modern {
+            return Ok(probe);
+        }
+        let body = request("server/discover", json!({}));
+        probe.no_version = Some(
+            send("a request without MCP-Protocol-Version", body, &|h| {
+                remove(h, VERSION_HEADER_NAME)
+            })
+            .await,
+        );
+        let body = request("server/discover", json!({}));
+        probe.version_mismatch = Some(
+            send(
+                "a request whose MCP-Protocol-Version is not its _meta version",
+                body,
+                &|h| set(h, VERSION_HEADER_NAME, "2025-11-25"),
+            )
+            .await,
+        );
+        let body = request("server/discover", json!({}));
+        probe.method_missing = Some(
+            send("a request without Mcp-Method", body, &|h| {
+                remove(h, METHOD_HEADER)
+            })
+            .await,
+        );
+        let body = request("server/discover", json!({}));
+        probe.method_mismatch = Some(
+            send("a request whose Mcp-Method is not its method", body, &|h| {
+                set(h, METHOD_HEADER, "tools/list")
+            })
+            .await,
+        );
+        let call = json!({"name": NO_SUCH_TOOL, "arguments": {}});
+        let body = request("tools/call", call.clone());
+        probe.name_missing = Some(
+            send("a tools/call without Mcp-Name", body, &|h| {
+                remove(h, NAME_HEADER)
+            })
+            .await,
+        );
+        let body = request("tools/call", call);
+        probe.name_mismatch = Some(
+            send("a tools/call whose Mcp-Name is not its name", body, &|h| {
+                set(h, NAME_HEADER, MISMATCH)
+            })
+            .await,
+        );
+        let body = request(UNKNOWN_METHOD, json!({}));
+        probe.unknown_method =
+            Some(send("a method the server does not implement", body, &|_| {}).await);
+        let mut body = request("tools/list", json!({}));
+        body["params"]["_meta"][mirror::META_VERSION] = json!(UNSUPPORTED);
+        probe.unsupported_version =
+            Some(send("a request for an unsupported version", body, &|_| {}).await);
+        let mut body = request("tools/list", json!({}));
+        if let Some(meta) = body["params"]["_meta"].as_object_mut() {
+            meta.remove(mirror::META_VERSION);
+        }
+        probe.meta_missing = Some(
+            send(
+                "a request whose _meta lacks the protocol version",
+                body,
+                &|h| set(h, VERSION_HEADER_NAME, version),
+            )
+            .await,
+        );
+        if let Some(tool) = &param_tool {
+            let call = json!({"name": tool.name, "arguments": tool.arguments});
+            let body = request("tools/call", call.clone());
+            probe.param_missing = Some(
+                send("a tools/call without its Mcp-Param-* headers", body, &|h| {
+                    h.retain(|(k, _)| !k.starts_with(mirror::PARAM_PREFIX))
+                })
+                .await,
+            );
+            let body = request("tools/call", call);
+            let annotated = tool.headers.clone();
+            probe.param_mismatch = Some(
+                send(
+                    "a tools/call whose Mcp-Param-* values are not its arguments",
+                    body,
+                    &|h| {
+                        h.retain(|(k, _)| !k.starts_with(mirror::PARAM_PREFIX));
+                        for name in &annotated {
+                            h.push((format!("{}{name}", mirror::PARAM_PREFIX), MISMATCH.into()));
+                        }
+                    },
+                )
+                .await,
+            );
+        }
+        probe.param_tool = param_tool;
+        let body = request("server/discover", json!({}));
+        let headers = mirror::request_headers(&body, &ToolHeaders::default());
+        probe.stray_session = Some(
+            post(
+                &endpoint,
+                "a request carrying an Mcp-Session-Id",
+                body,
+                headers,
+                Some(STRAY_SESSION),
+            )
+            .await,
+        );
+        probe.get = Some(bare(&endpoint, reqwest::Method::GET, version).await);
+        probe.delete = Some(bare(&endpoint, reqwest::Method::DELETE, version).await);
+        Ok(probe)
+    }
+}
+
+type Headers = Vec<(String, String)>;
+
+fn remove(headers: &mut Headers, name: &str) {
+    headers.retain(|(k, _)| !k.eq_ignore_ascii_case(name));
+}
+
+fn set(headers: &mut Headers, name: &str, value: &str) {
+    remove(headers, name);
+    headers.push((name.to_string(), value.to_string()));
+}
+
+/// A GET or DELETE with only the version header: the legacy traffic a modern-only server
+/// answers 405 (only the head is read).
+async fn bare(endpoint: &Endpoint, method: reqwest::Method, version: &str) -> ModernStep {
+    let name = if method == reqwest::Method::GET {
+        "GET"
+    } else {
+        "DELETE"
+    };
+    let (builder, mut sent) = endpoint.request(method, None, None);
+    let builder = builder
+        .header(VERSION_HEADER_NAME, version)
+        .header(ACCEPT, "text/event-stream");
+    sent.push((VERSION_HEADER_NAME.into(), version.into()));
+    let mut fact = endpoint.fact(name, Carried::Nothing, None);
+    fact.sent = sent;
+    match tokio::time::timeout(endpoint.timeout, builder.send()).await {
+        Ok(Ok(response)) => fact.read_head(&response),
+        Ok(Err(e)) => fact.error = Some(error_text(&e)),
+        Err(_) => fact.error = Some("no response headers within the timeout".into()),
+    }
+    ModernStep {
+        purpose: if name == "GET" {
+            "a GET to the endpoint"
+        } else {
+            "a DELETE to the endpoint"
+        },
+        fact,
+        error_code: None,
+    }
+}
+
+/// POSTs one request with exactly `headers` (and `session`, when given) and reads its
+/// answer (bounded) into a step.
+async fn post(
+    endpoint: &Endpoint,
+    purpose: &'static str,
+    message: Value,
+    headers: Headers,
+    session: Option<&str>,
+) -> ModernStep {
+    let rpc = message
+        .get("method")
+        .and_then(Value::as_str)
+        .map(str::to_string);
+    let mut fact = endpoint.fact("POST", Carried::Request, rpc);
+    let (mut builder, mut sent) = endpoint.request(reqwest::Method::POST, session, None);
+    for (name, value) in headers {
+        builder = builder.header(name.as_str(), value.as_str());
+        sent.push((name, value));
+    }
+    fact.sent = sent;
+    let builder = builder
+        .header(ACCEPT, "application/json, text/event-stream")
+        .header(CONTENT_TYPE, "application/json")
+        .body(message.to_string());
+    let step = |fact, error_code| ModernStep {
+        purpose,
+        fact,
+        error_code,
+    };
+    let timeout = endpoint.timeout;
+    let mut response = match tokio::time::timeout(timeout, builder.send()).await {
+        Ok(Ok(response)) => response,
+        Ok(Err(e)) => {
+            fact.error = Some(error_text(&e));
+            return step(fact, None);
+        }
+        Err(_) => {
+            fact.error = Some("no response headers within the timeout".into());
+            return step(fact, None);
+        }
+    };
+    fact.read_head(&response);
+    let sse = is_media(fact.content_type.as_deref(), "text/event-stream");
+    let id = message.get("id").cloned().unwrap_or(Value::Null);
+    let mut decoder = SseDecoder::new(EVIDENCE_CAP);
+    let mut frames = Vec::new();
+    let mut body = Vec::new();
+    let mut found: Option<Value> = None;
+    let deadline = tokio::time::Instant::now() + timeout;
+    while body.len() < EVIDENCE_CAP && found.is_none() {
+        match tokio::time::timeout_at(deadline, response.chunk()).await {
+            Ok(Ok(Some(chunk))) => {
+                fact.body_bytes += chunk.len();
+                body.extend_from_slice(&chunk);
+                if sse {
+                    decoder.push(&chunk, &mut frames);
+                    found = frames
+                        .drain(..)
+                        .find(|f| answers(f, &id))
+                        .and_then(|f| match f {
+                            Frame::Line(text) => serde_json::from_str(&text).ok(),
+                            _ => None,
+                        });
+                }
+            }
+            Ok(Ok(None)) => break,
+            Ok(Err(e)) => {
+                fact.error = Some(format!("body cut: {}", error_text(&e)));
+                break;
+            }
+            Err(_) => {
+                fact.error = Some("the body did not end within the timeout".into());
+                break;
+            }
+        }
+    }
+    body.truncate(EVIDENCE_CAP);
+    fact.body_head = String::from_utf8_lossy(&body[..body.len().min(200)]).into_owned();
+    if !sse && found.is_none() {
+        found = serde_json::from_slice(&body).ok();
+    }
+    let code = found
+        .as_ref()
+        .and_then(|m| m.pointer("/error/code"))
+        .and_then(Value::as_i64);
+    step(fact, code)
+}
