@@ -27,8 +27,8 @@ mod tools;
 pub use catalog::{find, CheckId, CATALOG};
 pub use explain::{explain, explanation, Explanation};
 pub use model::{
-    judge_all, Applies, Check, CheckResult, Cite, Ctx, Evidence, Grade, Level, SameCause, Status,
-    Verdict,
+    judge_all, skip_all, Applies, Check, CheckResult, Cite, Ctx, Evidence, Grade, Level, SameCause,
+    Status, Verdict,
 };
 pub use rules::{Breach, FailureKind};
 

@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 
 use tokio::task::JoinSet;
 
-use crate::checks::{judge_all, Ctx, CATALOG};
+use crate::checks::{judge_all, skip_all, Ctx, CATALOG};
 use crate::protocol::{measured, Revision, SchemaSet, SessionConfig, Usage, REVISIONS};
 use crate::report::{
     Incomplete, NotSpoken, PartTiming, RevisionReport, RevisionTiming, RunReport, RunTiming,
@@ -56,6 +56,9 @@ pub struct RunConfig {
     /// A bound on the whole run: past it, what finished is judged and the report is
     /// marked incomplete.
     pub max_time: Option<Duration>,
+    /// Revisions not run because the transport does not speak them, with why: each is
+    /// reported with every check skipped (see `config::not_spoken_over`).
+    pub not_run: Vec<(&'static Revision, String)>,
 }
 
 impl RunConfig {
@@ -72,6 +75,7 @@ impl RunConfig {
             cases_dir: None,
             jobs: default_jobs(),
             max_time: None,
+            not_run: Vec::new(),
         }
     }
 }
@@ -319,6 +323,7 @@ async fn run_inner(
             not_spoken.push(NotSpoken {
                 revision: record.requested.id,
                 reason,
+                transport: None,
             });
         }
         notes.extend(coverage::note(
@@ -342,6 +347,20 @@ async fn run_inner(
             property_ms: millis(record.phases.properties),
         });
     }
+    for (revision, reason) in &config.not_run {
+        reports.push(RevisionReport {
+            revision: revision.id,
+            negotiated: None,
+            results: skip_all(CATALOG, revision, reason),
+        });
+        not_spoken.push(NotSpoken {
+            revision: revision.id,
+            reason: reason.clone(),
+            transport: Some(TargetInfo::of(&config.command, false).transport),
+        });
+    }
+    // In revision order, wherever the not-run ones fall.
+    reports.sort_by_key(|r| REVISIONS.iter().position(|rev| rev.id == r.revision));
     let target = TargetInfo::of(&config.command, config.reference);
     let mut report = RunReport::new(target, config.seed, reports);
     report.link_causes();
