@@ -8,7 +8,7 @@
 
 use super::model::{Applies, Check, Cite, Grade, Level};
 use super::rules::FailureKind::*;
-use super::{edges, http, jsonrpc, lifecycle, modern, progress, property, schema, tools};
+use super::{edges, http, http_sse, jsonrpc, lifecycle, modern, progress, property, schema, tools};
 use crate::protocol::Rev::*;
 
 const MUST: Grade = Grade::Fixed(Level::Must);
@@ -285,6 +285,25 @@ catalog! {
         applies: Applies::Range(R2025_06_18, R2025_11_25),
         source: Cite::One("transports.mdx, Streamable HTTP, Protocol Version Header"),
         judge: http::protocol_version,
+        kinds: &[],
+    }
+    // -- HTTP+SSE (2024-11-05 transports.mdx, HTTP with SSE); skipped on other transports --
+    SseEndpointEvent = "sse-endpoint-event" {
+        title: "the SSE stream's first event is endpoint, with the URI to POST messages to",
+        level: MUST,
+        requirement: Cite::One("LC-HTTP-SSE"),
+        applies: Applies::Only(R2024_11_05),
+        source: Cite::One("2024-11-05 transports.mdx, HTTP with SSE"),
+        judge: http_sse::endpoint_event,
+        kinds: &[],
+    }
+    SseMessageEvent = "sse-message-event" {
+        title: "server messages come as SSE message events whose data is one JSON message",
+        level: MUST,
+        requirement: Cite::One("LC-HTTP-SSE"),
+        applies: Applies::Only(R2024_11_05),
+        source: Cite::One("2024-11-05 transports.mdx, HTTP with SSE"),
+        judge: http_sse::message_event,
         kinds: &[],
     }
     // -- JSON-RPC base (index.mdx / messages.mdx, transports.mdx) --
