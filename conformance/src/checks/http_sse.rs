@@ -13,7 +13,14 @@ fn stream<'a>(ctx: &'a Ctx<'_>) -> Result<&'a SseStream, Verdict> {
         .as_ref()
         .and_then(|h| h.sse.as_ref())
         .ok_or_else(|| {
-            Verdict::Skip("applies to servers reached over HTTP+SSE (--transport sse) only".into())
+            let ran = if ctx.record.http.is_some() {
+                "Streamable HTTP"
+            } else {
+                "stdio"
+            };
+            Verdict::Skip(format!(
+                "applies to revisions run over HTTP+SSE (--transport sse) only; this one ran over {ran}"
+            ))
         })
 }
 
