@@ -6,7 +6,8 @@
 //! The transport opens one GET to the SSE URL the user named (`Accept: text/event-stream`
 //! and the user's headers) and waits, bounded by the session timeout, for the `endpoint`
 //! event: a URI, resolved against the SSE URL, where every message is POSTed. An endpoint on
-//! another scheme, host or port is refused (only the host the user named is contacted).
+//! another scheme, host or port is refused (only the host the user named is contacted; a
+//! loopback server that names itself `localhost` is taken at the loopback address given).
 //! Server messages come back as `message` events on the GET stream and become
 //! [`TransportEvent::Stdout`] frames; the body of a POST's answer is evidence only (servers
 //! answer 202 "Accepted"). Each POST is kept as an [`HttpFact`], and the stream's events as
@@ -314,12 +315,17 @@ impl Drop for SseTransport {
 
 /// The endpoint URI resolved against the SSE URL, or why it is not used.
 fn resolve(sse: &reqwest::Url, data: &str) -> std::result::Result<reqwest::Url, (String, bool)> {
-    let url = sse.join(data.trim()).map_err(|e| {
+    let mut url = sse.join(data.trim()).map_err(|e| {
         (
             format!("the endpoint event's data {data:?} is no URI: {e}"),
             false,
         )
     })?;
+    // A loopback server naming itself `localhost` while the user named 127.0.0.1 (or the
+    // other way round) means the same server: the host the user named is kept.
+    if url.host_str() != sse.host_str() && is_loopback(&url) && is_loopback(sse) {
+        let _ = url.set_host(sse.host_str());
+    }
     let same = url.scheme() == sse.scheme()
         && url.host_str() == sse.host_str()
         && url.port_or_known_default() == sse.port_or_known_default();
@@ -332,6 +338,15 @@ fn resolve(sse: &reqwest::Url, data: &str) -> std::result::Result<reqwest::Url, 
         ));
     }
     Ok(url)
+}
+
+fn is_loopback(url: &reqwest::Url) -> bool {
+    let host = url.host_str().unwrap_or_default();
+    let host = host.trim_start_matches('[').trim_end_matches(']');
+    host.eq_ignore_ascii_case("localhost")
+        || host
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback())
 }
 
 fn frame_text(frame: &Frame) -> (String, bool) {
@@ -574,8 +589,11 @@ mod tests {
         assert_eq!(ok.as_str(), "http://127.0.0.1:9/messages?session=1");
         let rel = resolve(&sse, "messages/?id=x").unwrap();
         assert_eq!(rel.as_str(), "http://127.0.0.1:9/messages/?id=x");
+        let named = resolve(&sse, "http://localhost:9/m?s=1").unwrap();
+        assert_eq!(named.as_str(), "http://127.0.0.1:9/m?s=1");
         for other in [
             "http://evil.test:9/m",
+            "http://localhost:10/m",
             "http://127.0.0.1:10/m",
             "https://127.0.0.1:9/m",
         ] {
