@@ -253,3 +253,98 @@ fn a_server_that_never_sends_the_endpoint_event_is_a_finding_and_is_stopped() {
     assert_eq!(init.status, Fail, "{text}");
     assert!(common::is_gone(pid), "the server is still running");
 }
+
+fn cli(args: &[String]) -> (Option<i32>, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_mcp-conformance"))
+        .args(args)
+        .output()
+        .expect("the binary runs");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+/// The command line end to end: `--transport sse` runs 2024-11-05 over HTTP+SSE and lists
+/// the rest as not run; plain `--url` lists 2024-11-05 as not run, pointing at
+/// `--transport sse`.
+#[test]
+fn the_transport_flag_chooses_the_revisions_and_the_report_says_why() {
+    let bin = env!("CARGO_BIN_EXE_mcp-conformance").to_string();
+    let port = free_port();
+    let (code, text) = cli(&[
+        "run".into(),
+        "--cases".into(),
+        "0".into(),
+        "--url".into(),
+        format!("http://127.0.0.1:{port}/sse"),
+        "--transport".into(),
+        "sse".into(),
+        "--".into(),
+        bin.clone(),
+        "reference-server".into(),
+        "--sse".into(),
+        port.to_string(),
+    ]);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(text.contains(" over sse, seed 0"), "{text}");
+    assert!(
+        text.contains("== 2024-11-05 (negotiated \"2024-11-05\")"),
+        "{text}"
+    );
+    assert!(
+        text.contains("== 2025-11-25: not run over sse, every check skipped"),
+        "{text}"
+    );
+
+    let port = free_port();
+    let (code, text) = cli(&[
+        "run".into(),
+        "--cases".into(),
+        "0".into(),
+        "--revision".into(),
+        "2025-11-25".into(),
+        "--url".into(),
+        format!("http://127.0.0.1:{port}/mcp"),
+        "--".into(),
+        bin.clone(),
+        "reference-server".into(),
+        "--http".into(),
+        port.to_string(),
+    ]);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(
+        !text.contains("not run over"),
+        "named revisions only: {text}"
+    );
+
+    // Naming 2024-11-05 over Streamable HTTP is a usage error (nothing is started); left
+    // out, it is listed as not run.
+    let (code, text) = cli(&[
+        "run".into(),
+        "--revision".into(),
+        "2024-11-05".into(),
+        "--url".into(),
+        "http://127.0.0.1:9/mcp".into(),
+    ]);
+    assert_eq!(code, Some(2), "{text}");
+    let port = free_port();
+    let (code, text) = cli(&[
+        "run".into(),
+        "--cases".into(),
+        "0".into(),
+        "--url".into(),
+        format!("http://127.0.0.1:{port}/mcp"),
+        "--".into(),
+        bin,
+        "reference-server".into(),
+        "--http".into(),
+        port.to_string(),
+    ]);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(
+        text.contains("== 2024-11-05: not run over streamable-http, every check skipped")
+            && text.contains("--transport sse"),
+        "{text}"
+    );
+}
