@@ -290,6 +290,8 @@ pub struct Settings {
     /// Revisions left out of the default list because the transport does not speak them,
     /// with why (each reported as not run).
     pub not_run: Vec<(&'static Revision, String)>,
+    /// Over HTTP with neither a transport nor revisions named: detect HTTP+SSE first.
+    pub detect_sse: bool,
     /// Seconds to wait for each response (finite and positive).
     pub timeout: f64,
     /// Longest stdout line accepted.
@@ -410,6 +412,7 @@ impl FileConfig {
         }
 
         let names = or_file(flags.revisions, run.revisions);
+        let detect_sse = server.http.is_some() && kind.is_none() && names.is_empty();
         let not_spoken = |r: &Revision| {
             server
                 .http
@@ -502,6 +505,7 @@ impl FileConfig {
             default_server: is_default,
             revisions,
             not_run,
+            detect_sse,
             timeout,
             max_line: flags.max_line.or(run.max_line).unwrap_or(DEFAULT_MAX_LINE),
             seed: flags.seed.or(run.seed).unwrap_or(DEFAULT_SEED),

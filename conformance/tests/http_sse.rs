@@ -266,7 +266,8 @@ fn cli(args: &[String]) -> (Option<i32>, String) {
 }
 
 /// The command line end to end: `--transport sse` runs 2024-11-05 over HTTP+SSE and lists
-/// the rest as not run; plain `--url` lists 2024-11-05 as not run, pointing at
+/// the rest as not run (and an SSE URL without `--transport` is detected as such); plain
+/// `--url` to a Streamable HTTP endpoint lists 2024-11-05 as not run, pointing at
 /// `--transport sse`.
 #[test]
 fn the_transport_flag_chooses_the_revisions_and_the_report_says_why() {
@@ -295,6 +296,29 @@ fn the_transport_flag_chooses_the_revisions_and_the_report_says_why() {
     assert!(
         text.contains("== 2025-11-25: not run over sse, every check skipped"),
         "{text}"
+    );
+
+    // Without --transport (and --revision), the SSE URL is detected as HTTP+SSE: a POST to
+    // it gets 405, its GET opens a stream whose first event is endpoint.
+    let named_port = port;
+    let port = free_port();
+    let (code, detected) = cli(&[
+        "run".into(),
+        "--cases".into(),
+        "0".into(),
+        "--url".into(),
+        format!("http://127.0.0.1:{port}/sse"),
+        "--".into(),
+        bin.clone(),
+        "reference-server".into(),
+        "--sse".into(),
+        port.to_string(),
+    ]);
+    assert_eq!(code, Some(0), "{detected}");
+    assert_eq!(
+        detected.replace(&port.to_string(), "PORT"),
+        text.replace(&named_port.to_string(), "PORT"),
+        "detected and named runs differ"
     );
 
     let port = free_port();

@@ -425,6 +425,7 @@ fn the_transport_chooses_the_revisions_and_says_why_the_rest_do_not_run() {
         .merge(sse, || Err(Error::NoCommand))
         .unwrap();
     assert_eq!(settings.server.http_kind, HttpKind::Sse);
+    assert!(!settings.detect_sse, "a transport named is not detected");
     let ids: Vec<&str> = settings.revisions.iter().map(|r| r.id).collect();
     assert_eq!(ids, crate::config::SSE_REVISIONS);
     assert_eq!(settings.not_run.len(), REVISIONS.len() - 1);
@@ -447,6 +448,10 @@ fn the_transport_chooses_the_revisions_and_says_why_the_rest_do_not_run() {
         .merge(streamable.clone(), || Err(Error::NoCommand))
         .unwrap();
     assert_eq!(settings.server.http_kind, HttpKind::StreamableHttp);
+    assert!(
+        settings.detect_sse,
+        "no transport and no revision named: detected"
+    );
     let (rev, why) = &settings.not_run[0];
     assert_eq!(rev.id, "2024-11-05");
     assert!(why.contains("--transport sse"), "{why}");

@@ -8,6 +8,7 @@
 //! not know which transport they talk through ([`Transport`]); so do the `message` events of
 //! 2024-11-05's HTTP+SSE transport ([`SseTransport`]).
 
+mod detect;
 mod fact;
 mod framing;
 mod http;
@@ -20,6 +21,7 @@ mod stdio;
 
 use std::time::Duration;
 
+pub use detect::speaks_sse;
 pub use fact::{is_media, Carried, HttpFact, HttpTarget};
 pub use framing::{Frame, LineFramer};
 pub use http::{HttpTransport, MAX_IN_FLIGHT, SESSION_HEADER, VERSION_HEADER};

@@ -56,6 +56,7 @@ pub(crate) fn plan(args: RunArgs) -> Result<Plan> {
             reference: settings.default_server,
             revisions: settings.revisions,
             not_run: settings.not_run,
+            detect_sse: settings.detect_sse,
             session,
             seed: settings.seed,
             call_policy: CallPolicy {
