@@ -17,6 +17,7 @@ mod legacy_sse;
 mod probe;
 mod reaper;
 mod sse;
+mod sse_record;
 mod stdio;
 
 use std::time::Duration;
@@ -26,9 +27,10 @@ pub use fact::{is_media, Carried, HttpFact, HttpTarget};
 pub use framing::{Frame, LineFramer};
 pub use http::{HttpTransport, MAX_IN_FLIGHT, SESSION_HEADER, VERSION_HEADER};
 pub use launch::LaunchedServer;
-pub use legacy_sse::{HttpKind, SseEvent, SseStream, SseTransport};
+pub use legacy_sse::SseTransport;
 pub use probe::{HttpProbe, ProbeStep};
 pub use reaper::{adopt_orphans, adopting_orphans};
+pub use sse_record::{HttpKind, SseEvent, SseStream};
 pub use stdio::{
     marked_processes, ExitInfo, ServerCommand, StdioTransport, TransportEvent, MARKER_VAR,
 };
