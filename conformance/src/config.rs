@@ -42,7 +42,7 @@ use crate::protocol::{Revision, REVISIONS};
 use crate::report::Format;
 use crate::runner::default_jobs;
 use crate::scenarios::CallMode;
-use crate::transport::ServerCommand;
+use crate::transport::{HttpKind, ServerCommand};
 
 /// The default config file name, looked up in the working directory.
 pub const CONFIG_FILE: &str = "mcp-conformance.toml";
@@ -65,8 +65,11 @@ pub struct ServerSection {
     /// Program (with `url`: the command that starts the HTTP server; may be left out).
     #[serde(default)]
     pub command: String,
-    /// The server's Streamable HTTP endpoint, when it is reached over HTTP.
+    /// The server's Streamable HTTP endpoint (or, with `transport = "sse"`, its SSE
+    /// stream), when it is reached over HTTP.
     pub url: Option<String>,
+    /// With `url`: `streamable-http` (the default) or `sse` (2024-11-05's HTTP+SSE).
+    pub transport: Option<String>,
     /// Headers sent on every HTTP request, by name (values never reported).
     #[serde(default)]
     pub headers: BTreeMap<String, String>,
@@ -180,8 +183,8 @@ impl FileConfig {
     }
 }
 
-/// The revisions judged over Streamable HTTP so far (2024-11-05's HTTP+SSE transport is
-/// not implemented yet; 2026-07-28 is its stateless Streamable HTTP).
+/// The revisions judged over Streamable HTTP (2026-07-28 is its stateless form; 2024-11-05
+/// has a transport of its own, [`SSE_REVISIONS`]).
 pub const HTTP_REVISIONS: &[&str] = &["2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"];
 
 /// A `--header 'Name: value'` argument as a (name, value) pair, both trimmed; `Err` with
@@ -192,6 +195,31 @@ pub fn parse_header(header: &str) -> Result<(String, String)> {
         message: format!("--header {:?} is not 'Name: value'", redact(header)),
     })?;
     Ok((name.trim().to_string(), value.trim().to_string()))
+}
+
+/// The revisions spoken over 2024-11-05's HTTP+SSE transport (`--transport sse`).
+pub const SSE_REVISIONS: &[&str] = &["2024-11-05"];
+
+/// Why `revision` is not run over the HTTP transport `kind`, when it is not.
+pub fn not_spoken_over(kind: HttpKind, revision: &Revision) -> Option<String> {
+    match kind {
+        HttpKind::Sse if !SSE_REVISIONS.contains(&revision.id) => Some(format!(
+            "{} is not spoken over HTTP+SSE (2024-11-05's transport); reach the server's \
+             Streamable HTTP endpoint with --url and no --transport sse",
+            revision.id
+        )),
+        HttpKind::StreamableHttp if SSE_REVISIONS.contains(&revision.id) => Some(format!(
+            "{} is not spoken over Streamable HTTP: its transport is HTTP+SSE; run with \
+             --transport sse and the server's SSE URL (e.g. --url http://127.0.0.1:PORT/sse)",
+            revision.id
+        )),
+        HttpKind::StreamableHttp if !HTTP_REVISIONS.contains(&revision.id) => Some(format!(
+            "{} over Streamable HTTP is not supported yet (Streamable HTTP: {})",
+            revision.id,
+            HTTP_REVISIONS.join(", ")
+        )),
+        _ => None,
+    }
 }
 
 /// A `--header` argument for an error message: the name only.
@@ -210,6 +238,8 @@ pub struct Flags {
     pub command: Vec<String>,
     /// `--url`: reach the server over Streamable HTTP.
     pub url: Option<String>,
+    /// `--transport`: which HTTP transport `--url` speaks.
+    pub transport: Option<HttpKind>,
     /// `--header 'Name: value'`, as written.
     pub headers: Vec<String>,
     /// `--env KEY=VALUE`, as written, added to the server's environment.
@@ -268,6 +298,11 @@ pub struct Settings {
     pub default_server: bool,
     /// Revisions to run, in order (all of them when none is named).
     pub revisions: Vec<&'static Revision>,
+    /// Revisions left out of the default list because the transport does not speak them,
+    /// with why (each reported as not run).
+    pub not_run: Vec<(&'static Revision, String)>,
+    /// Over HTTP with neither a transport nor revisions named: detect HTTP+SSE first.
+    pub detect_sse: bool,
     /// Seconds to wait for each response (finite and positive).
     pub timeout: f64,
     /// Longest stdout line accepted.
@@ -322,12 +357,23 @@ impl FileConfig {
             message,
         };
 
-        let (file_url, file_headers) = self
+        let (file_url, file_headers, file_transport) = self
             .server
             .as_ref()
-            .map(|s| (s.url.clone(), s.headers.clone()))
+            .map(|s| (s.url.clone(), s.headers.clone(), s.transport.clone()))
             .unwrap_or_default();
         let url = flags.url.clone().or(file_url);
+        let kind = match (flags.transport, file_transport.as_deref()) {
+            (Some(kind), _) => Some(kind),
+            (None, None) => None,
+            (None, Some("streamable-http")) => Some(HttpKind::StreamableHttp),
+            (None, Some("sse")) => Some(HttpKind::Sse),
+            (None, Some(other)) => {
+                return Err(usage(format!(
+                    "transport = {other:?}: use streamable-http or sse"
+                )))
+            }
+        };
         let file_server = self.server.filter(|s| !s.command.is_empty());
         let (mut server, is_default) = match (flags.command.split_first(), file_server) {
             (Some((program, rest)), _) => {
@@ -350,9 +396,13 @@ impl FileConfig {
                     headers.push(parse_header(header)?);
                 }
                 server.http = Some(crate::transport::HttpTarget { url, headers });
+                server.http_kind = kind.unwrap_or_default();
             }
             None if !flags.headers.is_empty() => {
                 return Err(usage("--header needs --url".to_string()));
+            }
+            None if kind.is_some() => {
+                return Err(usage("--transport needs --url".to_string()));
             }
             None => {}
         }
@@ -367,11 +417,25 @@ impl FileConfig {
         }
 
         let names = or_file(flags.revisions, run.revisions);
-        let over_http = server.http.is_some();
+        let detect_sse = server.http.is_some() && kind.is_none() && names.is_empty();
+        let not_spoken = |r: &Revision| {
+            server
+                .http
+                .as_ref()
+                .and_then(|_| not_spoken_over(server.http_kind, r))
+        };
+        let mut not_run = Vec::new();
         let revisions: Vec<&'static Revision> = if names.is_empty() {
+            // Over HTTP, the revisions the transport does not speak are reported as not run.
             REVISIONS
                 .iter()
-                .filter(|r| !over_http || HTTP_REVISIONS.contains(&r.id))
+                .filter(|r| match not_spoken(r) {
+                    Some(why) => {
+                        not_run.push((*r, why));
+                        false
+                    }
+                    None => true,
+                })
                 .collect()
         } else {
             names
@@ -379,15 +443,8 @@ impl FileConfig {
                 .map(|n| Revision::named(n).ok_or_else(|| Error::UnknownRevision(n.clone())))
                 .collect::<Result<Vec<_>>>()?
         };
-        if let Some(r) = revisions
-            .iter()
-            .find(|r| over_http && !HTTP_REVISIONS.contains(&r.id))
-        {
-            return Err(usage(format!(
-                "{} over HTTP is not supported yet (Streamable HTTP: {})",
-                r.id,
-                HTTP_REVISIONS.join(", ")
-            )));
+        if let Some(why) = revisions.iter().find_map(|r| not_spoken(r)) {
+            return Err(usage(why));
         }
 
         let timeout = flags
@@ -452,6 +509,8 @@ impl FileConfig {
             server,
             default_server: is_default,
             revisions,
+            not_run,
+            detect_sse,
             timeout,
             max_line: flags.max_line.or(run.max_line).unwrap_or(DEFAULT_MAX_LINE),
             seed: flags.seed.or(run.seed).unwrap_or(DEFAULT_SEED),

@@ -397,3 +397,58 @@ fn python_sdk_server_over_http() {
     );
     assert_outcome(&report, PYTHON_SDK_HTTP);
 }
+
+/// server-everything over 2024-11-05's HTTP+SSE transport (`node index.js sse`, `PORT=N`; it
+/// binds every interface, so only 127.0.0.1 is contacted). Only 2024-11-05 runs; its
+/// verdicts are the stdio ones of 2024-11-05 (reports/server-everything-sse.md), less
+/// `lc-shutdown-stdio`, which does not apply over HTTP.
+#[test]
+fn server_everything_sse() {
+    let entry = third_party()
+        .join("npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port");
+    let mut command = ServerCommand::new(
+        node().to_string_lossy(),
+        [entry.to_string_lossy().into_owned(), "sse".to_string()],
+    );
+    command.env = vec![("PORT".into(), port.to_string())];
+    command.cwd = Some(workspace());
+    command.http = Some(mcp_conformance::transport::HttpTarget {
+        url: format!("http://127.0.0.1:{port}/sse"),
+        headers: Vec::new(),
+    });
+    command.http_kind = mcp_conformance::transport::HttpKind::Sse;
+    let mut config = RunConfig::new(command);
+    config.revisions = mcp_conformance::protocol::REVISIONS
+        .iter()
+        .filter(|r| mcp_conformance::config::SSE_REVISIONS.contains(&r.id))
+        .collect();
+    config.call_policy.deny = vec![glob::Pattern::new("trigger-long-running-operation").unwrap()];
+    config.session = SessionConfig {
+        timeout: Duration::from_secs(20),
+        ..SessionConfig::default()
+    };
+    let report = common::run_blocking(&config);
+    assert_eq!(report.target.transport, "sse");
+    assert_eq!(report.revisions.len(), 1, "{}", render_text(&report));
+    assert_eq!(report.revisions[0].revision, "2024-11-05");
+    let endpoint = report.result("2024-11-05", "sse-endpoint-event").unwrap();
+    assert_eq!(endpoint.status, Status::Pass, "{}", render_text(&report));
+    let messages = report.result("2024-11-05", "sse-message-event").unwrap();
+    assert_eq!(messages.status, Status::Pass, "{}", render_text(&report));
+    let stdio_only: Vec<common::Expect> = EVERYTHING
+        .iter()
+        .copied()
+        .filter(|(id, _, _)| *id != "lc-shutdown-stdio")
+        .collect();
+    let wrong = common::mismatches(&report, &stdio_only);
+    assert!(
+        wrong.is_empty(),
+        "{}\n\n{}",
+        wrong.join("\n"),
+        render_text(&report)
+    );
+}

@@ -77,7 +77,7 @@ pub fn recording_command(command: &ServerCommand, dir: &Path) -> ServerCommand {
         args,
         env: command.env.clone(),
         cwd: command.cwd.clone(),
-        http: None,
+        ..ServerCommand::default()
     }
 }
 

@@ -9,7 +9,8 @@
 use super::model::{Applies, Check, Cite, Grade, Level};
 use super::rules::FailureKind::*;
 use super::{
-    edges, http, http_modern, jsonrpc, lifecycle, modern, progress, property, schema, tools,
+    edges, http, http_modern, http_sse, jsonrpc, lifecycle, modern, progress, property, schema,
+    tools,
 };
 use crate::protocol::Rev::*;
 
@@ -370,6 +371,25 @@ catalog! {
         applies: Applies::Only(R2026_07_28),
         source: Cite::One("2026-07-28 streamable-http.mdx, Backward Compatibility, Earlier Streamable HTTP Revisions"),
         judge: http_modern::legacy_traffic,
+        kinds: &[],
+    }
+    // -- HTTP+SSE (2024-11-05 transports.mdx, HTTP with SSE); skipped on other transports --
+    SseEndpointEvent = "sse-endpoint-event" {
+        title: "the SSE stream's first event is endpoint, with the URI to POST messages to",
+        level: MUST,
+        requirement: Cite::One("LC-HTTP-SSE"),
+        applies: Applies::Only(R2024_11_05),
+        source: Cite::One("2024-11-05 transports.mdx, HTTP with SSE"),
+        judge: http_sse::endpoint_event,
+        kinds: &[],
+    }
+    SseMessageEvent = "sse-message-event" {
+        title: "server messages come as SSE message events whose data is one JSON message",
+        level: MUST,
+        requirement: Cite::One("LC-HTTP-SSE"),
+        applies: Applies::Only(R2024_11_05),
+        source: Cite::One("2024-11-05 transports.mdx, HTTP with SSE"),
+        judge: http_sse::message_event,
         kinds: &[],
     }
     // -- JSON-RPC base (index.mdx / messages.mdx, transports.mdx) --

@@ -15,6 +15,7 @@ mod edges;
 mod explain;
 mod http;
 mod http_modern;
+mod http_sse;
 mod jsonrpc;
 mod lifecycle;
 mod model;
@@ -28,8 +29,8 @@ mod tools;
 pub use catalog::{find, CheckId, CATALOG};
 pub use explain::{explain, explanation, Explanation};
 pub use model::{
-    judge_all, Applies, Check, CheckResult, Cite, Ctx, Evidence, Grade, Level, SameCause, Status,
-    Verdict,
+    judge_all, skip_all, Applies, Check, CheckResult, Cite, Ctx, Evidence, Grade, Level, SameCause,
+    Status, Verdict,
 };
 pub use rules::{Breach, FailureKind};
 

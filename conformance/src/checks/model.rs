@@ -549,6 +549,24 @@ fn cause_requirement(
     Some(rule.requirement.id_in(revision))
 }
 
+/// Every check of `catalog` skipped for one `reason` (a revision that did not run).
+pub fn skip_all(catalog: &[Check], revision: &Revision, reason: &str) -> Vec<CheckResult> {
+    catalog
+        .iter()
+        .map(|check| CheckResult {
+            check: check.id.as_str(),
+            title: check.title,
+            level: check.level_in(revision),
+            requirement: check.requirement.id_in(revision),
+            source: check.source.id_in(revision),
+            status: Status::Skip,
+            message: reason.to_string(),
+            evidence: Vec::new(),
+            same_cause_as: None,
+        })
+        .collect()
+}
+
 /// Judges every applicable check of the catalog for one revision.
 pub fn judge_all(catalog: &[Check], ctx: &Ctx<'_>) -> Vec<CheckResult> {
     let revision = ctx.revision.unwrap_or(ctx.record.requested);

@@ -418,3 +418,78 @@ fn url_and_headers_make_an_http_target() {
         .merge(sse, || Err(Error::NoCommand))
         .is_err());
 }
+
+/// `--transport sse` (or the file's `transport = "sse"`) runs 2024-11-05 only and lists the
+/// rest as not run; over Streamable HTTP, 2024-11-05 is listed as not run with a pointer to
+/// `--transport sse`, and naming it is refused; a transport needs a URL.
+#[test]
+fn the_transport_chooses_the_revisions_and_says_why_the_rest_do_not_run() {
+    let sse = Flags {
+        url: Some("http://127.0.0.1:9/sse".into()),
+        transport: Some(HttpKind::Sse),
+        ..Flags::default()
+    };
+    let settings = FileConfig::default()
+        .merge(sse, || Err(Error::NoCommand))
+        .unwrap();
+    assert_eq!(settings.server.http_kind, HttpKind::Sse);
+    assert!(!settings.detect_sse, "a transport named is not detected");
+    let ids: Vec<&str> = settings.revisions.iter().map(|r| r.id).collect();
+    assert_eq!(ids, crate::config::SSE_REVISIONS);
+    assert_eq!(settings.not_run.len(), REVISIONS.len() - 1);
+
+    let file = FileConfig::parse(
+        "[server]\nurl = \"http://127.0.0.1:9/sse\"\ntransport = \"sse\"",
+        Path::new("c.toml"),
+    )
+    .unwrap();
+    let settings = file
+        .merge(Flags::default(), || Err(Error::NoCommand))
+        .unwrap();
+    assert_eq!(settings.server.http_kind, HttpKind::Sse);
+
+    let streamable = Flags {
+        url: Some("http://127.0.0.1:9/mcp".into()),
+        ..Flags::default()
+    };
+    let settings = FileConfig::default()
+        .merge(streamable.clone(), || Err(Error::NoCommand))
+        .unwrap();
+    assert_eq!(settings.server.http_kind, HttpKind::StreamableHttp);
+    assert!(
+        settings.detect_sse,
+        "no transport and no revision named: detected"
+    );
+    let (rev, why) = &settings.not_run[0];
+    assert_eq!(rev.id, "2024-11-05");
+    assert!(why.contains("--transport sse"), "{why}");
+    let named = Flags {
+        revisions: vec!["2024-11-05".into()],
+        ..streamable
+    };
+    let err = FileConfig::default()
+        .merge(named, || Err(Error::NoCommand))
+        .unwrap_err();
+    assert!(err.to_string().contains("--transport sse"), "{err}");
+
+    let bad = FileConfig::parse(
+        "[server]\nurl = \"http://127.0.0.1:9/sse\"\ntransport = \"websocket\"",
+        Path::new("c.toml"),
+    )
+    .unwrap()
+    .merge(Flags::default(), || Err(Error::NoCommand));
+    assert!(bad
+        .unwrap_err()
+        .to_string()
+        .contains("streamable-http or sse"));
+    let no_url = Flags {
+        transport: Some(HttpKind::Sse),
+        command: vec!["srv".into()],
+        ..Flags::default()
+    };
+    let err = FileConfig::default().merge(no_url, || Err(Error::NoCommand));
+    assert!(err
+        .unwrap_err()
+        .to_string()
+        .contains("--transport needs --url"));
+}

@@ -66,8 +66,9 @@ pub fn to_markdown(report: &RunReport) -> String {
         if let Some(reason) = report.not_spoken(rev.revision) {
             let _ = writeln!(
                 out,
-                "\n## {}\n\nNot spoken by the server, every check skipped: {}",
+                "\n## {}\n\n{}, every check skipped: {}",
                 rev.revision,
+                capitalized(&report.not_spoken_by(rev.revision)),
                 md_text(reason)
             );
             continue;
@@ -129,6 +130,14 @@ fn status_word(status: Status) -> &'static str {
         Status::Skip => "skip (-)",
         Status::Pass => "pass (ok)",
     }
+}
+
+fn capitalized(text: &str) -> String {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
 }
 
 fn counts(s: Summary) -> String {

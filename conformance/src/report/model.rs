@@ -29,7 +29,7 @@ impl Default for ToolInfo {
 /// The server under test.
 #[derive(Debug, Clone, Serialize)]
 pub struct TargetInfo {
-    /// Transport, "stdio".
+    /// Transport: "stdio", "streamable-http" or "sse".
     pub transport: &'static str,
     /// Program.
     pub command: String,
@@ -68,7 +68,7 @@ impl TargetInfo {
                 .collect()
         };
         Self {
-            transport: "streamable-http",
+            transport: command.http_kind.name(),
             command: url,
             args,
             reference,
@@ -175,6 +175,10 @@ pub struct NotSpoken {
     pub revision: &'static str,
     /// What showed it.
     pub reason: String,
+    /// Set when the revision was not run at all because the transport it was reached over
+    /// does not speak it (e.g. 2024-11-05 over Streamable HTTP): that transport.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub transport: Option<&'static str>,
 }
 
 /// What a revision could not judge because no call of some tools succeeded.
@@ -332,6 +336,20 @@ impl RunReport {
             .iter()
             .find(|n| n.revision == revision)
             .map(|n| n.reason.as_str())
+    }
+
+    /// How a revision's not-spoken heading reads: "not spoken by the server", or "not run
+    /// over sse" when the transport does not speak it.
+    pub fn not_spoken_by(&self, revision: &str) -> String {
+        match self
+            .not_spoken
+            .iter()
+            .find(|n| n.revision == revision)
+            .and_then(|n| n.transport)
+        {
+            Some(transport) => format!("not run over {transport}"),
+            None => "not spoken by the server".to_string(),
+        }
     }
 
     /// Whether any check failed.

@@ -62,8 +62,9 @@ pub fn render_text_styled(report: &RunReport, color: bool) -> String {
         if let Some(reason) = report.not_spoken(rev.revision) {
             let _ = writeln!(
                 out,
-                "\n== {}: not spoken by the server, every check skipped: {}",
+                "\n== {}: {}, every check skipped: {}",
                 rev.revision,
+                report.not_spoken_by(rev.revision),
                 escape_server_text(reason)
             );
             continue;

@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 
 use tokio::task::JoinSet;
 
-use crate::checks::{judge_all, Ctx, CATALOG};
+use crate::checks::{judge_all, skip_all, Ctx, CATALOG};
 use crate::protocol::{measured, Revision, SchemaSet, SessionConfig, Usage, REVISIONS};
 use crate::report::{
     Incomplete, NotSpoken, PartTiming, RevisionReport, RevisionTiming, RunReport, RunTiming,
@@ -30,7 +30,7 @@ use crate::scenarios::{
     negotiate, probe_unsupported, run_revision, CallPolicy, NegotiationRecord, PropertyConfig,
     RevisionRecord,
 };
-use crate::transport::{LaunchedServer, ServerCommand};
+use crate::transport::{speaks_sse, HttpKind, LaunchedServer, ServerCommand};
 
 /// What to run.
 #[derive(Debug, Clone)]
@@ -56,6 +56,13 @@ pub struct RunConfig {
     /// A bound on the whole run: past it, what finished is judged and the report is
     /// marked incomplete.
     pub max_time: Option<Duration>,
+    /// Revisions not run because the transport does not speak them, with why: each is
+    /// reported with every check skipped (see `config::not_spoken_over`).
+    pub not_run: Vec<(&'static Revision, String)>,
+    /// Over Streamable HTTP, first ask whether the URL is a 2024-11-05 HTTP+SSE stream
+    /// instead (the user named neither a transport nor revisions): if so, the run goes
+    /// over HTTP+SSE ([`crate::transport::speaks_sse`]).
+    pub detect_sse: bool,
 }
 
 impl RunConfig {
@@ -78,6 +85,8 @@ impl RunConfig {
             cases_dir: None,
             jobs: default_jobs(),
             max_time: None,
+            not_run: Vec::new(),
+            detect_sse: false,
         }
     }
 }
@@ -209,11 +218,36 @@ pub async fn run_until(
         ),
         _ => None,
     };
-    let report = run_inner(config, on_event, stop).await;
+    let detected = match &config.command.http {
+        Some(target)
+            if config.detect_sse
+                && config.command.http_kind == HttpKind::StreamableHttp
+                && speaks_sse(target, config.session.timeout).await =>
+        {
+            Some(over_sse(config))
+        }
+        _ => None,
+    };
+    let report = run_inner(detected.as_ref().unwrap_or(config), on_event, stop).await;
     if let Some(server) = launched {
         server.stop(config.session.shutdown_grace).await;
     }
     report
+}
+
+/// `config` over HTTP+SSE: 2024-11-05 runs, the rest are listed as not run.
+fn over_sse(config: &RunConfig) -> RunConfig {
+    let mut sse = config.clone();
+    sse.command.http_kind = HttpKind::Sse;
+    sse.revisions.clear();
+    sse.not_run.clear();
+    for revision in REVISIONS {
+        match crate::config::not_spoken_over(HttpKind::Sse, revision) {
+            Some(why) => sse.not_run.push((revision, why)),
+            None => sse.revisions.push(revision),
+        }
+    }
+    sse
 }
 
 /// How many timeouts a started HTTP server may take to accept connections.
@@ -323,6 +357,7 @@ async fn run_inner(
             not_spoken.push(NotSpoken {
                 revision: record.requested.id,
                 reason,
+                transport: None,
             });
         }
         notes.extend(coverage::note(
@@ -346,6 +381,20 @@ async fn run_inner(
             property_ms: millis(record.phases.properties),
         });
     }
+    for (revision, reason) in &config.not_run {
+        reports.push(RevisionReport {
+            revision: revision.id,
+            negotiated: None,
+            results: skip_all(CATALOG, revision, reason),
+        });
+        not_spoken.push(NotSpoken {
+            revision: revision.id,
+            reason: reason.clone(),
+            transport: Some(TargetInfo::of(&config.command, false).transport),
+        });
+    }
+    // In revision order, wherever the not-run ones fall.
+    reports.sort_by_key(|r| REVISIONS.iter().position(|rev| rev.id == r.revision));
     let target = TargetInfo::of(&config.command, config.reference);
     let mut report = RunReport::new(target, config.seed, reports);
     report.link_causes();

@@ -4,7 +4,8 @@
 //! of their own so that their wrong requests cannot disturb the scripted one, and the
 //! foreign-`Origin` request (both eras). In 2026-07-28 there is no session to probe: the
 //! modern probes ([`HttpModernProbe`]) are single requests with wrong metadata headers, an
-//! unimplemented method, a tool parameter header left out, and legacy traffic.
+//! unimplemented method, a tool parameter header left out, and legacy traffic. Over 2024-11-05's HTTP+SSE there are no probes: the record holds the
+//! POSTs and what the SSE stream showed.
 
 use serde_json::{json, Map, Value};
 
@@ -12,8 +13,8 @@ use super::policy::CallPolicy;
 use super::revision::RevisionRecord;
 use crate::protocol::{stamp_request, Revision, Session, SessionConfig};
 use crate::transport::{
-    annotations, HttpFact, HttpModernProbe, HttpProbe, OriginProbe, ParamTool, ServerCommand,
-    StreamRecord, VERSION_HEADER,
+    annotations, HttpFact, HttpKind, HttpModernProbe, HttpProbe, OriginProbe, ParamTool,
+    ServerCommand, SseStream, StreamRecord, VERSION_HEADER,
 };
 
 /// The HTTP side of a revision's conversation.
@@ -36,6 +37,8 @@ pub struct HttpRecord {
     /// The 2026-07-28 probes (`None` in the legacy era, or when the revision was not
     /// spoken).
     pub modern: Option<HttpModernProbe>,
+    /// Over HTTP+SSE (2024-11-05), the SSE stream: its GET, events and endpoint.
+    pub sse: Option<SseStream>,
 }
 
 /// The HTTP record of a finished scripted `session`, plus the probes.
@@ -56,8 +59,9 @@ pub(super) async fn record(
             ..HttpRecord::default()
         });
     };
-    let probe = match revision.modern() {
-        false => Some(
+    let streamable = command.http_kind == HttpKind::StreamableHttp;
+    let probe = match (revision.modern(), streamable) {
+        (false, true) => Some(
             HttpProbe::run(
                 target,
                 revision.id,
@@ -66,7 +70,7 @@ pub(super) async fn record(
             )
             .await?,
         ),
-        true => None,
+        _ => None,
     };
     Ok(HttpRecord {
         facts,
@@ -74,8 +78,13 @@ pub(super) async fn record(
         streams,
         streams_dropped,
         probe,
-        origin: Some(origin(target, revision, config).await?),
+        origin: if streamable {
+            Some(origin(target, revision, config).await?)
+        } else {
+            None
+        },
         modern: None,
+        sse: session.sse_stream(),
     })
 }
 

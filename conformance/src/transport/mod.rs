@@ -5,22 +5,27 @@
 //! can do wrong at this layer (invalid UTF-8, an over-long line, exiting) arrives as an
 //! event for the layers above to judge, never as a harness error. Over Streamable HTTP
 //! ([`HttpTransport`]) the same events come from POST responses, so the layers above do
-//! not know which transport they talk through ([`Transport`]).
+//! not know which transport they talk through ([`Transport`]); so do the `message` events of
+//! 2024-11-05's HTTP+SSE transport ([`SseTransport`]).
 
+mod detect;
 mod fact;
 mod framing;
 mod http;
 mod launch;
 mod mirror;
+mod legacy_sse;
 mod probe;
 mod probe_modern;
 mod reaper;
 mod sse;
+mod sse_record;
 mod stdio;
 mod streams;
 
 use std::time::Duration;
 
+pub use detect::speaks_sse;
 pub use fact::{is_media, Carried, HttpFact, HttpTarget};
 pub use framing::{Frame, LineFramer};
 pub use http::{HttpTransport, MAX_IN_FLIGHT, SESSION_HEADER, VERSION_HEADER};
@@ -31,7 +36,9 @@ pub use mirror::{
     ToolHeaders,
 };
 pub use probe_modern::{HttpModernProbe, ModernStep, ParamTool};
+pub use legacy_sse::SseTransport;
 pub use reaper::{adopt_orphans, adopting_orphans};
+pub use sse_record::{HttpKind, SseEvent, SseStream};
 pub use stdio::{
     marked_processes, ExitInfo, ServerCommand, StdioTransport, TransportEvent, MARKER_VAR,
 };
@@ -44,6 +51,8 @@ pub enum Transport {
     Stdio(StdioTransport),
     /// POSTs to a Streamable HTTP endpoint.
     Http(HttpTransport),
+    /// 2024-11-05 HTTP+SSE: POSTs to the endpoint an SSE stream named.
+    Sse(SseTransport),
 }
 
 impl Transport {
@@ -53,9 +62,14 @@ impl Transport {
         timeout: Duration,
         max_line: usize,
     ) -> crate::Result<Self> {
-        Ok(match &command.http {
-            Some(target) => Transport::Http(HttpTransport::connect(target, timeout, max_line)?),
-            None => Transport::Stdio(StdioTransport::spawn(command, max_line)?),
+        Ok(match (&command.http, command.http_kind) {
+            (Some(target), HttpKind::Sse) => {
+                Transport::Sse(SseTransport::connect(target, timeout, max_line)?)
+            }
+            (Some(target), HttpKind::StreamableHttp) => {
+                Transport::Http(HttpTransport::connect(target, timeout, max_line)?)
+            }
+            (None, _) => Transport::Stdio(StdioTransport::spawn(command, max_line)?),
         })
     }
 
@@ -63,8 +77,21 @@ impl Transport {
     pub fn http(&self) -> Option<&HttpTransport> {
         match self {
             Transport::Http(http) => Some(http),
-            Transport::Stdio(_) => None,
+            Transport::Stdio(_) | Transport::Sse(_) => None,
         }
+    }
+
+    /// The HTTP+SSE transport, when it is one.
+    pub fn sse(&self) -> Option<&SseTransport> {
+        match self {
+            Transport::Sse(sse) => Some(sse),
+            Transport::Stdio(_) | Transport::Http(_) => None,
+        }
+    }
+
+    /// Whether there is no process of ours behind this transport (HTTP of either kind).
+    pub fn is_remote(&self) -> bool {
+        !matches!(self, Transport::Stdio(_))
     }
 
     /// Writes one line (stdio) or POSTs each of its lines (HTTP) within `timeout`.
@@ -72,6 +99,7 @@ impl Transport {
         match self {
             Transport::Stdio(t) => t.send_line(line, timeout).await,
             Transport::Http(t) => t.send_line(line, timeout).await,
+            Transport::Sse(t) => t.send_line(line, timeout).await,
         }
     }
 
@@ -80,6 +108,7 @@ impl Transport {
         match self {
             Transport::Stdio(t) => t.next_event().await,
             Transport::Http(t) => t.next_event().await,
+            Transport::Sse(t) => t.next_event().await,
         }
     }
 
@@ -88,6 +117,7 @@ impl Transport {
         match self {
             Transport::Stdio(t) => t.try_next_event(),
             Transport::Http(t) => t.try_next_event(),
+            Transport::Sse(t) => t.try_next_event(),
         }
     }
 
@@ -96,6 +126,7 @@ impl Transport {
         match self {
             Transport::Stdio(t) => t.close_stdin(),
             Transport::Http(t) => t.close(),
+            Transport::Sse(t) => t.close(),
         }
     }
 
@@ -103,7 +134,7 @@ impl Transport {
     pub fn try_exit(&mut self) -> Option<ExitInfo> {
         match self {
             Transport::Stdio(t) => t.try_exit(),
-            Transport::Http(_) => None,
+            Transport::Http(_) | Transport::Sse(_) => None,
         }
     }
 
@@ -111,15 +142,16 @@ impl Transport {
     pub async fn wait_exit(&mut self, timeout: Duration) -> Option<ExitInfo> {
         match self {
             Transport::Stdio(t) => t.wait_exit(timeout).await,
-            Transport::Http(_) => None,
+            Transport::Http(_) | Transport::Sse(_) => None,
         }
     }
 
-    /// Ends the process (stdio) or DELETEs the session (HTTP).
+    /// Ends the process (stdio), DELETEs the session (HTTP) or closes the stream (SSE).
     pub async fn terminate(&mut self, grace: Duration) -> ExitInfo {
         match self {
             Transport::Stdio(t) => t.terminate(grace).await,
             Transport::Http(t) => t.terminate().await,
+            Transport::Sse(t) => t.terminate().await,
         }
     }
 }

@@ -8,8 +8,8 @@
 //! reports both as frames rather than growing. (The SSE crates we looked at buffer an
 //! event without a bound, which is why this is ours; it is small.)
 //!
-//! Only `data` matters to us: `event`, `id` and `retry` are read past (resumption is not
-//! used), comments are ignored, an event without data is not dispatched, and an event cut
+//! Only `data` (and, for 2024-11-05's HTTP+SSE transport, `event`: [`SseDecoder::push_events`])
+//! matters to us: `id` and `retry` are read past (resumption is not used), comments are ignored, an event without data is not dispatched, and an event cut
 //! by the end of the stream is dropped, as the standard says. A lone `\r` as a line end is
 //! not recognised (only `\n` and `\r\n`).
 
@@ -25,6 +25,8 @@ pub(crate) struct SseDecoder {
     max: usize,
     data: String,
     has_data: bool,
+    /// The event type buffer (`event:`), empty for the default `message`.
+    event: String,
     /// Skipping the rest of an event already reported (over-long or not UTF-8).
     skipping: bool,
 }
@@ -37,6 +39,7 @@ impl SseDecoder {
             max: max.max(1),
             data: String::new(),
             has_data: false,
+            event: String::new(),
             skipping: false,
         }
     }
@@ -49,6 +52,14 @@ impl SseDecoder {
 
     /// Feeds bytes and appends a frame per complete event to `out`.
     pub(crate) fn push(&mut self, bytes: &[u8], out: &mut Vec<Frame>) {
+        let mut events = Vec::new();
+        self.push_events(bytes, &mut events);
+        out.extend(events.into_iter().map(|(_, frame)| frame));
+    }
+
+    /// Like [`SseDecoder::push`], with each event's type (`message` when it names none,
+    /// as the standard says).
+    pub(crate) fn push_events(&mut self, bytes: &[u8], out: &mut Vec<(String, Frame)>) {
         let mut lines = Vec::new();
         self.framer.push(bytes, &mut lines);
         for line in lines {
@@ -59,14 +70,23 @@ impl SseDecoder {
     fn reset(&mut self) {
         self.data.clear();
         self.has_data = false;
+        self.event.clear();
     }
 
-    fn line(&mut self, line: Frame, out: &mut Vec<Frame>) {
+    fn event_type(&self) -> String {
+        if self.event.is_empty() {
+            "message".to_string()
+        } else {
+            self.event.clone()
+        }
+    }
+
+    fn line(&mut self, line: Frame, out: &mut Vec<(String, Frame)>) {
         let text = match line {
             Frame::Line(text) => text,
             Frame::InvalidUtf8(bytes) => {
                 if !self.skipping {
-                    out.push(Frame::InvalidUtf8(bytes));
+                    out.push((self.event_type(), Frame::InvalidUtf8(bytes)));
                 }
                 self.skipping = true;
                 self.reset();
@@ -74,7 +94,7 @@ impl SseDecoder {
             }
             Frame::Overlong { head, length } => {
                 if !self.skipping {
-                    out.push(Frame::Overlong { head, length });
+                    out.push((self.event_type(), Frame::Overlong { head, length }));
                 }
                 self.skipping = true;
                 self.reset();
@@ -83,7 +103,8 @@ impl SseDecoder {
         };
         if text.is_empty() {
             if !self.skipping && self.has_data {
-                out.push(Frame::Line(std::mem::take(&mut self.data)));
+                let event = self.event_type();
+                out.push((event, Frame::Line(std::mem::take(&mut self.data))));
             }
             self.skipping = false;
             self.reset();
@@ -97,6 +118,11 @@ impl SseDecoder {
             Some(i) => (&text[..i], &text[i + 1..]),
             None => (text.as_str(), ""),
         };
+        if field == "event" {
+            let value = value.strip_prefix(' ').unwrap_or(value);
+            self.event = value.chars().take(HEAD).collect();
+            return;
+        }
         if field != "data" {
             return;
         }
@@ -109,10 +135,14 @@ impl SseDecoder {
             }
             head.extend_from_slice(value.as_bytes());
             head.truncate(HEAD.min(self.max + 1));
-            out.push(Frame::Overlong {
-                head,
-                length: self.max + 1,
-            });
+            let event = self.event_type();
+            out.push((
+                event,
+                Frame::Overlong {
+                    head,
+                    length: self.max + 1,
+                },
+            ));
             self.skipping = true;
             self.reset();
             return;
@@ -151,6 +181,20 @@ mod tests {
             got,
             vec![Frame::Line("{\"a\":1}".into()), Frame::Line("x\ny".into())]
         );
+    }
+
+    #[test]
+    fn event_types_default_to_message_and_reset_after_each_event() {
+        let mut decoder = SseDecoder::new(64);
+        let mut out = Vec::new();
+        decoder.push_events(
+            b"event: endpoint\ndata: /m?s=1\n\ndata: {}\n\nevent: x\n\n",
+            &mut out,
+        );
+        decoder.push_events(b"data: 1\n\n", &mut out);
+        let types: Vec<&str> = out.iter().map(|(t, _)| t.as_str()).collect();
+        assert_eq!(types, ["endpoint", "message", "message"]);
+        assert_eq!(out[0].1, Frame::Line("/m?s=1".into()));
     }
 
     #[test]

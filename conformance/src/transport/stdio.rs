@@ -48,6 +48,14 @@ pub struct ServerCommand {
     /// rather than per session.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub http: Option<super::HttpTarget>,
+    /// With `http`: which HTTP transport the URL speaks (2024-11-05's HTTP+SSE: the URL is
+    /// the SSE stream).
+    #[serde(default, skip_serializing_if = "is_streamable")]
+    pub http_kind: super::HttpKind,
+}
+
+fn is_streamable(kind: &super::HttpKind) -> bool {
+    *kind == super::HttpKind::StreamableHttp
 }
 
 impl ServerCommand {

@@ -11,6 +11,7 @@ use mcp_conformance::config::{
 };
 use mcp_conformance::report::Format;
 use mcp_conformance::scenarios::CallMode;
+use mcp_conformance::transport::HttpKind;
 
 /// `mcp-conformance` and its subcommands.
 #[derive(Parser)]
@@ -44,6 +45,24 @@ pub(crate) enum Command {
     /// Serve the bundled reference server on stdio (used when `run` gets no command).
     #[command(hide = true)]
     ReferenceServer(ReferenceArgs),
+}
+
+/// `--transport`: which HTTP transport `--url` speaks.
+#[derive(Clone, Copy, ValueEnum)]
+pub(crate) enum HttpTransport {
+    /// Streamable HTTP (2025-03-26 on): --url is the MCP endpoint.
+    StreamableHttp,
+    /// HTTP+SSE (2024-11-05): --url is the SSE stream.
+    Sse,
+}
+
+impl From<HttpTransport> for HttpKind {
+    fn from(t: HttpTransport) -> Self {
+        match t {
+            HttpTransport::StreamableHttp => HttpKind::StreamableHttp,
+            HttpTransport::Sse => HttpKind::Sse,
+        }
+    }
 }
 
 /// `--call`: which tools a run may call.
@@ -155,6 +174,11 @@ pub(crate) struct RunArgs {
     /// command is started first and stopped at the end).
     #[arg(long, value_name = "URL")]
     pub url: Option<String>,
+    /// Which HTTP transport --url speaks: `streamable-http` (the default), or `sse` for
+    /// 2024-11-05's HTTP+SSE (--url is then the SSE stream, e.g. http://127.0.0.1:PORT/sse;
+    /// only 2024-11-05 runs).
+    #[arg(long, value_enum, value_name = "TRANSPORT")]
+    pub transport: Option<HttpTransport>,
     /// Header sent on every HTTP request, 'Name: value' (repeatable; values never reported).
     #[arg(long = "header", value_name = "NAME: VALUE")]
     pub headers: Vec<String>,
@@ -251,4 +275,11 @@ pub(crate) struct ReferenceArgs {
     /// Over HTTP, break one Streamable HTTP rule on purpose (see `--http 0 --list-faults`).
     #[arg(long, value_name = "NAME", requires = "http")]
     pub http_fault: Option<String>,
+    /// Serve 2024-11-05's HTTP+SSE on 127.0.0.1:PORT instead of stdio (the SSE stream at
+    /// `/sse`; printed on stderr as `listening on http://127.0.0.1:N/sse`).
+    #[arg(long, value_name = "PORT", conflicts_with = "http")]
+    pub sse: Option<u16>,
+    /// Over HTTP+SSE, break one rule of that transport on purpose (see `--sse 0 --list-faults`).
+    #[arg(long, value_name = "NAME", requires = "sse")]
+    pub sse_fault: Option<String>,
 }

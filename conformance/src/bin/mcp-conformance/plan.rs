@@ -55,6 +55,8 @@ pub(crate) fn plan(args: RunArgs) -> Result<Plan> {
             command: settings.server,
             reference: settings.default_server,
             revisions: settings.revisions,
+            not_run: settings.not_run,
+            detect_sse: settings.detect_sse,
             session,
             seed: settings.seed,
             call_policy: CallPolicy {
@@ -85,6 +87,7 @@ fn flags(args: RunArgs) -> Flags {
     Flags {
         command: args.command,
         url: args.url,
+        transport: args.transport.map(Into::into),
         headers: args.headers,
         env: args.env,
         cwd: args.cwd,

@@ -1,9 +1,9 @@
 //! `reference-server` (hidden): the bundled conformant server on stdio (or Streamable
-//! HTTP with `--http PORT`), the default target
+//! HTTP with `--http PORT`, or 2024-11-05's HTTP+SSE with `--sse PORT`), the default target
 //! of `run`, with `--fault NAME` to break one rule on purpose. It lives in this binary so
 //! that an installed `mcp-conformance` can always test itself.
 
-use reference_server::{Era, Fault, HttpFault};
+use reference_server::{Era, Fault, HttpFault, SseFault};
 
 use crate::args::ReferenceArgs;
 use crate::exit::Exit;
@@ -14,6 +14,12 @@ pub(crate) fn reference_server(args: ReferenceArgs) -> Exit {
         // With --http, the HTTP mode's own faults (the stdio ones apply over HTTP too).
         if args.http.is_some() {
             for f in HttpFault::ALL {
+                println!("{}\t{}", f.name(), f.description());
+            }
+            return Exit::Pass;
+        }
+        if args.sse.is_some() {
+            for f in SseFault::ALL {
                 println!("{}\t{}", f.name(), f.description());
             }
             return Exit::Pass;
@@ -45,6 +51,17 @@ pub(crate) fn reference_server(args: ReferenceArgs) -> Exit {
             }
         };
         return Exit::Served(reference_server::run_http(port, fault, http_fault, era));
+    }
+    if let Some(port) = args.sse {
+        let sse_fault = match args.sse_fault.as_deref().map(str::parse::<SseFault>) {
+            None => None,
+            Some(Ok(f)) => Some(f),
+            Some(Err(e)) => {
+                eprintln!("{e}; see --list-faults");
+                return Exit::Usage;
+            }
+        };
+        return Exit::Served(reference_server::run_sse(port, fault, sse_fault, era));
     }
     Exit::Served(reference_server::run_stdio_era(fault, era))
 }

@@ -75,7 +75,7 @@ impl Session {
     /// Spawns the server and starts recording.
     pub fn start(command: &ServerCommand, config: SessionConfig) -> crate::Result<Self> {
         let transport = Transport::start(command, config.timeout, config.max_line)?;
-        if transport.http().is_none() {
+        if !transport.is_remote() {
             super::usage::count_process();
         }
         Ok(Self {
@@ -136,15 +136,25 @@ impl Session {
         }
     }
 
-    /// Whether this session talks Streamable HTTP.
+    /// Whether this session talks HTTP (Streamable HTTP, or 2024-11-05's HTTP+SSE): no
+    /// process of ours is behind it.
     pub fn is_http(&self) -> bool {
-        self.transport.http().is_some()
+        self.transport.is_remote()
     }
 
     /// The HTTP exchanges of this session so far (none over stdio), and how many more
     /// were not kept.
     pub fn http_facts(&self) -> (Vec<HttpFact>, u64) {
-        self.transport.http().map(|t| t.facts()).unwrap_or_default()
+        match (self.transport.http(), self.transport.sse()) {
+            (Some(http), _) => http.facts(),
+            (None, Some(sse)) => sse.facts(),
+            (None, None) => Default::default(),
+        }
+    }
+
+    /// What the SSE stream showed (2024-11-05 HTTP+SSE only).
+    pub fn sse_stream(&self) -> Option<crate::transport::SseStream> {
+        self.transport.sse().map(|t| t.stream())
     }
 
     /// The streams of this HTTP session (each request POST's, the GET stream) with the

@@ -1,0 +1,374 @@
+//! The suite over 2024-11-05's HTTP+SSE transport (`--transport sse`): the reference
+//! server's SSE mode (started by the runner, `--url URL -- CMD`) passes every check in
+//! 2024-11-05, each SSE fault fails exactly its check, the other revisions are reported as
+//! not run over this transport, and a hostile server that never sends the endpoint event
+//! is a finding within the timeout, without a hang or a leftover process.
+//!
+//! A table like `faults.rs`'s, for the faults of the SSE mode (`reference_server::SseFault`).
+
+use std::net::TcpListener;
+use std::sync::mpsc;
+use std::time::Duration;
+
+mod common;
+
+use common::Expect;
+use mcp_conformance::checks::Status;
+use mcp_conformance::config::{not_spoken_over, SSE_REVISIONS};
+use mcp_conformance::protocol::{Revision, SessionConfig, REVISIONS};
+use mcp_conformance::report::{render_text, RunReport};
+use mcp_conformance::runner::RunConfig;
+use mcp_conformance::transport::{HttpKind, HttpTarget, ServerCommand};
+use reference_server::SseFault;
+
+use Status::Fail;
+
+/// The one revision spoken over HTTP+SSE.
+const ALL: &[&str] = &[];
+
+type Row = (&'static str, &'static [Expect]);
+
+const EXPECTATIONS: &[Row] = &[
+    ("sse-endpoint-late", &[("sse-endpoint-event", Fail, ALL)]),
+    ("sse-wrong-event", &[("sse-message-event", Fail, ALL)]),
+];
+
+/// Skips the reference server may show over HTTP+SSE: checks outside 2024-11-05, the
+/// list_changed checks (its tool list never changes) and the stdio shutdown.
+const REFERENCE_SKIPS: &[&str] = &[
+    "applies to revisions",
+    "sent no notifications/tools/list_changed",
+    "applies to servers on stdio only",
+];
+
+/// A port free a moment ago (the server binds it right after; a clash fails loudly).
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port")
+}
+
+fn sse_revisions() -> Vec<&'static Revision> {
+    REVISIONS
+        .iter()
+        .filter(|r| SSE_REVISIONS.contains(&r.id))
+        .collect()
+}
+
+/// A run against `program args` started by the runner and reached at its SSE URL; the
+/// revisions HTTP+SSE does not speak are reported as not run, as the CLI does.
+fn config(program: &str, args: Vec<String>, port: u16, session: SessionConfig) -> RunConfig {
+    let mut command = ServerCommand::new(program, args);
+    command.http = Some(HttpTarget {
+        url: format!("http://127.0.0.1:{port}/sse"),
+        headers: vec![("Authorization".into(), "Bearer test-secret".into())],
+    });
+    command.http_kind = HttpKind::Sse;
+    let mut config = RunConfig::new(command);
+    config.session = session;
+    config.jobs = 1;
+    config.revisions = sse_revisions();
+    config.not_run = REVISIONS
+        .iter()
+        .filter_map(|r| Some((r, not_spoken_over(HttpKind::Sse, r)?)))
+        .collect();
+    config
+}
+
+fn run_reference(sse_fault: Option<&str>) -> RunReport {
+    let port = free_port();
+    let mut args = vec![
+        "reference-server".to_string(),
+        "--sse".to_string(),
+        port.to_string(),
+    ];
+    if let Some(f) = sse_fault {
+        args.extend(["--sse-fault".to_string(), f.to_string()]);
+    }
+    let mut config = config(
+        env!("CARGO_BIN_EXE_mcp-conformance"),
+        args,
+        port,
+        SessionConfig::default(),
+    );
+    config.reference = true;
+    common::run_blocking(&config)
+}
+
+#[test]
+fn reference_server_over_sse_passes_every_check_in_2024_11_05() {
+    let report = run_reference(None);
+    assert_eq!(report.target.transport, "sse");
+    let text = render_text(&report);
+    assert_eq!(report.revisions.len(), REVISIONS.len(), "{text}");
+    for rev in &report.revisions {
+        let not_run = report.not_spoken(rev.revision);
+        assert_eq!(
+            not_run.is_none(),
+            SSE_REVISIONS.contains(&rev.revision),
+            "{}: {not_run:?}",
+            rev.revision
+        );
+    }
+    let bad: Vec<_> = report
+        .revisions
+        .iter()
+        .filter(|r| SSE_REVISIONS.contains(&r.revision))
+        .flat_map(|r| r.results.iter().map(move |c| (r.revision, c)))
+        .filter(|(_, c)| match c.status {
+            Status::Pass => false,
+            Status::Skip => !REFERENCE_SKIPS.iter().any(|why| c.message.contains(why)),
+            Status::Fail | Status::Warn => true,
+        })
+        .map(|(rev, c)| format!("{rev} {} {:?}: {}", c.check, c.status, c.message))
+        .collect();
+    assert!(bad.is_empty(), "{}\n{text}", bad.join("\n"));
+    assert_eq!(report.summary.fail + report.summary.warn, 0);
+    // The SSE checks were judged, not skipped.
+    for (id, _, _) in EXPECTATIONS.iter().flat_map(|(_, e)| e.iter()) {
+        let result = report.result("2024-11-05", id).unwrap();
+        assert_eq!(result.status, Status::Pass, "{id}: {}", result.message);
+    }
+    assert!(text.contains("over sse"), "{text}");
+    assert!(
+        text.contains("== 2025-03-26: not run over sse, every check skipped"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("test-secret"),
+        "a header value leaked:\n{text}"
+    );
+}
+
+#[test]
+fn each_sse_fault_fails_exactly_its_check() {
+    let handles: Vec<_> = EXPECTATIONS
+        .iter()
+        .map(|row| std::thread::spawn(move || (row, run_reference(Some(row.0)))))
+        .collect();
+    let mut problems = Vec::new();
+    for handle in handles {
+        let (row, report) = handle.join().expect("fault thread");
+        let found = common::mismatches(&report, row.1);
+        if !found.is_empty() {
+            problems.extend(found.into_iter().map(|m| format!("{}: {m}", row.0)));
+            problems.push(render_text(&report));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn the_table_names_every_sse_fault_and_proves_every_sse_check() {
+    let mut in_table: Vec<&str> = EXPECTATIONS.iter().map(|r| r.0).collect();
+    let mut faults: Vec<&str> = SseFault::ALL.iter().map(|f| f.name()).collect();
+    in_table.sort_unstable();
+    faults.sort_unstable();
+    assert_eq!(in_table, faults);
+    let proven: Vec<&str> = EXPECTATIONS
+        .iter()
+        .flat_map(|(_, expected)| expected.iter().map(|(id, _, _)| *id))
+        .collect();
+    let unproven: Vec<&str> = mcp_conformance::checks::CATALOG
+        .iter()
+        .map(|c| c.id.as_str())
+        .filter(|id| id.starts_with("sse-") && !proven.contains(id))
+        .collect();
+    assert!(
+        unproven.is_empty(),
+        "SSE checks no fault makes fail: {unproven:?}"
+    );
+}
+
+/// A hostile HTTP+SSE server in Python: its GET opens an event stream that carries
+/// comments and `ready` events forever but never the endpoint event; a POST is never
+/// answered. It writes its pid to a file so the test can see that it is gone afterwards.
+const NO_ENDPOINT: &str = r#"
+import os, socket, sys, threading, time
+port, pidfile = int(sys.argv[1]), sys.argv[2]
+s = socket.socket()
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("127.0.0.1", port))
+s.listen(64)
+with open(pidfile, "w") as f:
+    f.write(str(os.getpid()))
+held = []
+def serve(c):
+    try:
+        c.recv(65536)
+        c.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\n")
+        while True:
+            c.sendall(b": keep-alive\n\nevent: ready\ndata: not yet\n\n")
+            time.sleep(0.05)
+    except OSError:
+        pass
+while True:
+    c, _ = s.accept()
+    held.append(c)
+    threading.Thread(target=serve, args=(c,), daemon=True).start()
+"#;
+
+#[test]
+fn a_server_that_never_sends_the_endpoint_event_is_a_finding_and_is_stopped() {
+    let port = free_port();
+    let dir = std::env::temp_dir().join(format!("mcp-sse-hostile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pidfile = dir.join("pid");
+    let session = SessionConfig {
+        timeout: Duration::from_secs(2),
+        shutdown_grace: Duration::from_secs(1),
+        ..SessionConfig::default()
+    };
+    let args = vec![
+        "-c".into(),
+        NO_ENDPOINT.into(),
+        port.to_string(),
+        pidfile.to_string_lossy().into_owned(),
+    ];
+    let mut config = config("python3", args, port, session);
+    config.properties = None;
+    // A guard against a hang (the test fails instead of never ending), not a timing.
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(common::run_blocking(&config));
+    });
+    let report = rx
+        .recv_timeout(Duration::from_secs(600))
+        .expect("the run against a server with no endpoint event never ended");
+    let pid: u32 = std::fs::read_to_string(&pidfile)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    let text = render_text(&report);
+    let endpoint = report.result("2024-11-05", "sse-endpoint-event").unwrap();
+    assert_eq!(endpoint.status, Fail, "{text}");
+    assert!(
+        endpoint.message.contains("not endpoint") && !endpoint.evidence.is_empty(),
+        "{text}"
+    );
+    let init = report.result("2024-11-05", "lc-init-result").unwrap();
+    assert_eq!(init.status, Fail, "{text}");
+    assert!(common::is_gone(pid), "the server is still running");
+}
+
+fn cli(args: &[String]) -> (Option<i32>, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_mcp-conformance"))
+        .args(args)
+        .output()
+        .expect("the binary runs");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+/// The command line end to end: `--transport sse` runs 2024-11-05 over HTTP+SSE and lists
+/// the rest as not run (and an SSE URL without `--transport` is detected as such); plain
+/// `--url` to a Streamable HTTP endpoint lists 2024-11-05 as not run, pointing at
+/// `--transport sse`.
+#[test]
+fn the_transport_flag_chooses_the_revisions_and_the_report_says_why() {
+    let bin = env!("CARGO_BIN_EXE_mcp-conformance").to_string();
+    let port = free_port();
+    let (code, text) = cli(&[
+        "run".into(),
+        "--cases".into(),
+        "0".into(),
+        "--url".into(),
+        format!("http://127.0.0.1:{port}/sse"),
+        "--transport".into(),
+        "sse".into(),
+        "--".into(),
+        bin.clone(),
+        "reference-server".into(),
+        "--sse".into(),
+        port.to_string(),
+    ]);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(text.contains(" over sse, seed 0"), "{text}");
+    assert!(
+        text.contains("== 2024-11-05 (negotiated \"2024-11-05\")"),
+        "{text}"
+    );
+    assert!(
+        text.contains("== 2025-11-25: not run over sse, every check skipped"),
+        "{text}"
+    );
+
+    // Without --transport (and --revision), the SSE URL is detected as HTTP+SSE: a POST to
+    // it gets 405, its GET opens a stream whose first event is endpoint.
+    let named_port = port;
+    let port = free_port();
+    let (code, detected) = cli(&[
+        "run".into(),
+        "--cases".into(),
+        "0".into(),
+        "--url".into(),
+        format!("http://127.0.0.1:{port}/sse"),
+        "--".into(),
+        bin.clone(),
+        "reference-server".into(),
+        "--sse".into(),
+        port.to_string(),
+    ]);
+    assert_eq!(code, Some(0), "{detected}");
+    assert_eq!(
+        detected.replace(&port.to_string(), "PORT"),
+        text.replace(&named_port.to_string(), "PORT"),
+        "detected and named runs differ"
+    );
+
+    let port = free_port();
+    let (code, text) = cli(&[
+        "run".into(),
+        "--cases".into(),
+        "0".into(),
+        "--revision".into(),
+        "2025-11-25".into(),
+        "--url".into(),
+        format!("http://127.0.0.1:{port}/mcp"),
+        "--".into(),
+        bin.clone(),
+        "reference-server".into(),
+        "--http".into(),
+        port.to_string(),
+    ]);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(
+        !text.contains("not run over"),
+        "named revisions only: {text}"
+    );
+
+    // Naming 2024-11-05 over Streamable HTTP is a usage error (nothing is started); left
+    // out, it is listed as not run.
+    let (code, text) = cli(&[
+        "run".into(),
+        "--revision".into(),
+        "2024-11-05".into(),
+        "--url".into(),
+        "http://127.0.0.1:9/mcp".into(),
+    ]);
+    assert_eq!(code, Some(2), "{text}");
+    let port = free_port();
+    let (code, text) = cli(&[
+        "run".into(),
+        "--cases".into(),
+        "0".into(),
+        "--url".into(),
+        format!("http://127.0.0.1:{port}/mcp"),
+        "--".into(),
+        bin,
+        "reference-server".into(),
+        "--http".into(),
+        port.to_string(),
+    ]);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(
+        text.contains("== 2024-11-05: not run over streamable-http, every check skipped")
+            && text.contains("--transport sse"),
+        "{text}"
+    );
+}
