@@ -284,7 +284,9 @@ fn render_distinct(
     let mut other = Vec::new();
     for (rev, r) in &f.occurrences[1..] {
         let like = likeness(rev, r);
-        if like == base {
+        // The same server answer as this check's own earlier finding (report/causes.rs).
+        let same_answer = r.same_cause_as.is_some_and(|c| c.check == f.check);
+        if like == base || (same_answer && like.0 == base.0) {
             same.push(*rev);
         } else if like.0 == base.0 {
             same_message.push((*rev, *r));
