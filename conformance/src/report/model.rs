@@ -476,7 +476,7 @@ pub fn policy_grade(result: &CheckResult) -> Option<String> {
     };
     let policy = policy_id(&result.message)
         .or_else(|| policy_id(result.source))
-        .map_or("policy".to_string(), |id| format!("policy {id}"));
+        .map_or("by policy".to_string(), |id| format!("policy {id}"));
     Some(format!("{policy}; {rule}"))
 }
 

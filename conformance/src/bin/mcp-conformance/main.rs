@@ -24,8 +24,8 @@ mod signals;
 use clap::Parser;
 
 use args::{Cli, Command};
-use mcp_conformance::Error;
 use exit::Exit;
+use mcp_conformance::Error;
 
 fn main() -> Exit {
     let cli = match Cli::try_parse() {

@@ -23,7 +23,10 @@ pub(crate) fn write_stdout(text: &str) {
     if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
         CLOSED.store(true, Ordering::Relaxed);
         if e.kind() != std::io::ErrorKind::BrokenPipe {
-            FAILED.lock().unwrap_or_else(|p| p.into_inner()).get_or_insert(e);
+            FAILED
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .get_or_insert(e);
         }
     }
 }

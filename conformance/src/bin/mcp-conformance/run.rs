@@ -19,19 +19,14 @@ pub(crate) fn run_command(args: RunArgs) -> Result<Exit> {
     let text = TextChoice::of(&args);
     let asked_for_reference = args.reference;
     let plan = plan(args)?;
-    if let Some(problem) = stdout_conflict(&plan) {
-        eprintln!("mcp-conformance: {problem}");
-        return Ok(Exit::Usage);
-    }
     if plan.config.reference {
         // A CI job in the wrong folder would otherwise test our server and pass.
         if asked_for_reference {
             eprintln!("mcp-conformance: testing the bundled reference server (--reference)");
         } else {
             eprintln!(
-                "mcp-conformance: no server command and no mcp-conformance.toml here: testing \
-                 the bundled reference server (give your server after `--`, or --reference \
-                 to ask for this one)"
+                "mcp-conformance: no server named (no command after `--`, no [server] in a \
+                 config file): testing the bundled reference server (--reference asks for it)"
             );
         }
     }
@@ -115,26 +110,6 @@ impl TextChoice {
     }
 }
 
-/// Several formats with nowhere to put them but stdout (or one `--output` file) would be
-/// glued together: a usage error, said before the run.
-fn stdout_conflict(plan: &Plan) -> Option<String> {
-    if plan.output_dir.is_some() || plan.formats.len() < 2 {
-        return None;
-    }
-    let names: Vec<&str> = plan.formats.iter().map(|f| f.name()).collect();
-    Some(match &plan.output {
-        Some(_) => format!(
-            "--output takes one format, not {}; write several with --output-dir DIR",
-            names.join(", ")
-        ),
-        None => format!(
-            "only one format can go to stdout, not {}; write several with --output-dir DIR \
-             (or one with --output FILE)",
-            names.join(", ")
-        ),
-    })
-}
-
 fn signal_name(n: i32) -> String {
     match n {
         2 => "SIGINT".to_string(),
@@ -201,7 +176,7 @@ fn emit(report: &RunReport, plan: &Plan, text: TextChoice) -> Result<()> {
             out!("{}", stdout_text());
         }
         (None, [] | [Format::Text]) => out!("{}", stdout_text()),
-        // `stdout_conflict` allows one format here.
+        // The config merge allows one format here (several need --output-dir).
         (None, formats) => {
             for format in formats {
                 out!("{}", format.render(report)?);
