@@ -109,6 +109,40 @@ const CASES: &[Case] = &[
         check: None,
     },
     Case {
+        name: "two formats to stdout would be glued together: a usage error (2), before the run (one format to --output too)",
+        files: &[],
+        steps: &[
+            (&["run", "--format", "json", "--format", "junit"], 2, &[], &["several --format values need --output-dir (on stdout they would run together)"]),
+            (&["run", "--format", "json", "--format", "junit", "--output", "{dir}/r"], 2, &[], &["--output takes one --format; use --output-dir for several"]),
+        ],
+        check: None,
+    },
+    Case {
+        // CI in the wrong folder tested our own server and passed, silently.
+        name: "run with no server named says it tests the bundled reference server (0)",
+        files: &[],
+        steps: &[(&["run", "--revision", "2025-11-25", "--cases", "0"], 0, &[],
+                  &["no server named (no command after `--`, no [server] in a config file): testing the bundled reference server"])],
+        check: None,
+    },
+    Case {
+        name: "--reference asks for the bundled reference server (0), over a config file's server; not with a command (2)",
+        files: &[("mcp-conformance.toml", "[server]\ncommand = \"/nonexistent/mcp-server\"\n")],
+        steps: &[
+            (&["run", "--reference", "--revision", "2025-11-25", "--cases", "0"], 0, &["Summary: no findings"],
+             &["testing the bundled reference server (--reference)"]),
+            (&["run", "--reference", "--", "{exe}", "reference-server"], 2, &[], &["cannot be used with"]),
+        ],
+        check: None,
+    },
+    Case {
+        name: "-q prints the summary line alone (1 when it fails)",
+        files: &[],
+        steps: &[(&["run", "-q", "--revision", "2025-11-25", "--cases", "0", "--", "{exe}", "reference-server", "--fault", "ping-nonempty"],
+                  1, &["Summary: 1 distinct failure(s), 0 distinct warning(s)"], &[])],
+        check: Some(one_line),
+    },
+    Case {
         name: "list prints every check (0)",
         files: &[],
         steps: &[(&["list"], 0, &[], &[])],
@@ -186,7 +220,7 @@ const CASES: &[Case] = &[
         name: "2026-07-28: the property phase runs on the modern-only server (0); a failing generated case is saved without a handshake (1) and replays: reproduced (1), not against the fixed server (0)",
         files: &[],
         steps: &[
-            (&["run", "--revision", "2026-07-28", "--", "{exe}", "reference-server", "--era", "modern"],
+            (&["run", "-v", "--revision", "2026-07-28", "--", "{exe}", "reference-server", "--era", "modern"],
              0, &["pass prop-server-survives: the server survived all", "answered server/discover after each"], &[]),
             (&["run", "--revision", "2026-07-28", "--cases-dir", "{dir}/cases", "--", "{exe}", "reference-server", "--era", "modern", "--fault", "negative-id-stringified"],
              1, &["FAIL prop-id-roundtrip (2026-07-28)", "replay: mcp-conformance replay"], &[]),
@@ -318,6 +352,67 @@ fn run_case(index: usize, case: &Case) -> Result<(), String> {
     }
     let _ = std::fs::remove_dir_all(&dir);
     Ok(())
+}
+
+/// `-q`: the last step's stdout is one line.
+fn one_line(_: &Path, outputs: &[Output]) {
+    let text = String::from_utf8_lossy(&outputs.last().unwrap().stdout);
+    assert_eq!(text.lines().count(), 1, "{text}");
+}
+
+/// `mcp-conformance list | head` and `run ... | head` panicked on the closed pipe (exit
+/// 101). Stdout here is a pipe whose reader is already gone, so every write fails.
+#[test]
+fn a_closed_pipe_ends_the_output_quietly() {
+    let cases: &[(&[&str], i32)] = &[
+        (&["list"], 0),
+        (&["explain", "rpc-id-echo"], 0),
+        (
+            &[
+                "run",
+                "--reference",
+                "--revision",
+                "2025-11-25",
+                "--cases",
+                "0",
+            ],
+            0,
+        ),
+        (
+            &[
+                "run",
+                "--revision",
+                "2025-11-25",
+                "--cases",
+                "0",
+                "--",
+                EXE,
+                "reference-server",
+                "--fault",
+                "ping-nonempty",
+            ],
+            1,
+        ),
+    ];
+    let dir = temp_dir("closed-pipe");
+    for (args, code) in cases {
+        let (reader, writer) = nix::unistd::pipe().unwrap();
+        drop(reader);
+        let out = Command::new(EXE)
+            .args(*args)
+            .current_dir(&dir)
+            .stdout(std::process::Stdio::from(writer))
+            .stderr(std::process::Stdio::piped())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(*code), "{args:?}: {stderr}");
+        assert!(
+            !stderr.contains("panicked") && !stderr.contains("failed to"),
+            "{args:?}: {stderr}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A 2026-07-28 case file has no handshake, and every request carries the per-request

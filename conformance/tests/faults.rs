@@ -13,7 +13,7 @@ mod common;
 
 use mcp_conformance::checks::{Status, CATALOG};
 use mcp_conformance::protocol::{Revision, SessionConfig, REVISIONS};
-use mcp_conformance::report::{render_text, RunReport};
+use mcp_conformance::report::{render_text, render_text_with, Detail, RunReport, TextOptions};
 use mcp_conformance::runner::RunConfig;
 use mcp_conformance::transport::ServerCommand;
 use reference_server::Fault;
@@ -610,7 +610,16 @@ fn reference_server_passes_every_check_in_every_revision() {
     );
     assert_eq!(report.summary.fail + report.summary.warn, 0);
     snapshot_settings().bind(|| {
-        insta::assert_snapshot!("reference-server", redacted(&report));
+        // Verbose: every pass and not-applicable line, so that a changed pass message is
+        // reviewed too (the default report shows findings only).
+        let verbose = TextOptions {
+            detail: Detail::Verbose,
+            color: false,
+        };
+        insta::assert_snapshot!(
+            "reference-server",
+            redact(&render_text_with(&report, verbose))
+        );
         // The timing section is measured: it is left out of the snapshot (tests/cli.rs
         // checks that it is there and counts the work).
         let mut timeless = report.clone();

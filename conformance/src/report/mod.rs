@@ -21,8 +21,12 @@ pub use json::to_json;
 pub use junit::to_junit;
 pub use markdown::to_markdown;
 pub use model::{
-    BaselineEntry, BaselineOutcome, Baselined, CoverageNote, Incomplete, NotSpoken, PartTiming,
-    RevisionReport, RevisionTiming, RunReport, RunTiming, Summary, TargetInfo, ToolGap, ToolInfo,
+    policy_grade, BaselineEntry, BaselineOutcome, Baselined, CoverageNote, DistinctFinding,
+    Incomplete, NotSpoken, PartTiming, RevisionReport, RevisionTiming, RunReport, RunTiming,
+    Summary, TargetInfo, ToolGap, ToolInfo,
 };
 pub use sarif::to_sarif;
-pub use text::{render_finding, render_text, render_text_styled, render_transcript};
+pub use text::{
+    render_finding, render_text, render_text_styled, render_text_with, render_transcript, Detail,
+    TextOptions,
+};

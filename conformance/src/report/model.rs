@@ -6,7 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::checks::{CheckResult, Status};
+use crate::checks::{CheckResult, Level, Status};
 
 /// The tool that produced the report.
 #[derive(Debug, Clone, Serialize)]
@@ -167,6 +167,30 @@ pub struct RunReport {
     pub timing: Option<RunTiming>,
 }
 
+/// One check with one status (fail or warn), and where it holds: the text report's unit.
+#[derive(Debug, Clone)]
+pub struct DistinctFinding<'a> {
+    /// Check id.
+    pub check: &'static str,
+    /// Fail or warn.
+    pub status: Status,
+    /// Each revision it holds in, with its result there, in report order.
+    pub occurrences: Vec<(&'static str, &'a CheckResult)>,
+}
+
+impl DistinctFinding<'_> {
+    /// The revisions it holds in, comma-separated, or "all" when that is every revision
+    /// of `judged` (and there is more than one).
+    pub fn revisions(&self, judged: &[&str]) -> String {
+        let revs: Vec<&str> = self.occurrences.iter().map(|(rev, _)| *rev).collect();
+        if judged.len() > 1 && revs == judged {
+            "all".to_string()
+        } else {
+            revs.join(", ")
+        }
+    }
+}
+
 /// A revision the server does not speak: a legacy-only server in 2026-07-28, a
 /// modern-only one in the handshake revisions.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -204,6 +228,12 @@ pub struct ToolGap {
 impl CoverageNote {
     /// One line for the readable formats (raw server text: each renderer escapes it).
     pub fn describe(&self) -> String {
+        self.describe_for(self.revision)
+    }
+
+    /// [`describe`](Self::describe) naming `revisions` (several revisions with the same
+    /// gap share one line in the text report).
+    pub fn describe_for(&self, revisions: &str) -> String {
         let tools: Vec<String> = self
             .tools
             .iter()
@@ -211,7 +241,7 @@ impl CoverageNote {
             .collect();
         let mut text = format!(
             "NOTE {}: no call of {} tool(s) returned a success: {}",
-            self.revision,
+            revisions,
             self.tools.len(),
             tools.join(", ")
         );
@@ -352,6 +382,41 @@ impl RunReport {
         }
     }
 
+    /// The revisions whose checks were judged: every revision reported but those the
+    /// server does not speak.
+    pub fn judged_revisions(&self) -> Vec<&'static str> {
+        self.revisions
+            .iter()
+            .map(|r| r.revision)
+            .filter(|rev| self.not_spoken(rev).is_none())
+            .collect()
+    }
+
+    /// Each distinct finding (one check with one status, fail or warn) with the revisions
+    /// it holds in: failures first, then warnings, each in the order first met
+    /// (revision order, then catalog order).
+    pub fn distinct_findings(&self) -> Vec<DistinctFinding<'_>> {
+        let mut found: Vec<DistinctFinding<'_>> = Vec::new();
+        for status in [Status::Fail, Status::Warn] {
+            for rev in &self.revisions {
+                for r in rev.results.iter().filter(|r| r.status == status) {
+                    match found
+                        .iter_mut()
+                        .find(|f| f.check == r.check && f.status == status)
+                    {
+                        Some(f) => f.occurrences.push((rev.revision, r)),
+                        None => found.push(DistinctFinding {
+                            check: r.check,
+                            status,
+                            occurrences: vec![(rev.revision, r)],
+                        }),
+                    }
+                }
+            }
+        }
+        found
+    }
+
     /// Whether any check failed.
     pub fn has_failures(&self) -> bool {
         self.summary.fail > 0
@@ -411,4 +476,51 @@ pub struct BaselineOutcome {
     pub baselined: Vec<Baselined>,
     /// Entries that matched no finding: the server improved, or the entry is wrong.
     pub stale: Vec<BaselineEntry>,
+}
+
+/// Why a finding's status is milder than its level: a MUST (or a schema or JSON-RPC rule)
+/// graded as a warning by a policy of REQUIREMENTS.md section 10. `None` when the status
+/// is the one the level gives. The policy is read from the finding's message ("policy
+/// A2") or its source ("REQUIREMENTS.md 10 A10"); when neither names one, "policy".
+pub fn policy_grade(result: &CheckResult) -> Option<String> {
+    if result.status != Status::Warn {
+        return None;
+    }
+    let rule = match result.level {
+        Level::Must => "MUST in the text",
+        Level::Schema => "a schema rule",
+        Level::JsonRpc => "a JSON-RPC 2.0 rule",
+        Level::Should | Level::May | Level::Policy => return None,
+    };
+    let policy = policy_id(&result.message)
+        .or_else(|| policy_id(result.source))
+        .map_or("by policy".to_string(), |id| format!("policy {id}"));
+    Some(format!("{policy}; {rule}"))
+}
+
+/// The first policy id ("A10") after "policy " or "REQUIREMENTS.md 10 " in `text`.
+fn policy_id(text: &str) -> Option<&str> {
+    ["policy ", "REQUIREMENTS.md 10 "].iter().find_map(|mark| {
+        let at = text.find(mark)? + mark.len();
+        let rest = &text[at..];
+        let digits = rest.strip_prefix('A')?;
+        let len = digits
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(digits.len());
+        (len > 0).then(|| &rest[..=len])
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn policy_ids_are_read_from_message_or_source() {
+        assert_eq!(policy_id("silence (policy A2: a warning)"), Some("A2"));
+        assert_eq!(policy_id("tools.mdx; REQUIREMENTS.md 10 A10"), Some("A10"));
+        assert_eq!(policy_id("REQUIREMENTS.md 10 A2, A3"), Some("A2"));
+        assert_eq!(policy_id("(policy: warning)"), None);
+        assert_eq!(policy_id("no policy here"), None);
+    }
 }

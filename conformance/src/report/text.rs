@@ -1,40 +1,72 @@
-//! The human report on stdout: grouped by revision, failures first, each with the
-//! messages that show it. Deterministic (no durations, no colour) so it can be
-//! snapshot and diffed.
+//! The human report on stdout, built to be read in ten seconds: a summary first (one line
+//! per distinct finding, with the revisions it holds in, and the totals), then each
+//! distinct finding once with its evidence, then notes (era, revisions not spoken,
+//! coverage lost, baseline) and the per-revision counts. Pass and not-applicable lines
+//! only with [`Detail::Verbose`]; [`Detail::Quiet`] is the totals line alone.
+//!
+//! Deterministic (no durations; colour only when asked) so it can be snapshot and diffed.
+//! Long server text is cut with its byte count; the JSON report keeps it whole.
 
 use std::fmt::Write;
 
+use anstyle::{AnsiColor, Style};
+
 use super::escape::escape_server_text;
-use super::model::{RunReport, Summary};
+use super::model::{policy_grade, DistinctFinding, RunReport, Summary};
 use crate::checks::{CheckResult, Evidence, Status};
 use crate::protocol::Direction;
 
-/// Longest evidence line printed; the JSON report keeps more.
-const MAX_LINE: usize = 1000;
+/// Longest evidence line printed; the JSON report keeps the whole text.
+const MAX_LINE: usize = 400;
 
-/// Renders the whole report as text, without colour (for files and snapshots).
+/// How much the text report shows.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Detail {
+    /// The totals line alone (`-q`).
+    Quiet,
+    /// Summary, each distinct finding once, notes (the default).
+    #[default]
+    Normal,
+    /// Also every revision's evidence in full, and the pass and not-applicable lines
+    /// (`-v`).
+    Verbose,
+}
+
+/// How the text report is rendered.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct TextOptions {
+    /// How much it shows.
+    pub detail: Detail,
+    /// ANSI colours on our own words (server text is escaped whatever this says).
+    pub color: bool,
+}
+
+/// Renders the default text report, without colour (for files and snapshots).
 pub fn render_text(report: &RunReport) -> String {
-    render_text_styled(report, false)
+    render_text_with(report, TextOptions::default())
 }
 
-/// ANSI colour for a status word, when colour is on.
-fn paint(word: &str, status: Status, color: bool) -> String {
-    if !color {
-        return word.to_string();
-    }
-    let code = match status {
-        Status::Fail => "31;1",
-        Status::Warn => "33;1",
-        Status::Skip => "2",
-        Status::Pass => "32",
-    };
-    format!("\u{1b}[{code}m{word}\u{1b}[0m")
-}
-
-/// Renders the whole report as text; `color` adds ANSI colours to status words (only ever
-/// to our own words: server text is escaped, so it cannot add colours of its own).
+/// Renders the default text report; `color` adds ANSI colours to our own words.
 pub fn render_text_styled(report: &RunReport, color: bool) -> String {
+    render_text_with(
+        report,
+        TextOptions {
+            color,
+            ..TextOptions::default()
+        },
+    )
+}
+
+/// Renders the text report as `options` say.
+pub fn render_text_with(report: &RunReport, options: TextOptions) -> String {
     let mut out = String::new();
+    let p = Painter(options.color);
+    let findings = report.distinct_findings();
+    let totals = totals(report, &findings);
+    if options.detail == Detail::Quiet {
+        let _ = writeln!(out, "{totals}");
+        return out;
+    }
     let target = escape_server_text(&report.target.describe());
     let _ = writeln!(
         out,
@@ -43,71 +75,80 @@ pub fn render_text_styled(report: &RunReport, color: bool) -> String {
     );
     if let Some(cut) = &report.incomplete {
         let line = escape_server_text(&cut.describe());
-        let _ = writeln!(out, "{}", paint(&line, Status::Fail, color));
+        let _ = writeln!(out, "{}", p.status(&line, Status::Fail));
     }
-    if let Some(era) = report.era {
-        let _ = writeln!(out, "The server is {era} (2026-07-28 versioning.mdx).");
+    let judged = report.judged_revisions();
+    let _ = writeln!(out);
+    summary_lines(&mut out, report, &findings, &judged, p);
+    let _ = writeln!(out, "{}", p.bold(&totals));
+
+    if !findings.is_empty() {
+        let _ = writeln!(out, "\n{}", p.bold("Findings"));
+        for finding in &findings {
+            render_distinct(&mut out, report, finding, &judged, options);
+        }
     }
-    for note in &report.coverage {
-        let _ = writeln!(out, "{}", escape_server_text(&note.describe()));
-    }
+    notes(&mut out, report, p);
+    let _ = writeln!(out, "\n{}", p.bold("Revisions"));
     for rev in &report.revisions {
-        let s = Summary::of(&rev.results);
+        if report.not_spoken(rev.revision).is_some() {
+            let _ = writeln!(
+                out,
+                "== {}: {}, every check skipped (why: Notes)",
+                rev.revision,
+                report.not_spoken_by(rev.revision)
+            );
+            continue;
+        }
         let negotiated = rev
             .negotiated
             .as_deref()
             .map_or("nothing".to_string(), |n| {
                 escape_server_text(&format!("{n:?}"))
             });
-        if let Some(reason) = report.not_spoken(rev.revision) {
-            let _ = writeln!(
-                out,
-                "\n== {}: {}, every check skipped: {}",
-                rev.revision,
-                report.not_spoken_by(rev.revision),
-                escape_server_text(reason)
-            );
-            continue;
-        }
         let _ = writeln!(
             out,
-            "\n== {} (negotiated {}): {}",
+            "== {} (negotiated {}): {}",
             rev.revision,
             negotiated,
-            counts(s)
+            counts(Summary::of(&rev.results))
         );
-        for status in [Status::Fail, Status::Warn, Status::Skip, Status::Pass] {
-            for r in rev.results.iter().filter(|r| r.status == status) {
-                let baselined = report.baselined(rev.revision, r.check);
-                render_result(&mut out, rev.revision, r, baselined, color);
+        if options.detail == Detail::Verbose {
+            for status in [Status::Skip, Status::Pass] {
+                for r in rev.results.iter().filter(|r| r.status == status) {
+                    let word = p.status(&format!("{:4}", r.status.as_str()), r.status);
+                    let _ = writeln!(
+                        out,
+                        "{word} {}: {}",
+                        r.check,
+                        escape_server_text(&r.message)
+                    );
+                }
             }
         }
     }
-    if let Some(b) = &report.baseline {
-        let _ = writeln!(
-            out,
-            "\nBaseline: {} finding(s) accepted, {} stale entr(y/ies)",
-            b.baselined.len(),
-            b.stale.len()
-        );
-        for e in &b.stale {
-            let _ = writeln!(
-                out,
-                "  stale: {} ({}) no longer fails: {}",
-                e.check,
-                e.revision.as_deref().unwrap_or("every revision"),
-                escape_server_text(&e.reason)
-            );
-        }
+    if options.detail != Detail::Verbose && report.summary.pass + report.summary.skip > 0 {
+        let _ = writeln!(out, "(pass and not-applicable lines: -v)");
     }
-    let _ = writeln!(
-        out,
-        "\nSummary: {} across {} revision(s); seed {}",
+    let _ = writeln!(out, "\n{totals}");
+    out
+}
+
+/// The totals line: distinct findings, then every result's count.
+fn totals(report: &RunReport, findings: &[DistinctFinding<'_>]) -> String {
+    let fails = findings.iter().filter(|f| f.status == Status::Fail).count();
+    let warns = findings.len() - fails;
+    let distinct = if findings.is_empty() {
+        "no findings".to_string()
+    } else {
+        format!("{fails} distinct failure(s), {warns} distinct warning(s)")
+    };
+    format!(
+        "Summary: {distinct}; {} across {} revision(s); seed {}",
         counts(report.summary),
         report.revisions.len(),
         report.seed
-    );
-    out
+    )
 }
 
 fn counts(s: Summary) -> String {
@@ -117,78 +158,321 @@ fn counts(s: Summary) -> String {
     )
 }
 
-fn render_result(
+/// One line per distinct finding: `FAIL rpc-batch  2025-03-26`.
+fn summary_lines(
     out: &mut String,
-    revision: &str,
-    r: &CheckResult,
-    baselined: Option<&str>,
-    color: bool,
+    report: &RunReport,
+    findings: &[DistinctFinding<'_>],
+    judged: &[&str],
+    p: Painter,
 ) {
-    let message = escape_server_text(&r.message);
-    match r.status {
-        Status::Pass | Status::Skip => {
-            let word = paint(&format!("{:4}", r.status.as_str()), r.status, color);
-            let _ = writeln!(out, "{word} {}: {}", r.check, message);
+    let width = findings.iter().map(|f| f.check.len()).max().unwrap_or(0);
+    for f in findings {
+        let mut line = format!(
+            "{} {:width$}  {}",
+            p.status(&f.status.as_str().to_uppercase(), f.status),
+            f.check,
+            f.revisions(judged)
+        );
+        if let Some(grade) = graded(f) {
+            let _ = write!(line, "  ({grade})");
         }
-        Status::Fail | Status::Warn => {
-            let word = paint(&r.status.as_str().to_uppercase(), r.status, color);
-            let expected = baselined
-                .map(|why| format!(" (baselined: {})", escape_server_text(why)))
-                .unwrap_or_default();
-            let _ = writeln!(
-                out,
-                "{word}{expected} {} ({revision}) [{} {}; {}]\n     {}\n     {}",
-                r.check,
-                r.level.as_str(),
-                r.requirement,
-                r.source,
-                r.title,
-                message
-            );
-            match r.same_cause_as {
-                Some(root) => {
-                    let _ = writeln!(out, "       ** {}", root.describe());
-                }
-                None => r.evidence.iter().for_each(|e| render_evidence(out, e)),
-            }
+        if let Some(baselined) = baselined(report, f) {
+            let _ = write!(line, "  ({baselined})");
         }
+        let _ = writeln!(out, "{}", line.trim_end());
     }
 }
 
-/// One finding as the text report shows it (for test harness failure messages).
+/// The policy that graded the finding down, when every occurrence shares one.
+fn graded(f: &DistinctFinding<'_>) -> Option<String> {
+    let first = policy_grade(f.occurrences[0].1)?;
+    let same = f
+        .occurrences
+        .iter()
+        .all(|(_, r)| policy_grade(r).as_deref() == Some(first.as_str()));
+    Some(if same {
+        first
+    } else {
+        format!("{first}, in some revisions")
+    })
+}
+
+/// "baselined: REASON", or "baselined in REV, REV: REASON" when only some occurrences are.
+fn baselined(report: &RunReport, f: &DistinctFinding<'_>) -> Option<String> {
+    let hits: Vec<(&str, &str)> = f
+        .occurrences
+        .iter()
+        .filter_map(|(rev, r)| Some((*rev, report.baselined(rev, r.check)?)))
+        .collect();
+    let reason = escape_server_text(hits.first()?.1);
+    Some(if hits.len() == f.occurrences.len() {
+        format!("baselined: {reason}")
+    } else {
+        let revs: Vec<&str> = hits.iter().map(|(rev, _)| *rev).collect();
+        format!("baselined in {}: {reason}", revs.join(", "))
+    })
+}
+
+/// What two occurrences are compared by: message, evidence and shared cause, with each
+/// one's own revision written as `<rev>` (a request that names its revision is the same
+/// request).
+fn likeness(
+    revision: &str,
+    r: &CheckResult,
+) -> (String, Vec<(Direction, String)>, Option<&'static str>) {
+    let norm = |text: &str| text.replace(revision, "<rev>");
+    (
+        norm(&r.message),
+        r.evidence
+            .iter()
+            .map(|e| (e.direction, norm(&e.text)))
+            .collect(),
+        r.same_cause_as.map(|c| c.check),
+    )
+}
+
+fn render_distinct(
+    out: &mut String,
+    report: &RunReport,
+    f: &DistinctFinding<'_>,
+    judged: &[&str],
+    options: TextOptions,
+) {
+    let p = Painter(options.color);
+    let (first_rev, first) = f.occurrences[0];
+    let word = p.status(&first.status.as_str().to_uppercase(), first.status);
+    let mut head = word.to_string();
+    if let Some(grade) = graded(f) {
+        let _ = write!(head, " ({grade})");
+    }
+    if let Some(baselined) = baselined(report, f) {
+        let _ = write!(head, " ({baselined})");
+    }
+    let _ = writeln!(
+        out,
+        "{head} {} ({}) [{}]\n     {}",
+        f.check,
+        f.revisions(judged),
+        citation(first),
+        first.title
+    );
+    // A level or citation that differs in a later revision is said, not hidden.
+    for (rev, r) in &f.occurrences[1..] {
+        if citation(r) != citation(first) {
+            let _ = writeln!(out, "     in {rev}: [{}]", citation(r));
+        }
+    }
+    let several = f.occurrences.len() > 1;
+    let prefix = |rev: &str| {
+        if several {
+            format!("{rev}: ")
+        } else {
+            String::new()
+        }
+    };
+    let _ = writeln!(
+        out,
+        "     {}{}",
+        prefix(first_rev),
+        escape_server_text(&crate::protocol::cut_text(&first.message, MAX_LINE))
+    );
+    render_evidence_of(out, first);
+    let base = likeness(first_rev, first);
+    let mut same = Vec::new();
+    let mut same_message = Vec::new();
+    let mut other = Vec::new();
+    for (rev, r) in &f.occurrences[1..] {
+        let like = likeness(rev, r);
+        // The same server answer as this check's own earlier finding (report/causes.rs).
+        let same_answer = r.same_cause_as.is_some_and(|c| c.check == f.check);
+        if like == base || (same_answer && like.0 == base.0) {
+            same.push(*rev);
+        } else if like.0 == base.0 {
+            same_message.push((*rev, *r));
+        } else {
+            other.push((*rev, *r));
+        }
+    }
+    if !same.is_empty() {
+        let _ = writeln!(out, "     same in {}", same.join(", "));
+    }
+    let verbose = options.detail == Detail::Verbose;
+    if !same_message.is_empty() {
+        let revs: Vec<&str> = same_message.iter().map(|(rev, _)| *rev).collect();
+        if verbose {
+            for (rev, r) in &same_message {
+                let _ = writeln!(out, "     {rev}: the same message; its evidence:");
+                render_evidence_of(out, r);
+            }
+        } else {
+            let _ = writeln!(
+                out,
+                "     same message in {}; its evidence differs (-v or the JSON report)",
+                revs.join(", ")
+            );
+        }
+    }
+    for (rev, r) in &other {
+        let message = crate::protocol::cut_text(&r.message, MAX_LINE);
+        let _ = writeln!(out, "     {rev}: {}", escape_server_text(&message));
+        if verbose {
+            render_evidence_of(out, r);
+        }
+    }
+    if !other.is_empty() && !verbose {
+        let _ = writeln!(out, "     (their evidence: -v or the JSON report)");
+    }
+}
+
+/// `LEVEL REQUIREMENT; source`, the level left out when a policy graded the finding
+/// (the status word says that, with the level in the text).
+fn citation(r: &CheckResult) -> String {
+    if policy_grade(r).is_some() {
+        format!("{}; {}", r.requirement, r.source)
+    } else {
+        format!("{} {}; {}", r.level.as_str(), r.requirement, r.source)
+    }
+}
+
+fn render_evidence_of(out: &mut String, r: &CheckResult) {
+    match r.same_cause_as {
+        Some(root) => {
+            let _ = writeln!(out, "       ** {}", root.describe());
+        }
+        None => r.evidence.iter().for_each(|e| render_evidence(out, e)),
+    }
+}
+
+/// Era, revisions not spoken, coverage lost (one line per distinct gap), baseline.
+fn notes(out: &mut String, report: &RunReport, p: Painter) {
+    let mut lines = Vec::new();
+    if let Some(era) = report.era {
+        lines.push(format!("The server is {era} (2026-07-28 versioning.mdx)."));
+    }
+    for n in &report.not_spoken {
+        lines.push(format!(
+            "{}: {}, every check skipped: {}",
+            n.revision,
+            report.not_spoken_by(n.revision),
+            escape_server_text(&n.reason)
+        ));
+    }
+    // The same tools failing the same way in several revisions: one line.
+    let mut gaps: Vec<(Vec<&str>, &super::model::CoverageNote)> = Vec::new();
+    for note in &report.coverage {
+        match gaps
+            .iter_mut()
+            .find(|(_, n)| n.tools == note.tools && n.checks_skipped == note.checks_skipped)
+        {
+            Some((revs, _)) => revs.push(note.revision),
+            None => gaps.push((vec![note.revision], note)),
+        }
+    }
+    for (revs, note) in gaps {
+        lines.push(escape_server_text(&note.describe_for(&revs.join(", "))));
+    }
+    if let Some(b) = &report.baseline {
+        lines.push(format!(
+            "Baseline: {} finding(s) accepted, {} stale entr(y/ies)",
+            b.baselined.len(),
+            b.stale.len()
+        ));
+        for e in &b.stale {
+            lines.push(format!(
+                "  stale: {} ({}) no longer fails: {}",
+                e.check,
+                e.revision.as_deref().unwrap_or("every revision"),
+                escape_server_text(&e.reason)
+            ));
+        }
+    }
+    if lines.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "\n{}", p.bold("Notes"));
+    for line in lines {
+        let _ = writeln!(out, "{line}");
+    }
+}
+
+/// One finding in one revision as the text report shows it (for the test harness's
+/// failure messages).
 pub fn render_finding(revision: &str, result: &CheckResult) -> String {
     let mut out = String::new();
-    render_result(&mut out, revision, result, None, false);
+    let mut word = result.status.as_str().to_uppercase();
+    if let Some(grade) = policy_grade(result) {
+        let _ = write!(word, " ({grade})");
+    }
+    let _ = writeln!(
+        out,
+        "{word} {} ({revision}) [{}]\n     {}\n     {}",
+        result.check,
+        citation(result),
+        result.title,
+        escape_server_text(&result.message)
+    );
+    render_evidence_of(&mut out, result);
     out
 }
 
 fn render_evidence(out: &mut String, e: &Evidence) {
-    let tag = match e.direction {
+    let text = escape_server_text(&crate::protocol::cut_text(&e.text, MAX_LINE));
+    let _ = writeln!(out, "       {} {text}", tag(e.direction));
+}
+
+fn tag(direction: Direction) -> &'static str {
+    match direction {
         Direction::Sent => "->",
         Direction::Received => "<-",
         Direction::Stderr => "stderr:",
         Direction::Harness => "**",
-    };
-    let text = escape_server_text(&crate::protocol::cut_text(&e.text, MAX_LINE));
-    let _ = writeln!(out, "       {tag} {text}");
+    }
 }
 
 /// A transcript, one escaped line per entry: `->` sent, `<-` received, `stderr:`, and
 /// `**` for the harness's own notes. Each line starts with `indent`.
 pub fn render_transcript(transcript: &crate::protocol::Transcript, indent: &str) -> String {
-    use crate::protocol::Direction;
     let mut out = String::new();
     for entry in transcript.entries() {
-        let tag = match entry.direction {
-            Direction::Sent => "->",
-            Direction::Received => "<-",
-            Direction::Stderr => "stderr:",
-            Direction::Harness => "**",
-        };
-        out.push_str(&format!(
-            "{indent}{tag} {}\n",
-            super::escape_server_text(&entry.text)
-        ));
+        let _ = writeln!(
+            out,
+            "{indent}{} {}",
+            tag(entry.direction),
+            escape_server_text(&entry.text)
+        );
     }
     out
 }
+
+/// ANSI styles for our own words, when colour is on (only ever around text already
+/// escaped: server text cannot add colours of its own).
+#[derive(Clone, Copy)]
+struct Painter(bool);
+
+impl Painter {
+    fn paint(self, text: &str, style: Style) -> String {
+        if self.0 {
+            format!("{style}{text}{style:#}")
+        } else {
+            text.to_string()
+        }
+    }
+
+    fn status(self, text: &str, status: Status) -> String {
+        let style = match status {
+            Status::Fail => AnsiColor::Red.on_default().bold(),
+            Status::Warn => AnsiColor::Yellow.on_default().bold(),
+            Status::Skip => Style::new().dimmed(),
+            Status::Pass => AnsiColor::Green.on_default(),
+        };
+        self.paint(text, style)
+    }
+
+    fn bold(self, text: &str) -> String {
+        self.paint(text, Style::new().bold())
+    }
+}
+
+#[cfg(test)]
+mod tests;

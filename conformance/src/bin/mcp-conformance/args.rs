@@ -182,9 +182,33 @@ pub(crate) struct RunArgs {
     /// Header sent on every HTTP request, 'Name: value' (repeatable; values never reported).
     #[arg(long = "header", value_name = "NAME: VALUE")]
     pub headers: Vec<String>,
+    /// Test the bundled reference server (what `run` does when neither the command line
+    /// nor a config file names a server), even when a config file names one.
+    #[arg(long, conflicts_with_all = ["command", "url"])]
+    pub reference: bool,
+    /// Text report: also every pass and not-applicable line, and each revision's evidence.
+    #[arg(short, long, conflicts_with = "quiet")]
+    pub verbose: bool,
+    /// Text report: the summary line alone.
+    #[arg(short, long)]
+    pub quiet: bool,
+    /// Colour the text report: auto (on a terminal, unless NO_COLOR is set), always, never.
+    #[arg(long, value_enum, value_name = "WHEN", default_value = "auto")]
+    pub color: ColorWhen,
     /// The server command and its arguments, after `--`.
     #[arg(last = true, value_name = "COMMAND")]
     pub command: Vec<String>,
+}
+
+/// `--color`.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum ColorWhen {
+    /// On a terminal, unless NO_COLOR is set (CLICOLOR_FORCE forces it).
+    Auto,
+    /// Always.
+    Always,
+    /// Never.
+    Never,
 }
 
 /// `replay`.

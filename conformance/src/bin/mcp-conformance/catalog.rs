@@ -18,7 +18,7 @@ pub(crate) fn list() -> Exit {
         })
         .collect();
     for line in columns(&rows) {
-        println!("{line}");
+        outln!("{line}");
     }
     Exit::Pass
 }
@@ -57,21 +57,21 @@ pub(crate) fn explain(id: &str) -> Exit {
         eprintln!("mcp-conformance: unknown check {id:?}; `mcp-conformance list` prints them all");
         return Exit::Usage;
     };
-    println!(
+    outln!(
         "{} ({} {}, revisions {})",
         check.id,
         check.level.describe(),
         check.requirement,
         check.applies.describe()
     );
-    println!(
+    outln!(
         "{}\nSource: {}\n",
         check.title,
         check.source.describe_eras()
     );
-    println!("What is required\n{}\n", text.requirement);
-    println!("Why it matters\n{}\n", text.why);
-    println!("How to fix a server that fails it\n{}", text.fix);
+    outln!("What is required\n{}\n", text.requirement);
+    outln!("Why it matters\n{}\n", text.why);
+    outln!("How to fix a server that fails it\n{}", text.fix);
     Exit::Pass
 }
 

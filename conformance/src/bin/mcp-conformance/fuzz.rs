@@ -101,15 +101,15 @@ fn generators(args: FuzzArgs, setup: Setup) -> Result<Exit> {
     let found = runtime.block_on(async {
         tokio::select! {
             outcome = mcp_conformance::scenarios::fuzz(&server, revision, &session, &policy, seed, Duration::from_secs_f64(time), |f| {
-                println!("FAIL {} ({}), seed {}: {}", f.check, revision.id, f.case.seed, escape_server_text(&f.outcome));
-                println!("     {}", escape_server_text(&f.description));
-                println!("     minimal input: {}", escape_server_text(&f.input.to_string()));
+                outln!("FAIL {} ({}), seed {}: {}", f.check, revision.id, f.case.seed, escape_server_text(&f.outcome));
+                outln!("     {}", escape_server_text(&f.description));
+                outln!("     minimal input: {}", escape_server_text(&f.input.to_string()));
                 if let Some(dir) = &cases_dir {
                     saved += 1;
                     let path = dir.join(format!("fuzz-{}-{}-{saved}.json", f.case.revision, f.check));
                     let text = serde_json::to_string_pretty(&f.case).unwrap_or_default();
                     match std::fs::create_dir_all(dir).and_then(|()| std::fs::write(&path, text)) {
-                        Ok(()) => println!("     replay: mcp-conformance replay {}", path.display()),
+                        Ok(()) => outln!("     replay: mcp-conformance replay {}", path.display()),
                         Err(e) => write_error = Some(Error::WriteReport { path, source: e }),
                     }
                 }
@@ -124,14 +124,14 @@ fn generators(args: FuzzArgs, setup: Setup) -> Result<Exit> {
         return Ok(Exit::interrupted());
     };
     let outcome = outcome?;
-    println!(
+    outln!(
         "fuzzed {} round(s), {} case(s): {} distinct failure(s)",
         outcome.rounds,
         outcome.cases,
         outcome.failures.len()
     );
     if let Some(why) = &outcome.stopped {
-        println!("stopped: {why}");
+        outln!("stopped: {why}");
     }
     Ok(Exit::failed_if(
         !outcome.failures.is_empty() || outcome.stopped.is_some(),
@@ -177,7 +177,7 @@ fn live(args: FuzzArgs, setup: Setup) -> Result<Exit> {
         }
     };
     let report = |finding: mcp_conformance::fuzzing::Finding, found: &mut Vec<_>| {
-        println!("{}", finding.report());
+        outln!("{}", finding.report());
         let key = (finding.check, finding.kind);
         if !found.contains(&key) {
             found.push(key);
@@ -213,10 +213,10 @@ fn live(args: FuzzArgs, setup: Setup) -> Result<Exit> {
             match target.run(&data) {
                 Some(finding) => {
                     note_saved(&finding);
-                    println!("input {}:", path.display());
+                    outln!("input {}:", path.display());
                     report(finding, &mut findings);
                 }
-                None => println!("input {}: no finding", path.display()),
+                None => outln!("input {}: no finding", path.display()),
             }
         }
     }
@@ -224,9 +224,9 @@ fn live(args: FuzzArgs, setup: Setup) -> Result<Exit> {
         return Ok(Exit::interrupted());
     }
     for note in target.notes() {
-        println!("note: {}", escape_server_text(note));
+        outln!("note: {}", escape_server_text(note));
     }
-    println!(
+    outln!(
         "ran {} case(s), restarted the server {} time(s): {} distinct failure(s)",
         target.execs,
         target.restarts(),

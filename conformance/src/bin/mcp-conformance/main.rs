@@ -7,6 +7,10 @@
 #[global_allocator]
 static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+// First: its `outln!` and `out!` are used by the modules after it.
+#[macro_use]
+mod output;
+
 mod args;
 mod catalog;
 mod exit;
@@ -22,6 +26,7 @@ use clap::Parser;
 
 use args::{Cli, Command};
 use exit::Exit;
+use mcp_conformance::Error;
 
 fn main() -> Exit {
     let cli = match Cli::try_parse() {
@@ -51,5 +56,14 @@ fn main() -> Exit {
         Command::Fuzz(args) => fuzz::fuzz(args),
         Command::ReferenceServer(args) => Ok(reference::reference_server(args)),
     };
-    outcome.unwrap_or_else(Exit::from)
+    let exit = outcome.unwrap_or_else(Exit::from);
+    // A report that could not be written whole (not a reader that left early) is a
+    // setup error, whatever the verdict was.
+    match output::take_error() {
+        Some(source) if !matches!(exit, Exit::Setup(_)) => Exit::Setup(Error::WriteReport {
+            path: "stdout".into(),
+            source,
+        }),
+        _ => exit,
+    }
 }

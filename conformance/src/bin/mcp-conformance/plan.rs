@@ -35,7 +35,11 @@ pub(crate) struct Plan {
 /// Reads the config file (`--config`, else `./mcp-conformance.toml` when present) and
 /// merges the flags over it.
 pub(crate) fn plan(args: RunArgs) -> Result<Plan> {
-    let file = FileConfig::discover(args.config.as_deref())?.unwrap_or_default();
+    let mut file = FileConfig::discover(args.config.as_deref())?.unwrap_or_default();
+    if args.reference {
+        // `--reference` wins over the file's server (clap keeps it from a command or URL).
+        file.server = None;
+    }
     let settings = file.merge(flags(args), reference_server)?;
 
     // Built in the order the CLI always built them, so that of two bad values the same

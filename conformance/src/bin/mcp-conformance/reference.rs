@@ -14,7 +14,7 @@ pub(crate) fn reference_server(args: ReferenceArgs) -> Exit {
         // With --http, the HTTP mode's own faults (the stdio ones apply over HTTP too).
         if args.http.is_some() {
             for f in HttpFault::ALL {
-                println!("{}\t{}", f.name(), f.description());
+                outln!("{}\t{}", f.name(), f.description());
             }
             return Exit::Pass;
         }
@@ -25,7 +25,7 @@ pub(crate) fn reference_server(args: ReferenceArgs) -> Exit {
             return Exit::Pass;
         }
         for f in Fault::ALL {
-            println!("{}\t{}", f.name(), f.description());
+            outln!("{}\t{}", f.name(), f.description());
         }
         return Exit::Pass;
     }

@@ -51,22 +51,22 @@ pub(crate) fn replay(args: ReplayArgs) -> Result<Exit> {
     let outcome = runtime.block_on(mcp_conformance::scenarios::replay(&case, &server, &session));
     started.stop(session.shutdown_grace);
     let outcome = outcome?;
-    println!(
+    outln!(
         "replaying {} ({}, {}): {}",
         file.display(),
         case.check,
         case.revision,
         escape_server_text(&case.description)
     );
-    print!("{}", render_transcript(&outcome.transcript, "  "));
+    out!("{}", render_transcript(&outcome.transcript, "  "));
     if outcome.reproduced {
-        println!(
+        outln!(
             "reproduced ({:?}): {}",
             case.kind,
             escape_server_text(&outcome.observed)
         );
     } else {
-        println!("not reproduced: {}", escape_server_text(&outcome.observed));
+        outln!("not reproduced: {}", escape_server_text(&outcome.observed));
     }
     Ok(Exit::failed_if(outcome.reproduced))
 }

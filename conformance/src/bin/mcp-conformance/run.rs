@@ -2,21 +2,34 @@
 //! gate's verdict.
 
 use std::cell::Cell;
-use std::io::IsTerminal;
 use std::path::Path;
 
-use mcp_conformance::report::{render_text_styled, Baseline, Format, RunReport};
+use anstream::{AutoStream, ColorChoice};
+use mcp_conformance::report::{render_text_with, Baseline, Detail, Format, RunReport, TextOptions};
 use mcp_conformance::runner::{run_until, RunEvent};
 use mcp_conformance::{Error, Result};
 
-use crate::args::RunArgs;
+use crate::args::{ColorWhen, RunArgs};
 use crate::exit::Exit;
 use crate::plan::{plan, Plan};
 use crate::signals::Signals;
 
 /// Runs the suite; `Fail` when the gate fails (its reasons on stderr).
 pub(crate) fn run_command(args: RunArgs) -> Result<Exit> {
+    let text = TextChoice::of(&args);
+    let asked_for_reference = args.reference;
     let plan = plan(args)?;
+    if plan.config.reference {
+        // A CI job in the wrong folder would otherwise test our server and pass.
+        if asked_for_reference {
+            eprintln!("mcp-conformance: testing the bundled reference server (--reference)");
+        } else {
+            eprintln!(
+                "mcp-conformance: no server named (no command after `--`, no [server] in a \
+                 config file): testing the bundled reference server (--reference asks for it)"
+            );
+        }
+    }
     let baseline = plan.baseline.as_deref().map(Baseline::load).transpose()?;
     eprintln!("mcp-conformance: seed {}", plan.config.seed);
     let runtime = tokio::runtime::Builder::new_current_thread()
@@ -38,7 +51,7 @@ pub(crate) fn run_command(args: RunArgs) -> Result<Exit> {
     if let Some(baseline) = &baseline {
         report.apply_baseline(baseline);
     }
-    emit(&report, &plan)?;
+    emit(&report, &plan, text)?;
     let gate = report.gate(plan.gate);
     if let Some(n) = signalled.get() {
         eprintln!("mcp-conformance: interrupted (signal {n}); the servers were ended");
@@ -48,6 +61,53 @@ pub(crate) fn run_command(args: RunArgs) -> Result<Exit> {
         eprintln!("mcp-conformance: {}", gate.reasons.join("; "));
     }
     Ok(Exit::failed_if(!gate.passed))
+}
+
+/// `-v`, `-q` and `--color`: how the text report is rendered on stdout and in files.
+#[derive(Clone, Copy)]
+struct TextChoice {
+    detail: Detail,
+    color: bool,
+}
+
+impl TextChoice {
+    fn of(args: &RunArgs) -> Self {
+        let detail = if args.verbose {
+            Detail::Verbose
+        } else if args.quiet {
+            Detail::Quiet
+        } else {
+            Detail::Normal
+        };
+        let color = match args.color {
+            ColorWhen::Always => true,
+            ColorWhen::Never => false,
+            // Terminal, NO_COLOR, CLICOLOR(_FORCE), TERM: as clap decides for its help.
+            ColorWhen::Auto => {
+                AutoStream::<std::io::Stdout>::choice(&std::io::stdout()) != ColorChoice::Never
+            }
+        };
+        Self { detail, color }
+    }
+
+    /// On stdout: as asked.
+    fn stdout(self) -> TextOptions {
+        TextOptions {
+            detail: self.detail,
+            color: self.color,
+        }
+    }
+
+    /// In a file: never coloured, never only the summary line.
+    fn file(self) -> TextOptions {
+        TextOptions {
+            detail: match self.detail {
+                Detail::Quiet => Detail::Normal,
+                other => other,
+            },
+            color: false,
+        }
+    }
 }
 
 fn signal_name(n: i32) -> String {
@@ -77,10 +137,19 @@ fn write(path: &Path, text: &str) -> Result<()> {
     })
 }
 
-/// The text report always goes to stdout (coloured on a terminal); other formats go to
-/// `--output`, `--output-dir`, or, when neither is given, to stdout instead of the text.
-fn emit(report: &RunReport, plan: &Plan) -> Result<()> {
-    let stdout_text = || render_text_styled(report, std::io::stdout().is_terminal());
+/// A format as written to a file (the text report never coloured).
+fn render_file(format: Format, report: &RunReport, text: TextChoice) -> Result<String> {
+    match format {
+        Format::Text => Ok(render_text_with(report, text.file())),
+        other => other.render(report),
+    }
+}
+
+/// The text report goes to stdout (coloured as `--color` says) and the formats asked for
+/// to `--output` or `--output-dir`; with neither, the one format asked for goes to stdout
+/// instead of the text.
+fn emit(report: &RunReport, plan: &Plan, text: TextChoice) -> Result<()> {
+    let stdout_text = || render_text_with(report, text.stdout());
     if let Some(dir) = &plan.output_dir {
         std::fs::create_dir_all(dir).map_err(|source| Error::WriteReport {
             path: dir.clone(),
@@ -92,27 +161,25 @@ fn emit(report: &RunReport, plan: &Plan) -> Result<()> {
             &plan.formats[..]
         };
         for format in formats {
-            write(&dir.join(format.file_name()), &format.render(report)?)?;
+            write(
+                &dir.join(format.file_name()),
+                &render_file(*format, report, text)?,
+            )?;
         }
-        print!("{}", stdout_text());
+        out!("{}", stdout_text());
         return Ok(());
     }
     match (&plan.output, plan.formats.as_slice()) {
         (Some(path), formats) => {
-            write(
-                path,
-                &formats
-                    .first()
-                    .copied()
-                    .unwrap_or(Format::Text)
-                    .render(report)?,
-            )?;
-            print!("{}", stdout_text());
+            let format = formats.first().copied().unwrap_or(Format::Text);
+            write(path, &render_file(format, report, text)?)?;
+            out!("{}", stdout_text());
         }
-        (None, [] | [Format::Text]) => print!("{}", stdout_text()),
+        (None, [] | [Format::Text]) => out!("{}", stdout_text()),
+        // The config merge allows one format here (several need --output-dir).
         (None, formats) => {
             for format in formats {
-                print!("{}", format.render(report)?);
+                out!("{}", format.render(report)?);
             }
         }
     }

@@ -1,0 +1,176 @@
+//! The text report's layout on hand-built run models: one line per distinct finding,
+//! its evidence once, the status word and the applied level in agreement, long server
+//! text cut, colour only on our own words.
+
+use super::*;
+use crate::checks::Level;
+use crate::report::model::{RevisionReport, TargetInfo};
+
+const REVS: [&str; 3] = ["2024-11-05", "2025-03-26", "2025-06-18"];
+
+fn result(check: &'static str, level: Level, status: Status, message: &str) -> CheckResult {
+    CheckResult {
+        check,
+        title: "a title",
+        level,
+        requirement: "REQ-ID",
+        source: "page.mdx, Section",
+        status,
+        message: message.to_string(),
+        evidence: vec![Evidence {
+            direction: Direction::Received,
+            text: format!("{{\"answer\":\"{message}\"}}"),
+        }],
+        same_cause_as: None,
+    }
+}
+
+/// A report over `REVS` whose revision `i` holds `results(i)`.
+fn report(results: impl Fn(usize) -> Vec<CheckResult>) -> RunReport {
+    let revisions = REVS
+        .iter()
+        .enumerate()
+        .map(|(i, rev)| RevisionReport {
+            revision: rev,
+            negotiated: Some(rev.to_string()),
+            results: results(i),
+        })
+        .collect();
+    let target = TargetInfo {
+        transport: "stdio",
+        command: "server".into(),
+        args: Vec::new(),
+        reference: false,
+    };
+    RunReport::new(target, 0, revisions)
+}
+
+fn pass(check: &'static str) -> CheckResult {
+    let mut r = result(check, Level::Must, Status::Pass, "held");
+    r.evidence.clear();
+    r
+}
+
+#[test]
+fn a_finding_in_every_revision_is_one_summary_line_and_one_evidence_block() {
+    let report = report(|_| {
+        vec![
+            result("rpc-a", Level::Must, Status::Fail, "broken"),
+            pass("rpc-b"),
+        ]
+    });
+    let text = render_text(&report);
+    assert!(text.contains("\nFAIL rpc-a  all\n"), "{text}");
+    assert_eq!(
+        text.matches("<- {\"answer\":\"broken\"}").count(),
+        1,
+        "{text}"
+    );
+    assert!(text.contains("same in 2025-03-26, 2025-06-18"), "{text}");
+    assert!(
+        !text.contains("pass rpc-b"),
+        "pass lines only with -v:\n{text}"
+    );
+    let summary = text.find("Summary: 1 distinct failure(s)").unwrap();
+    assert!(
+        summary < text.find("Findings").unwrap(),
+        "summary first:\n{text}"
+    );
+}
+
+#[test]
+fn a_finding_in_some_revisions_lists_them_and_says_what_differs() {
+    let report = report(|i| match i {
+        0 => vec![result("rpc-a", Level::Must, Status::Fail, "broken")],
+        1 => vec![result(
+            "rpc-a",
+            Level::Must,
+            Status::Fail,
+            "broken otherwise",
+        )],
+        _ => vec![pass("rpc-a")],
+    });
+    let text = render_text(&report);
+    assert!(
+        text.contains("\nFAIL rpc-a  2024-11-05, 2025-03-26\n"),
+        "{text}"
+    );
+    assert!(text.contains("     2025-03-26: broken otherwise"), "{text}");
+    assert!(
+        text.contains("(their evidence: -v or the JSON report)"),
+        "{text}"
+    );
+    let verbose = render_text_with(
+        &report,
+        TextOptions {
+            detail: Detail::Verbose,
+            color: false,
+        },
+    );
+    assert!(
+        verbose.contains("<- {\"answer\":\"broken otherwise\"}"),
+        "{verbose}"
+    );
+    assert!(verbose.contains("pass rpc-a: held"), "{verbose}");
+}
+
+/// `WARN ... [MUST ...]` read as a contradiction: the policy that graded it is said.
+#[test]
+fn a_must_graded_as_a_warning_names_its_policy_not_a_bare_must() {
+    let mut r = result("tc-a", Level::Must, Status::Warn, "an isError result");
+    r.source = "tools.mdx, Error Handling; REQUIREMENTS.md 10 A10";
+    let report = report(|_| vec![r.clone()]);
+    let text = render_text(&report);
+    assert!(
+        text.contains("WARN tc-a  all  (policy A10; MUST in the text)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("WARN (policy A10; MUST in the text) tc-a (all) [REQ-ID;"),
+        "{text}"
+    );
+    assert!(!text.contains("[MUST"), "{text}");
+    let should = report_with_should();
+    assert!(render_text(&should).contains("[SHOULD REQ-ID;"));
+}
+
+fn report_with_should() -> RunReport {
+    report(|_| vec![result("pag-a", Level::Should, Status::Warn, "a page")])
+}
+
+#[test]
+fn long_server_text_is_cut_with_its_byte_count() {
+    let long = "x".repeat(5000);
+    let report = report(|_| vec![result("rpc-a", Level::Must, Status::Fail, &long)]);
+    let text = render_text(&report);
+    assert!(text.contains("x… [5000 bytes in all]"), "{text}");
+    assert!(text.contains("x… [5013 bytes in all]"), "{text}");
+    assert!(text.lines().all(|l| l.len() < 6000));
+}
+
+#[test]
+fn quiet_is_the_summary_line_alone() {
+    let report = report(|_| vec![result("rpc-a", Level::Must, Status::Fail, "broken")]);
+    let quiet = render_text_with(
+        &report,
+        TextOptions {
+            detail: Detail::Quiet,
+            color: false,
+        },
+    );
+    assert_eq!(
+        quiet,
+        "Summary: 1 distinct failure(s), 0 distinct warning(s); 0 pass, 3 fail, 0 warn, 0 skip across 3 revision(s); seed 0\n"
+    );
+}
+
+#[test]
+fn colour_is_only_on_our_words_and_server_text_stays_escaped() {
+    let report = report(|_| vec![result("rpc-a", Level::Must, Status::Fail, "\u{1b}[32mok")]);
+    let plain = render_text(&report);
+    assert!(!plain.contains('\u{1b}'), "{plain}");
+    let coloured = render_text_styled(&report, true);
+    assert!(coloured.contains("\u{1b}[1m\u{1b}[31mFAIL"), "{coloured:?}");
+    assert!(!coloured.contains("\u{1b}[32mok"), "{coloured:?}");
+    assert!(coloured.contains("\\u{1b}[32mok"), "{coloured:?}");
+}
