@@ -13,8 +13,8 @@ mod fact;
 mod framing;
 mod http;
 mod launch;
-mod mirror;
 mod legacy_sse;
+mod mirror;
 mod probe;
 mod probe_modern;
 mod reaper;
@@ -30,13 +30,13 @@ pub use fact::{is_media, Carried, HttpFact, HttpTarget};
 pub use framing::{Frame, LineFramer};
 pub use http::{HttpTransport, MAX_IN_FLIGHT, SESSION_HEADER, VERSION_HEADER};
 pub use launch::LaunchedServer;
-pub use probe::{HttpProbe, OriginProbe, ProbeStep, FOREIGN_ORIGIN};
+pub use legacy_sse::SseTransport;
 pub use mirror::{
     annotations, decode as decode_header_value, encode as encode_header_value, Annotation,
     ToolHeaders,
 };
+pub use probe::{HttpProbe, OriginProbe, ProbeStep, FOREIGN_ORIGIN};
 pub use probe_modern::{HttpModernProbe, ModernStep, ParamTool};
-pub use legacy_sse::SseTransport;
 pub use reaper::{adopt_orphans, adopting_orphans};
 pub use sse_record::{HttpKind, SseEvent, SseStream};
 pub use stdio::{

@@ -20,7 +20,7 @@ pub(crate) fn reference_server(args: ReferenceArgs) -> Exit {
         }
         if args.sse.is_some() {
             for f in SseFault::ALL {
-                println!("{}\t{}", f.name(), f.description());
+                outln!("{}\t{}", f.name(), f.description());
             }
             return Exit::Pass;
         }
