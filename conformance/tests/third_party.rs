@@ -336,10 +336,6 @@ const EVERYTHING_HTTP: Expected = &[
     HTTP_INVALID_REQUEST[1],
     // A request in a session it DELETEd gets 400, not 404 (transports.mdx MUST).
     ("http-session-unknown", Fail, ALL),
-    // A KNOWN FALSE WARNING, pending a fix in the rpc-batch judge: the batch's responses
-    // come as two events on its POST's SSE stream, which 2025-03-26 transports.mdx allows
-    // ("These responses MAY be batched"); the judge applies JSON-RPC's SHOULD for one array.
-    ("rpc-batch", Warn, &["2025-03-26"]),
     // An empty batch gets 202 and no body (policy A2: no -32600, a warning).
     ("rpc-batch-response", Warn, &["2025-03-26"]),
     ARGUMENTS_TYPE,

@@ -641,6 +641,14 @@ pub(super) fn batch(ctx: &Ctx<'_>) -> Verdict {
             "a batch of {n} requests was answered with an array of {n} responses"
         ));
     }
+    if batch.in_array.len() + answered_separately.len() == n && ctx.record.http.is_some() {
+        // Over Streamable HTTP the answer to a POSTed batch may be an SSE stream of
+        // separate messages (2025-03-26 transports.mdx, Sending Messages to the Server:
+        // "These responses MAY be batched"): a batch there is not owed one array.
+        return Verdict::Pass(format!(
+            "a batch of {n} requests was answered with {n} responses on its POST's stream (over HTTP they MAY come unbatched)"
+        ));
+    }
     if batch.in_array.len() + answered_separately.len() == n {
         return Verdict::Warn(
             format!("a batch of {n} requests was answered, but not in one array (JSON-RPC 2.0 section 6: SHOULD)"),
