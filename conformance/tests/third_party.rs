@@ -336,6 +336,9 @@ const EVERYTHING_HTTP: Expected = &[
     HTTP_INVALID_REQUEST[1],
     // A request in a session it DELETEd gets 400, not 404 (transports.mdx MUST).
     ("http-session-unknown", Fail, ALL),
+    // A request from Origin http://mcp-conformance.invalid is served (200) on 127.0.0.1:
+    // transports.mdx, Security Warning: servers MUST validate Origin (2025-11-25: 403).
+    ("http-origin", Fail, ALL),
     // An empty batch gets 202 and no body (policy A2: no -32600, a warning).
     ("rpc-batch-response", Warn, &["2025-03-26"]),
     ARGUMENTS_TYPE,
