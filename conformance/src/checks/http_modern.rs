@@ -105,27 +105,39 @@ pub(super) fn headers(ctx: &Ctx<'_>) -> Verdict {
         Ok(p) => p,
         Err(skip) => return skip,
     };
-    let mut steps: Vec<&ModernStep> = [
-        &p.version_mismatch,
-        &p.method_missing,
-        &p.method_mismatch,
-        &p.name_missing,
-        &p.name_mismatch,
-    ]
-    .into_iter()
-    .flatten()
-    .collect();
     let only = modern_only(ctx) == Some(true);
+    // A server that also speaks the legacy revisions may take a request whose header names
+    // one of them as a legacy request (its body's `_meta` then means nothing to it): a 400
+    // of any kind refuses it. Only a modern-only server owes -32020 there.
+    let legacy_refusal = |s: &&ModernStep| !only && s.fact.status == Some(400);
+    let lenient = p.version_mismatch.as_ref().filter(legacy_refusal).is_some();
+    let mismatch = p.version_mismatch.as_ref().filter(|s| !legacy_refusal(s));
+    let mut steps: Vec<&ModernStep> = mismatch.into_iter().collect();
+    steps.extend(
+        [
+            &p.method_missing,
+            &p.method_mismatch,
+            &p.name_missing,
+            &p.name_mismatch,
+        ]
+        .into_iter()
+        .flatten(),
+    );
     if only {
         steps.extend(&p.no_version);
     }
     let pass = format!(
-        "{} requests with a missing or mismatched metadata header each got 400 with -32020{}",
+        "{} requests with a missing or mismatched metadata header each got 400 with -32020{}{}",
         steps.len(),
         if only {
             ""
         } else {
             " (a request without MCP-Protocol-Version is not judged: the server supports older clients, which MAY omit it)"
+        },
+        if lenient {
+            "; a request whose MCP-Protocol-Version names a legacy revision got 400 (the server speaks that revision too, so any refusal does)"
+        } else {
+            ""
         }
     );
     judge_steps(&steps, 400, HEADER_MISMATCH, pass)
