@@ -231,7 +231,7 @@ async fn post_with(
         .header(CONTENT_TYPE, "application/json")
         .body(message.to_string());
     let timeout = endpoint.timeout;
-    let mut response = match tokio::time::timeout(timeout, builder.send()).await {
+    let response = match tokio::time::timeout(timeout, builder.send()).await {
         Ok(Ok(response)) => response,
         Ok(Err(e)) => {
             fact.error = Some(error_text(&e));
@@ -242,9 +242,22 @@ async fn post_with(
             return (fact, None);
         }
     };
+    let id = message.get("id").cloned();
+    let found = read_answer(response, &mut fact, id.as_ref(), timeout).await;
+    (fact, found)
+}
+
+/// Reads a probe's answer into `fact` (status, content type, body head, at most
+/// [`EVIDENCE_CAP`] bytes, bounded by `timeout`), and returns the JSON-RPC response to
+/// `id` when it came (the JSON body, or the SSE event that answers `id`).
+pub(super) async fn read_answer(
+    mut response: reqwest::Response,
+    fact: &mut HttpFact,
+    id: Option<&Value>,
+    timeout: Duration,
+) -> Option<Value> {
     fact.read_head(&response);
     let sse = is_media(fact.content_type.as_deref(), "text/event-stream");
-    let id = message.get("id").cloned();
     let mut decoder = SseDecoder::new(EVIDENCE_CAP);
     let mut frames = Vec::new();
     let mut body = Vec::new();
@@ -259,7 +272,7 @@ async fn post_with(
                     decoder.push(&chunk, &mut frames);
                     found = frames
                         .drain(..)
-                        .find(|f| id.as_ref().is_some_and(|id| answers(f, id)))
+                        .find(|f| id.is_some_and(|id| answers(f, id)))
                         .and_then(|f| match f {
                             Frame::Line(text) => serde_json::from_str(&text).ok(),
                             _ => None,
@@ -282,7 +295,7 @@ async fn post_with(
     if !sse && found.is_none() {
         found = serde_json::from_slice(&body).ok();
     }
-    (fact, found)
+    found
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@
 //!
 //! The session transport always sends what a conformant client sends; these requests are
 //! the ones it never would, so they live here, each a single bounded POST (or GET, or
-//! DELETE) whose answer is read only as evidence (at most [`EVIDENCE_CAP`] bytes). There
+//! DELETE) whose answer is read only as evidence (as the legacy probes read theirs: `probe::read_answer`). There
 //! is no session to open: every modern request stands alone.
 
 use std::time::Duration;
@@ -15,14 +15,10 @@ use std::time::Duration;
 use reqwest::header::{ACCEPT, CONTENT_TYPE};
 use serde_json::{json, Value};
 
-use super::fact::{error_text, is_media, Carried, HttpFact, HttpTarget};
-use super::framing::Frame;
-use super::http::{answers, Endpoint};
+use super::fact::{error_text, Carried, HttpFact, HttpTarget};
+use super::http::Endpoint;
 use super::mirror::{self, ToolHeaders, METHOD_HEADER, NAME_HEADER, VERSION_HEADER_NAME};
-use super::sse::SseDecoder;
 
-/// Body bytes a probe reads.
-const EVIDENCE_CAP: usize = 64 * 1024;
 /// The method no server implements.
 pub const UNKNOWN_METHOD: &str = "mcp-conformance/no-such-method";
 /// The tool no server has (header probes call it, so a server that skips validation
@@ -338,7 +334,7 @@ async fn post(
         error_code,
     };
     let timeout = endpoint.timeout;
-    let mut response = match tokio::time::timeout(timeout, builder.send()).await {
+    let response = match tokio::time::timeout(timeout, builder.send()).await {
         Ok(Ok(response)) => response,
         Ok(Err(e)) => {
             fact.error = Some(error_text(&e));
@@ -349,46 +345,8 @@ async fn post(
             return step(fact, None);
         }
     };
-    fact.read_head(&response);
-    let sse = is_media(fact.content_type.as_deref(), "text/event-stream");
     let id = message.get("id").cloned().unwrap_or(Value::Null);
-    let mut decoder = SseDecoder::new(EVIDENCE_CAP);
-    let mut frames = Vec::new();
-    let mut body = Vec::new();
-    let mut found: Option<Value> = None;
-    let deadline = tokio::time::Instant::now() + timeout;
-    while body.len() < EVIDENCE_CAP && found.is_none() {
-        match tokio::time::timeout_at(deadline, response.chunk()).await {
-            Ok(Ok(Some(chunk))) => {
-                fact.body_bytes += chunk.len();
-                body.extend_from_slice(&chunk);
-                if sse {
-                    decoder.push(&chunk, &mut frames);
-                    found = frames
-                        .drain(..)
-                        .find(|f| answers(f, &id))
-                        .and_then(|f| match f {
-                            Frame::Line(text) => serde_json::from_str(&text).ok(),
-                            _ => None,
-                        });
-                }
-            }
-            Ok(Ok(None)) => break,
-            Ok(Err(e)) => {
-                fact.error = Some(format!("body cut: {}", error_text(&e)));
-                break;
-            }
-            Err(_) => {
-                fact.error = Some("the body did not end within the timeout".into());
-                break;
-            }
-        }
-    }
-    body.truncate(EVIDENCE_CAP);
-    fact.body_head = String::from_utf8_lossy(&body[..body.len().min(200)]).into_owned();
-    if !sse && found.is_none() {
-        found = serde_json::from_slice(&body).ok();
-    }
+    let found = super::probe::read_answer(response, &mut fact, Some(&id), timeout).await;
     let code = found
         .as_ref()
         .and_then(|m| m.pointer("/error/code"))
