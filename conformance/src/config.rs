@@ -73,6 +73,9 @@ pub struct ServerSection {
     /// Headers sent on every HTTP request, by name (values never reported).
     #[serde(default)]
     pub headers: BTreeMap<String, String>,
+    /// With an `https` url: a PEM file of CAs trusted besides the platform's (relative to
+    /// the config file).
+    pub ca_cert: Option<PathBuf>,
     /// Arguments.
     #[serde(default)]
     pub args: Vec<String>,
@@ -160,6 +163,7 @@ impl FileConfig {
         };
         if let Some(server) = config.server.as_mut() {
             server.cwd.as_mut().map(anchor);
+            server.ca_cert.as_mut().map(anchor);
         }
         config.run.baseline.as_mut().map(anchor);
         config.run.output_dir.as_mut().map(anchor);
@@ -242,6 +246,8 @@ pub struct Flags {
     pub transport: Option<HttpKind>,
     /// `--header 'Name: value'`, as written.
     pub headers: Vec<String>,
+    /// `--ca-cert`: PEM files of CAs an `https` server is trusted by.
+    pub ca_certs: Vec<PathBuf>,
     /// `--env KEY=VALUE`, as written, added to the server's environment.
     pub env: Vec<String>,
     /// `--cwd`: the server's working directory.
@@ -357,10 +363,13 @@ impl FileConfig {
             message,
         };
 
-        let (file_url, file_headers, file_transport) = self
+        let (file_url, file_headers, file_transport, file_ca) = self
             .server
             .as_ref()
-            .map(|s| (s.url.clone(), s.headers.clone(), s.transport.clone()))
+            .map(|s| {
+                let ca = s.ca_cert.clone();
+                (s.url.clone(), s.headers.clone(), s.transport.clone(), ca)
+            })
             .unwrap_or_default();
         let url = flags.url.clone().or(file_url);
         let kind = match (flags.transport, file_transport.as_deref()) {
@@ -395,11 +404,19 @@ impl FileConfig {
                 for header in &flags.headers {
                     headers.push(parse_header(header)?);
                 }
-                server.http = Some(crate::transport::HttpTarget { url, headers });
+                let ca_certs = file_ca.into_iter().chain(flags.ca_certs.clone()).collect();
+                server.http = Some(crate::transport::HttpTarget {
+                    url,
+                    headers,
+                    ca_certs,
+                });
                 server.http_kind = kind.unwrap_or_default();
             }
             None if !flags.headers.is_empty() => {
                 return Err(usage("--header needs --url".to_string()));
+            }
+            None if !flags.ca_certs.is_empty() => {
+                return Err(usage("--ca-cert needs --url".to_string()));
             }
             None if kind.is_some() => {
                 return Err(usage("--transport needs --url".to_string()));

@@ -34,6 +34,15 @@ pub enum Error {
         /// What happened.
         reason: String,
     },
+    /// An `https` server TLS could not be set up with: most often a certificate issued by
+    /// a CA we were not told to trust.
+    #[error("establish TLS with `{url}`: {reason}")]
+    Tls {
+        /// The URL.
+        url: String,
+        /// What the handshake said.
+        reason: String,
+    },
     /// The server command is empty.
     #[error("start a server: no command was given")]
     NoCommand,

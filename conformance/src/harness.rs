@@ -77,6 +77,7 @@ impl Suite {
         Self::new(ServerCommand::http(HttpTarget {
             url: url.into(),
             headers: Vec::new(),
+            ca_certs: Vec::new(),
         }))
     }
 
@@ -94,6 +95,15 @@ impl Suite {
     pub fn header(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
         if let Some(target) = &mut self.config.command.http {
             target.headers.push((name.into(), value.into()));
+        }
+        self
+    }
+
+    /// Over `https`, a PEM file of CAs trusted besides the platform's (a private CA, a
+    /// self-signed certificate). Ignored over stdio.
+    pub fn ca_cert(mut self, path: impl Into<std::path::PathBuf>) -> Self {
+        if let Some(target) = &mut self.config.command.http {
+            target.ca_certs.push(path.into());
         }
         self
     }

@@ -98,6 +98,7 @@ fn config(program: &str, args: Vec<String>, port: u16, session: SessionConfig) -
     command.http = Some(HttpTarget {
         url: format!("http://127.0.0.1:{port}/mcp"),
         headers: vec![("Authorization".into(), "Bearer test-secret".into())],
+        ca_certs: Vec::new(),
     });
     let mut config = RunConfig::new(command);
     config.session = session;

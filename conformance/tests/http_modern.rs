@@ -85,6 +85,7 @@ fn run_reference(era: &str, http_fault: Option<&str>) -> RunReport {
     command.http = Some(HttpTarget {
         url: format!("http://127.0.0.1:{port}/mcp"),
         headers: vec![("Authorization".into(), "Bearer test-secret".into())],
+        ca_certs: Vec::new(),
     });
     let mut config = RunConfig::new(command);
     config.session = SessionConfig::default();

@@ -63,6 +63,7 @@ fn config(program: &str, args: Vec<String>, port: u16, session: SessionConfig) -
     command.http = Some(HttpTarget {
         url: format!("http://127.0.0.1:{port}/sse"),
         headers: vec![("Authorization".into(), "Bearer test-secret".into())],
+        ca_certs: Vec::new(),
     });
     command.http_kind = HttpKind::Sse;
     let mut config = RunConfig::new(command);

@@ -299,6 +299,7 @@ fn run_http_server(
     command.http = Some(mcp_conformance::transport::HttpTarget {
         url: format!("http://127.0.0.1:{port}/mcp"),
         headers: Vec::new(),
+        ca_certs: Vec::new(),
     });
     let mut config = RunConfig::new(command);
     config.call_policy.deny = deny
@@ -418,6 +419,7 @@ fn server_everything_sse() {
     command.http = Some(mcp_conformance::transport::HttpTarget {
         url: format!("http://127.0.0.1:{port}/sse"),
         headers: Vec::new(),
+        ca_certs: Vec::new(),
     });
     command.http_kind = mcp_conformance::transport::HttpKind::Sse;
     let mut config = RunConfig::new(command);

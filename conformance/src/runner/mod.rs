@@ -30,7 +30,7 @@ use crate::scenarios::{
     negotiate, probe_unsupported, run_revision, CallPolicy, NegotiationRecord, PropertyConfig,
     RevisionRecord,
 };
-use crate::transport::{speaks_sse, HttpKind, LaunchedServer, ServerCommand};
+use crate::transport::{check_tls, speaks_sse, HttpKind, LaunchedServer, ServerCommand};
 
 /// What to run.
 #[derive(Debug, Clone)]
@@ -218,6 +218,11 @@ pub async fn run_until(
         ),
         _ => None,
     };
+    // An https server whose certificate we do not trust is the harness's error, once,
+    // not a finding per request.
+    if let Some(target) = &config.command.http {
+        check_tls(target, config.session.timeout).await?;
+    }
     let detected = match &config.command.http {
         Some(target)
             if config.detect_sse

@@ -24,9 +24,11 @@ const BODY_CAP: usize = 64 * 1024;
 
 /// Whether `target` is an HTTP+SSE stream (see the module doc).
 pub async fn speaks_sse(target: &HttpTarget, timeout: Duration) -> bool {
-    let (Ok(url), Ok(headers), Ok(client)) =
-        (target.parsed_url(), target.header_map(), client(timeout))
-    else {
+    let (Ok(url), Ok(headers), Ok(client)) = (
+        target.parsed_url(),
+        target.header_map(),
+        client(target, timeout),
+    ) else {
         return false;
     };
     let initialize = json!({

@@ -1,6 +1,8 @@
-//! What the HTTP transport records and is told: the target (URL and the user's headers),
+//! What the HTTP transport records and is told: the target (URL, the user's headers and CAs),
 //! and one [`HttpFact`] per HTTP exchange, the evidence the HTTP checks judge. Apart from
 //! `http.rs` so that the checks and the probes read these types without the client.
+
+use std::path::PathBuf;
 
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue, CONTENT_TYPE};
 
@@ -18,20 +20,22 @@ pub struct HttpTarget {
     /// appear in a report.
     #[serde(default)]
     pub headers: Vec<(String, String)>,
+    /// PEM files of certificate authorities trusted for an `https` URL besides the
+    /// platform's (a private CA, a self-signed server certificate).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ca_certs: Vec<PathBuf>,
 }
 
 impl HttpTarget {
-    /// The URL, checked: `http` with a host (https is not supported yet).
+    /// The URL, checked: `http` or `https`, with a host.
     pub fn parsed_url(&self) -> Result<reqwest::Url> {
         let bad = |reason: &str| Error::BadUrl {
             url: self.url.clone(),
             reason: reason.to_string(),
         };
         let url = reqwest::Url::parse(&self.url).map_err(|e| bad(&e.to_string()))?;
-        match url.scheme() {
-            "http" => {}
-            "https" => return Err(bad("https is not supported yet; use http")),
-            _ => return Err(bad("the scheme must be http")),
+        if !matches!(url.scheme(), "http" | "https") {
+            return Err(bad("the scheme must be http or https"));
         }
         if url.host_str().is_none() {
             return Err(bad("no host"));

@@ -100,7 +100,7 @@ impl Endpoint {
     /// The endpoint of `target`, for requests outside a transport (probes).
     pub(super) fn of(target: &HttpTarget, timeout: Duration) -> Result<Self> {
         Ok(Self {
-            client: client(timeout)?,
+            client: client(target, timeout)?,
             url: target.parsed_url()?,
             headers: target.header_map()?,
             shared: Arc::default(),
@@ -237,8 +237,10 @@ pub struct HttpTransport {
 /// thread-per-connection server (tiny_http, the reference server's, has a race in which
 /// a new connection then waits behind the held ones: a request went unanswered for the
 /// whole timeout), and a fresh loopback connection per message costs nothing that matters.
-pub(crate) fn client(timeout: Duration) -> Result<reqwest::Client> {
+/// An `https` target's TLS trusts the platform's roots and its `ca_certs` ([`super::tls`]).
+pub(crate) fn client(target: &HttpTarget, timeout: Duration) -> Result<reqwest::Client> {
     reqwest::Client::builder()
+        .tls_backend_preconfigured(super::tls::client_config(target)?)
         .redirect(reqwest::redirect::Policy::none())
         .pool_max_idle_per_host(0)
         .no_proxy()
@@ -259,7 +261,7 @@ impl HttpTransport {
         let max_line = max_line.clamp(1, Semaphore::MAX_PERMITS - BUDGET_SLACK);
         Ok(Self {
             endpoint: Endpoint {
-                client: client(timeout)?,
+                client: client(target, timeout)?,
                 url,
                 headers,
                 shared: Arc::default(),

@@ -138,7 +138,7 @@ impl SseTransport {
         let (tx, events) = mpsc::channel(CHANNEL_DEPTH);
         let max_line = max_line.clamp(1, Semaphore::MAX_PERMITS - BUDGET_SLACK);
         let link = Link {
-            client: client(timeout)?,
+            client: client(target, timeout)?,
             headers: target.header_map()?,
             timeout,
             shared: Arc::default(),

@@ -22,6 +22,7 @@ mod sse;
 mod sse_record;
 mod stdio;
 mod streams;
+mod tls;
 
 use std::time::Duration;
 
@@ -43,6 +44,7 @@ pub use stdio::{
     marked_processes, ExitInfo, ServerCommand, StdioTransport, TransportEvent, MARKER_VAR,
 };
 pub use streams::{StreamKind, StreamRecord};
+pub use tls::check_tls;
 
 /// The transport a session talks through.
 #[derive(Debug)]

@@ -182,6 +182,10 @@ pub(crate) struct RunArgs {
     /// Header sent on every HTTP request, 'Name: value' (repeatable; values never reported).
     #[arg(long = "header", value_name = "NAME: VALUE")]
     pub headers: Vec<String>,
+    /// PEM file of certificate authorities an https --url is trusted by, besides the
+    /// platform's: a private CA or a self-signed certificate (repeatable).
+    #[arg(long = "ca-cert", value_name = "PATH")]
+    pub ca_certs: Vec<PathBuf>,
     /// Test the bundled reference server (what `run` does when neither the command line
     /// nor a config file names a server), even when a config file names one.
     #[arg(long, conflicts_with_all = ["command", "url"])]
@@ -228,6 +232,11 @@ pub(crate) struct ReplayArgs {
     /// Header sent on every HTTP request, 'Name: value' (repeatable; values never reported).
     #[arg(long = "header", value_name = "NAME: VALUE", requires = "url")]
     pub headers: Vec<String>,
+    /// PEM file of certificate authorities an https server is trusted by, besides the
+    /// platform's: a private CA or a self-signed certificate (repeatable; added to the
+    /// case's own).
+    #[arg(long = "ca-cert", value_name = "PATH")]
+    pub ca_certs: Vec<PathBuf>,
     /// Another server command than the one recorded in the case, after `--`.
     #[arg(last = true, value_name = "COMMAND")]
     pub command: Vec<String>,
@@ -274,6 +283,10 @@ pub(crate) struct FuzzArgs {
     /// Header sent on every HTTP request, 'Name: value' (repeatable; values never reported).
     #[arg(long = "header", value_name = "NAME: VALUE", requires = "url")]
     pub headers: Vec<String>,
+    /// PEM file of certificate authorities an https --url is trusted by, besides the
+    /// platform's: a private CA or a self-signed certificate (repeatable).
+    #[arg(long = "ca-cert", value_name = "PATH", requires = "url")]
+    pub ca_certs: Vec<PathBuf>,
     /// The server command and its arguments, after `--` (optional with --url).
     #[arg(last = true, value_name = "COMMAND", required_unless_present = "url")]
     pub command: Vec<String>,

@@ -50,7 +50,12 @@ fn setup(args: &FuzzArgs, deny: Vec<glob::Pattern>) -> Result<Setup> {
         (None, Some(_)) => ServerCommand::default(),
         (None, None) => return Err(Error::NoCommand),
     };
-    let server = crate::target::with_url(server, args.url.clone(), &args.headers)?;
+    let server = crate::target::with_url(
+        server,
+        args.url.clone(),
+        &args.headers,
+        args.ca_certs.clone(),
+    )?;
     let positive = |x: f64| x.is_finite() && x > 0.0 && x < 1e9;
     if !positive(args.time) || !positive(args.timeout) {
         return Err(Error::Config {

@@ -93,6 +93,7 @@ fn flags(args: RunArgs) -> Flags {
         url: args.url,
         transport: args.transport.map(Into::into),
         headers: args.headers,
+        ca_certs: args.ca_certs,
         env: args.env,
         cwd: args.cwd,
         revisions: args.revisions,

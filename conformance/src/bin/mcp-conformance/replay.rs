@@ -20,6 +20,7 @@ pub(crate) fn replay(args: ReplayArgs) -> Result<Exit> {
         timeout,
         url,
         headers,
+        ca_certs,
         command,
     } = args;
     let unreadable = |message: String| Error::Config {
@@ -34,7 +35,7 @@ pub(crate) fn replay(args: ReplayArgs) -> Result<Exit> {
         (None, Some(_)) => ServerCommand::default(),
         (None, None) => case.command.clone(),
     };
-    let server = crate::target::with_url(server, url, &headers)?;
+    let server = crate::target::with_url(server, url, &headers, ca_certs)?;
     let mut session = SessionConfig::default();
     // --timeout, else the timeout of the run that found the case.
     if let Some(t) = timeout

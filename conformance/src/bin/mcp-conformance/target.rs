@@ -1,34 +1,49 @@
 //! The server of `replay` and `fuzz` over Streamable HTTP, as for `run`: `--url URL`
 //! reaches a server already running, `--url URL -- CMD` starts CMD first (waiting until
 //! the URL accepts connections) and stops it and its process group at the end, and
-//! `--header` adds a header to every request. A case recorded over HTTP replays the same
-//! way without flags: its command carries its URL.
+//! `--header` adds a header to every request, `--ca-cert` a CA an https server is trusted
+//! by. A case recorded over HTTP replays the same way without flags: its command carries
+//! its URL (and CA files).
 //!
 //! Here and not in each subcommand so the two read the flags, and start and stop the
 //! server, the same way.
 
+use std::path::PathBuf;
 use std::time::Duration;
 
 use mcp_conformance::config::parse_header;
-use mcp_conformance::transport::{HttpTarget, LaunchedServer, ServerCommand};
+use mcp_conformance::transport::{check_tls, HttpTarget, LaunchedServer, ServerCommand};
 use mcp_conformance::{Error, Result};
 
 /// Timeouts a started HTTP server may take to accept connections (as `run` allows).
 const STARTUP_WAIT: u32 = 3;
 
-/// `server` reached at `url` with `headers` (`'Name: value'`), or `server` unchanged when
-/// no URL is given.
+/// `server` reached at `url` with `headers` (`'Name: value'`) and `ca_certs`, or `server`
+/// unchanged when no URL is given (but for `ca_certs`, added to its own HTTP target's).
 pub(crate) fn with_url(
     mut server: ServerCommand,
     url: Option<String>,
     headers: &[String],
+    ca_certs: Vec<PathBuf>,
 ) -> Result<ServerCommand> {
     if let Some(url) = url {
         let headers = headers
             .iter()
             .map(|h| parse_header(h))
             .collect::<Result<Vec<_>>>()?;
-        server.http = Some(HttpTarget { url, headers });
+        server.http = Some(HttpTarget {
+            url,
+            headers,
+            ca_certs,
+        });
+    } else if !ca_certs.is_empty() {
+        let Some(target) = &mut server.http else {
+            return Err(Error::Config {
+                path: "command line".into(),
+                message: "--ca-cert needs --url (or a case recorded over HTTP)".into(),
+            });
+        };
+        target.ca_certs.extend(ca_certs);
     }
     Ok(server)
 }
@@ -41,6 +56,7 @@ pub(crate) struct Started {
 }
 
 /// Starts `server`'s command when it is reached over HTTP and has one; nothing otherwise.
+/// An https server's certificate is checked then: `Err` when it is not trusted.
 pub(crate) fn start(server: &ServerCommand, timeout: Duration) -> Result<Started> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -54,6 +70,9 @@ pub(crate) fn start(server: &ServerCommand, timeout: Duration) -> Result<Started
         ))?),
         _ => None,
     };
+    if let Some(target) = &server.http {
+        runtime.block_on(check_tls(target, timeout))?;
+    }
     Ok(Started {
         runtime,
         server: launched,
