@@ -98,6 +98,7 @@ fn case_file(command: ServerCommand) -> CaseFile {
         messages,
         timeout_secs: Some(3.0),
         output_schema: None,
+        tool_headers: Default::default(),
     }
 }
 

@@ -223,3 +223,83 @@ fn every_modern_http_check_can_fail() {
         "modern HTTP checks no fault makes fail: {unproven:?}"
     );
 }
+
+/// A case of `confirm_action` (whose `action` argument the reference server annotates
+/// with `x-mcp-header: Action`) as a 2026-07-28 run over HTTP saves it, with or without
+/// the annotations that run learned from `tools/list`.
+fn param_case(with_annotations: bool) -> serde_json::Value {
+    let mut case = serde_json::json!({
+        "mcp_conformance_case": 1,
+        "check": "prop-valid-call",
+        "revision": MODERN,
+        "seed": 0,
+        "description": "confirm_action, its argument mirrored into Mcp-Param-Action",
+        "kind": "protocol-error-on-valid",
+        "command": {"program": "", "args": [], "env": [], "cwd": null},
+        "messages": [
+            {"send": {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                      "params": {"name": "confirm_action", "arguments": {"action": "deploy"}}}},
+            {"send": {"jsonrpc": "2.0", "id": 3, "method": "server/discover"}}
+        ]
+    });
+    if with_annotations {
+        case["tool_headers"] =
+            serde_json::json!({"confirm_action": [{"header": "Action", "path": ["action"]}]});
+    }
+    case
+}
+
+/// `mcp-conformance replay CASE --url URL -- reference-server` in a fresh process: its
+/// stdout (the transcript, with each POST's headers).
+fn replay_over_http(case: &serde_json::Value) -> String {
+    let dir = std::env::temp_dir().join(format!(
+        "mcp-param-replay-{}-{}",
+        std::process::id(),
+        case.get("tool_headers").is_some()
+    ));
+    std::fs::create_dir_all(&dir).expect("a temp dir");
+    let file = dir.join("case.json");
+    std::fs::write(&file, case.to_string()).expect("write the case");
+    let exe = env!("CARGO_BIN_EXE_mcp-conformance");
+    let port = free_port().to_string();
+    let url = format!("http://127.0.0.1:{port}/mcp");
+    let output = std::process::Command::new(exe)
+        .arg("replay")
+        .arg(&file)
+        .args([
+            "--url",
+            &url,
+            "--",
+            exe,
+            "reference-server",
+            "--http",
+            &port,
+        ])
+        .args(["--era", "modern"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("run replay");
+    let _ = std::fs::remove_dir_all(&dir);
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        matches!(output.status.code(), Some(0 | 1)),
+        "a verdict, not a harness error\n{stdout}\n{stderr}"
+    );
+    stdout
+}
+
+/// Regression: `replay` of a 2026-07-28 `tools/call` over HTTP sent no `Mcp-Param-*`
+/// header (a fresh process had listed no tools), so a conforming server refused it with
+/// -32020 and the replay judged something the run never sent.
+#[test]
+fn replay_sends_the_param_headers_the_run_learned() {
+    let replayed = replay_over_http(&param_case(true));
+    assert!(replayed.contains("Mcp-Param-Action: deploy"), "{replayed}");
+    assert!(!replayed.contains("-32020"), "{replayed}");
+    // Without what the case file saved, the header is missing and the server says so:
+    // the assertion above is not vacuous.
+    let bare = replay_over_http(&param_case(false));
+    assert!(!bare.contains("Mcp-Param-Action: deploy"), "{bare}");
+    assert!(bare.contains("Mcp-Param-Action is missing"), "{bare}");
+}

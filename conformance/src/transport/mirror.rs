@@ -88,7 +88,7 @@ pub fn param_text(value: &Value) -> Option<String> {
 }
 
 /// One annotated property: the header's name part and the property path to its value.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Annotation {
     /// The `x-mcp-header` value.
     pub header: String,
@@ -166,6 +166,17 @@ impl ToolHeaders {
         }
     }
 
+    /// Sets the annotations of `tool` (none: forgets it), within the same bounds as a
+    /// listing.
+    pub fn set(&mut self, tool: &str, annotations: &[Annotation]) {
+        let annotations = &annotations[..annotations.len().min(MAX_ANNOTATIONS)];
+        if annotations.is_empty() {
+            self.tools.remove(tool);
+        } else if self.tools.len() < MAX_TOOLS || self.tools.contains_key(tool) {
+            self.tools.insert(tool.to_string(), annotations.to_vec());
+        }
+    }
+
     /// The annotations of `tool`.
     pub fn of(&self, tool: &str) -> &[Annotation] {
         self.tools.get(tool).map_or(&[], Vec::as_slice)
@@ -186,6 +197,19 @@ pub fn learn(url: &str, result: &Value) {
         learned.clear();
     }
     learned.entry(url.to_string()).or_default().learn(result);
+}
+
+/// Teaches `url` the annotations of `tool` without a listing: replay, from what a case
+/// file saved of the run's listing (a fresh `replay` process has listed nothing).
+pub fn teach(url: &str, tool: &str, annotations: &[Annotation]) {
+    let mut learned = LEARNED.lock().unwrap_or_else(|e| e.into_inner());
+    if learned.len() >= MAX_ENDPOINTS && !learned.contains_key(url) {
+        learned.clear();
+    }
+    learned
+        .entry(url.to_string())
+        .or_default()
+        .set(tool, annotations);
 }
 
 /// The annotations learned for `url` so far.

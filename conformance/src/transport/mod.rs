@@ -36,6 +36,7 @@ pub use mirror::{
     annotations, decode as decode_header_value, encode as encode_header_value, Annotation,
     ToolHeaders,
 };
+pub(crate) use mirror::{learned as learned_tool_headers, teach as teach_tool_headers};
 pub use probe::{HttpProbe, OriginProbe, ProbeStep, FOREIGN_ORIGIN};
 pub use probe_modern::{HttpModernProbe, ModernStep, ParamTool};
 pub use reaper::{adopt_orphans, adopting_orphans};

@@ -177,6 +177,8 @@ impl State {
                 },
             });
         }
+        let tool_headers =
+            CaseFile::tool_headers_of(&self.config.command, self.config.revision, &messages);
         Finding {
             check,
             kind,
@@ -205,6 +207,7 @@ impl State {
                     })
                 })
                 .flatten(),
+                tool_headers,
             },
             transcript,
             reproduced: false,

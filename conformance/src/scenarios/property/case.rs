@@ -5,11 +5,14 @@
 //! the live fuzz target fill it, the runner saves it, replay reads it, and a saved file
 //! must keep reading the same.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::FailureKind;
-use crate::transport::ServerCommand;
+use crate::protocol::Revision;
+use crate::transport::{Annotation, ServerCommand};
 
 /// One message of a replayable case.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -106,4 +109,71 @@ pub struct CaseFile {
     /// The called tool's `outputSchema`, for a finding about `structuredContent`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub output_schema: Option<Value>,
+    /// Over 2026-07-28 HTTP: the `x-mcp-header` annotations of the tools the case calls,
+    /// by tool name, as the run learned them from `tools/list`, so that replay sends the
+    /// same `Mcp-Param-*` headers without listing the tools first (streamable-http.mdx,
+    /// Custom Headers from Tool Parameters).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub tool_headers: BTreeMap<String, Vec<Annotation>>,
+}
+
+impl CaseFile {
+    /// The annotations `command`'s server listed for the tools `messages` call: empty
+    /// unless `revision` is modern and the server is reached over HTTP (only there does a
+    /// `tools/call` mirror its arguments into headers).
+    pub fn tool_headers_of(
+        command: &ServerCommand,
+        revision: &Revision,
+        messages: &[CaseMessage],
+    ) -> BTreeMap<String, Vec<Annotation>> {
+        let url = command.http.as_ref().and_then(|t| t.parsed_url().ok());
+        let Some(url) = url.filter(|_| revision.modern()) else {
+            return BTreeMap::new();
+        };
+        let learned = crate::transport::learned_tool_headers(url.as_str());
+        messages
+            .iter()
+            .filter(|m| m.send.get("method").and_then(Value::as_str) == Some("tools/call"))
+            .filter_map(|m| m.send.pointer("/params/name").and_then(Value::as_str))
+            .filter(|tool| !learned.of(tool).is_empty())
+            .map(|tool| (tool.to_string(), learned.of(tool).to_vec()))
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::transport::HttpTarget;
+    use serde_json::json;
+
+    #[test]
+    fn a_modern_http_case_keeps_the_annotations_of_the_tools_it_calls() {
+        let url = "http://127.0.0.1:9/case-test";
+        let annotation = Annotation {
+            header: "Region".into(),
+            path: vec!["region".into()],
+        };
+        crate::transport::teach_tool_headers(url, "query", std::slice::from_ref(&annotation));
+        crate::transport::teach_tool_headers(url, "other", std::slice::from_ref(&annotation));
+        let mut command = ServerCommand::default();
+        command.http = Some(HttpTarget {
+            url: url.into(),
+            ..HttpTarget::default()
+        });
+        let call = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+            "params": {"name": "query", "arguments": {"region": "eu"}}});
+        let messages = vec![CaseMessage::message(call, false)];
+        let modern = Revision::named("2026-07-28").expect("known");
+        let legacy = Revision::named("2025-11-25").expect("known");
+        let kept = CaseFile::tool_headers_of(&command, modern, &messages);
+        assert_eq!(
+            kept,
+            BTreeMap::from([("query".to_string(), vec![annotation])])
+        );
+        // Only a modern request mirrors arguments, and only over HTTP.
+        assert!(CaseFile::tool_headers_of(&command, legacy, &messages).is_empty());
+        let stdio = ServerCommand::new("server", Vec::new());
+        assert!(CaseFile::tool_headers_of(&stdio, modern, &messages).is_empty());
+    }
 }

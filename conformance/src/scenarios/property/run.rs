@@ -432,6 +432,7 @@ impl PropertyRun<'_> {
         description: String,
         messages: Vec<CaseMessage>,
     ) -> CaseFile {
+        let tool_headers = CaseFile::tool_headers_of(self.command, self.revision, &messages);
         CaseFile {
             mcp_conformance_case: 1,
             check: check.as_str().to_string(),
@@ -443,6 +444,7 @@ impl PropertyRun<'_> {
             messages,
             timeout_secs: None,
             output_schema: None,
+            tool_headers,
         }
     }
 }
