@@ -156,11 +156,13 @@ mod tests {
         };
         crate::transport::teach_tool_headers(url, "query", std::slice::from_ref(&annotation));
         crate::transport::teach_tool_headers(url, "other", std::slice::from_ref(&annotation));
-        let mut command = ServerCommand::default();
-        command.http = Some(HttpTarget {
-            url: url.into(),
-            ..HttpTarget::default()
-        });
+        let command = ServerCommand {
+            http: Some(HttpTarget {
+                url: url.into(),
+                ..HttpTarget::default()
+            }),
+            ..ServerCommand::default()
+        };
         let call = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
             "params": {"name": "query", "arguments": {"region": "eu"}}});
         let messages = vec![CaseMessage::message(call, false)];
