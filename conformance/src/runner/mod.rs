@@ -16,6 +16,7 @@ mod coverage;
 use std::collections::HashMap;
 use std::future::Future;
 use std::rc::Rc;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use tokio::task::JoinSet;
@@ -27,8 +28,8 @@ use crate::report::{
     Summary, TargetInfo,
 };
 use crate::scenarios::{
-    negotiate, probe_unsupported, run_revision, CallPolicy, NegotiationRecord, PropertyConfig,
-    RevisionRecord,
+    negotiate, probe_unsupported, progress, run_revision, CallPolicy, NegotiationRecord,
+    PropertyConfig, RevisionRecord,
 };
 use crate::transport::{speaks_sse, HttpKind, LaunchedServer, ServerCommand};
 
@@ -107,7 +108,12 @@ pub enum RunEvent {
     RevisionJudged(&'static str, Summary),
     /// The run was cut short; what finished is being judged.
     Cut(String),
+    /// Where each running revision stands (sent every [`PROGRESS_EVERY`] while any runs).
+    Progress(Vec<(&'static str, progress::Snapshot)>),
 }
+
+/// How often [`RunEvent::Progress`] is sent.
+pub const PROGRESS_EVERY: Duration = Duration::from_millis(250);
 
 /// The stack of a thread that drives a run. The conversation's futures nest deeply and a
 /// debug build's poll frames are large: a spawned thread's default 2 MiB overflowed once
@@ -444,6 +450,10 @@ async fn conversations(
     let shared = Rc::new(config.clone());
     let mut finished: Vec<Option<Finished>> = config.revisions.iter().map(|_| None).collect();
     let mut running = JoinSet::new();
+    // What each running revision is doing, for the front end's status line.
+    let mut live: Vec<(usize, &'static str, Arc<progress::Progress>)> = Vec::new();
+    let mut ticker = tokio::time::interval(PROGRESS_EVERY);
+    ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
     let mut next = 0;
     let mut cut = None;
     loop {
@@ -452,6 +462,8 @@ async fn conversations(
             on_event(RunEvent::RevisionStarted(revision.id));
             let c = Rc::clone(&shared);
             let slot = next;
+            let tracker = Arc::new(progress::Progress::default());
+            live.push((slot, revision.id, Arc::clone(&tracker)));
             running.spawn_local(async move {
                 let conversation = run_revision(
                     &c.command,
@@ -461,18 +473,26 @@ async fn conversations(
                     c.properties.as_ref(),
                     c.seed,
                 );
-                (slot, timed(conversation).await)
+                (slot, timed(progress::tracked(tracker, conversation)).await)
             });
             next += 1;
         }
         let joined = tokio::select! {
             joined = running.join_next() => joined,
+            _ = ticker.tick() => {
+                let now = live.iter().map(|(_, rev, p)| (*rev, p.snapshot())).collect();
+                on_event(RunEvent::Progress(now));
+                continue;
+            }
             reason = &mut *stop => {
                 cut = Some(reason);
                 break;
             }
         };
         let Some(joined) = joined else { break };
+        if let Ok((slot, _)) = &joined {
+            live.retain(|(s, ..)| s != slot);
+        }
         let (slot, (record, timing)) = match joined {
             Ok(done) => done,
             // A panic in a conversation is a bug of ours: let it surface as one.

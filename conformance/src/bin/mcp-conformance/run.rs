@@ -123,7 +123,7 @@ fn progress(event: RunEvent) {
     match event {
         RunEvent::RevisionStarted(rev) => eprintln!("mcp-conformance: running {rev}"),
         RunEvent::NegotiationStarted => eprintln!("mcp-conformance: probing version negotiation"),
-        RunEvent::RevisionJudged(..) => {}
+        RunEvent::RevisionJudged(..) | RunEvent::Progress(_) => {}
         RunEvent::Cut(reason) => {
             eprintln!("mcp-conformance: {reason}; judging what finished")
         }
