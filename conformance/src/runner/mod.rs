@@ -289,6 +289,11 @@ async fn run_inner(
     let (mut finished, cut) = local
         .run_until(conversations(config, &mut on_event, &mut stop))
         .await?;
+    if cut.is_none() {
+        if let Some(err) = dead_on_start(&config.command, &finished) {
+            return Err(err);
+        }
+    }
     if let Some(dir) = &config.cases_dir {
         save_cases(dir, finished.iter_mut().flatten().map(|f| &mut f.record))?;
     }
@@ -424,6 +429,42 @@ async fn run_inner(
         judging_ms: millis(judging.elapsed()),
     });
     Ok(report)
+}
+
+/// Stderr lines quoted when a server dies on start.
+const DEAD_STDERR_LINES: usize = 12;
+
+/// [`crate::Error::ServerExited`] when every revision's server exited before answering
+/// its first request and wrote nothing on stdout: it never started (a missing module or
+/// script), and a dozen findings about a protocol it never spoke would bury the one line
+/// of stderr that says why. A server that wrote anything, or answered in one revision,
+/// is judged as usual.
+fn dead_on_start(command: &ServerCommand, finished: &[Option<Finished>]) -> Option<crate::Error> {
+    use crate::protocol::{Direction, Reply, Silence};
+    let mut exit = None;
+    for f in finished.iter().flatten() {
+        let record = &f.record;
+        let Reply::Silent(Silence::Exited(info)) = &record.initialize.reply else {
+            return None;
+        };
+        if record.transcript.received().next().is_some() {
+            return None;
+        }
+        exit.get_or_insert((info.describe(), record));
+    }
+    let (exit, record) = exit?;
+    let stderr = record
+        .transcript
+        .stderr_tail(DEAD_STDERR_LINES)
+        .into_iter()
+        .filter(|e| e.direction == Direction::Stderr)
+        .map(|e| crate::report::escape_server_text(&e.text))
+        .collect();
+    Some(crate::Error::ServerExited {
+        command: command.display(),
+        exit,
+        stderr,
+    })
 }
 
 /// A revision's conversation and what it cost.
