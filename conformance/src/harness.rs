@@ -31,6 +31,12 @@
 //! }
 //! ```
 //!
+//! Nothing quietly passes: a misspelt revision fails the test binary (with the nearest
+//! name), a check that could not be judged is ignored with its reason (not `ok`), and with
+//! a baseline the test [`STALE_TEST`] reports entries that no longer match a finding. The
+//! filter is libtest-mimic's own, so nextest's `--exact '[mcp] NAME'` selects the revision
+//! to run as `cargo test -- NAME` does.
+//!
 //! Behind the default feature `harness`: libtest-mimic, which this module drives, brings
 //! clap with it, and a library user with `default-features = false` gets neither.
 #![cfg(feature = "harness")]
@@ -116,9 +122,7 @@ impl Suite {
             match Revision::named(name) {
                 Some(r) if !selected.contains(&r.id) => selected.push(r.id),
                 Some(_) => {}
-                None => self
-                    .problems
-                    .push(crate::suggest::unknown_revision(name)),
+                None => self.problems.push(crate::suggest::unknown_revision(name)),
             }
         }
         // In the suite's order, whatever the order given.
@@ -171,6 +175,12 @@ impl Suite {
         self
     }
 
+    /// What makes this suite unable to run as configured (a misspelt revision), if
+    /// anything: [`Suite::run_tests`] prints it and fails.
+    pub fn misconfiguration(&self) -> Option<String> {
+        (!self.problems.is_empty()).then(|| self.problems.join("; "))
+    }
+
     /// Parses the libtest arguments of this process, registers the tests and runs them.
     /// A setup error (a misspelt revision) is printed and fails the process whatever the
     /// filter selects.
@@ -191,7 +201,9 @@ impl Suite {
     pub fn trials(self, args: &Arguments) -> Vec<Trial> {
         if !self.problems.is_empty() {
             let message = self.problems.join("; ");
-            return vec![Trial::test(SETUP_TEST, move || Err(Failed::from(message))).with_kind("mcp")];
+            return vec![
+                Trial::test(SETUP_TEST, move || Err(Failed::from(message))).with_kind("mcp")
+            ];
         }
         let all = self.config.revisions.clone();
         let shared = Arc::new(OnceLock::<Arc<Shared>>::new());
@@ -212,7 +224,10 @@ impl Suite {
                 .with_ignored_flag(!applies);
                 // Decided as libtest-mimic decides which tests run (the kind prefix
                 // nextest passes with `--exact` included): only their revisions run.
-                if !args.is_filtered_out(&trial) && !args.is_ignored(&trial) && !needs.contains(&rev.id) {
+                if !args.is_filtered_out(&trial)
+                    && !args.is_ignored(&trial)
+                    && !needs.contains(&rev.id)
+                {
                     needs.push(rev.id);
                 }
                 trials.push(trial);
@@ -220,8 +235,8 @@ impl Suite {
         }
         if self.baseline.is_some() {
             let cell = shared.clone();
-            let trial =
-                Trial::ignorable_test(STALE_TEST, move || Shared::get(&cell).stale()).with_kind("mcp");
+            let trial = Trial::ignorable_test(STALE_TEST, move || Shared::get(&cell).stale())
+                .with_kind("mcp");
             if !args.is_filtered_out(&trial) && !args.is_ignored(&trial) {
                 // Whether an entry for every revision is stale needs every revision.
                 needs = all.iter().map(|r| r.id).collect();
@@ -229,7 +244,11 @@ impl Suite {
             trials.push(trial);
         }
         let mut config = self.config;
-        config.revisions = all.iter().copied().filter(|r| needs.contains(&r.id)).collect();
+        config.revisions = all
+            .iter()
+            .copied()
+            .filter(|r| needs.contains(&r.id))
+            .collect();
         let every_revision = config.revisions.len() == all.len();
         let _ = shared.set(Arc::new(Shared {
             config,

@@ -33,10 +33,16 @@ pub fn unknown_revision(name: &str) -> String {
     )
 }
 
-/// Why a check id is unknown: the nearest id of the catalog.
+/// Why a check id (or a glob over check ids) selects nothing: the nearest id of the
+/// catalog.
 pub fn unknown_check(id: &str) -> String {
+    let what = if id.contains(['*', '?', '[']) {
+        format!("no check id matches `{id}`")
+    } else {
+        format!("unknown check `{id}`")
+    };
     format!(
-        "unknown check `{id}`{} (`mcp-conformance list` prints them all)",
+        "{what}{} (`mcp-conformance list` prints them all)",
         did_you_mean(id, crate::checks::CATALOG.iter().map(|c| c.id.as_str()))
     )
 }

@@ -12,6 +12,9 @@
 //! line, a libtest harness) can follow a run without parsing text.
 
 mod coverage;
+mod select;
+
+pub use select::CheckSelection;
 
 use std::collections::HashMap;
 use std::future::Future;
@@ -63,6 +66,9 @@ pub struct RunConfig {
     /// instead (the user named neither a transport nor revisions): if so, the run goes
     /// over HTTP+SSE ([`crate::transport::speaks_sse`]).
     pub detect_sse: bool,
+    /// Which checks are reported (`--check` / `--skip-check`); the conversation is the
+    /// same whatever is selected.
+    pub checks: CheckSelection,
 }
 
 impl RunConfig {
@@ -87,6 +93,7 @@ impl RunConfig {
             max_time: None,
             not_run: Vec::new(),
             detect_sse: false,
+            checks: CheckSelection::all(),
         }
     }
 }
@@ -357,7 +364,7 @@ async fn run_inner(
             schemas: revision.and_then(|r| schemas.get(r.id)),
             negotiation: &negotiation,
         };
-        let results = judge_all(CATALOG, &ctx);
+        let mut results = judge_all(CATALOG, &ctx);
         if let Some(reason) = ctx.era_skip() {
             not_spoken.push(NotSpoken {
                 revision: record.requested.id,
@@ -370,6 +377,7 @@ async fn run_inner(
             revision.unwrap_or(record.requested),
             &results,
         ));
+        results.retain(|r| config.checks.selects(r.check));
         on_event(RunEvent::RevisionJudged(
             record.requested.id,
             Summary::of(&results),
@@ -390,7 +398,10 @@ async fn run_inner(
         reports.push(RevisionReport {
             revision: revision.id,
             negotiated: None,
-            results: skip_all(CATALOG, revision, reason),
+            results: skip_all(CATALOG, revision, reason)
+                .into_iter()
+                .filter(|r| config.checks.selects(r.check))
+                .collect(),
         });
         not_spoken.push(NotSpoken {
             revision: revision.id,
