@@ -155,14 +155,9 @@ mod tests {
                     "formats",
                     "output_dir",
                     "arguments",
-                    "[tools.get_weather]",
                 ];
-                if known
-                    .iter()
-                    .any(|k| l.starts_with(&format!("{k} ")) || l == *k)
-                {
-                    format!("{l}\n")
-                } else if l.starts_with('[') {
+                // A key line, or a table header (`[run]`, `[tools.get_weather]`).
+                if l.starts_with('[') || known.iter().any(|k| l.starts_with(&format!("{k} "))) {
                     format!("{l}\n")
                 } else {
                     String::new()
