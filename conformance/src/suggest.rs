@@ -36,15 +36,32 @@ pub fn unknown_revision(name: &str) -> String {
 /// Why a check id (or a glob over check ids) selects nothing: the nearest id of the
 /// catalog.
 pub fn unknown_check(id: &str) -> String {
+    let ids = crate::checks::CATALOG.iter().map(|c| c.id.as_str());
+    let hint = match id.find(['*', '?', '[']) {
+        // A glob: its literal prefix against the ids' prefixes ("tol-*": "tool-*").
+        Some(at) if at > 0 => {
+            let prefix = &id[..at];
+            // Prefixes one shorter, as long, and one longer: a letter dropped or added.
+            let mut prefixes: Vec<&str> = ids
+                .flat_map(|c| (at.saturating_sub(1)..=at + 1).filter_map(move |n| c.get(..n)))
+                .collect();
+            prefixes.sort_unstable();
+            prefixes.dedup();
+            nearest(prefix, prefixes)
+                .filter(|p| *p != prefix)
+                .map_or_else(String::new, |p| {
+                    format!("; did you mean `{p}{}`?", &id[at..])
+                })
+        }
+        Some(_) => String::new(),
+        None => did_you_mean(id, ids),
+    };
     let what = if id.contains(['*', '?', '[']) {
         format!("no check id matches `{id}`")
     } else {
         format!("unknown check `{id}`")
     };
-    format!(
-        "{what}{} (`mcp-conformance list` prints them all)",
-        did_you_mean(id, crate::checks::CATALOG.iter().map(|c| c.id.as_str()))
-    )
+    format!("{what}{hint} (`mcp-conformance list` prints them all)")
 }
 
 /// Levenshtein distance over chars.
@@ -77,5 +94,7 @@ mod tests {
         assert!(unknown_revision("2025-06-19").contains("did you mean `2025-06-18`?"));
         assert!(unknown_check("lc-inti-result").contains("did you mean `lc-init-result`?"));
         assert!(!unknown_check("zzzzzzzzzzzz").contains("did you mean"));
+        assert!(unknown_check("tool-nmae-*").contains("did you mean `tool-name-*`?"));
+        assert!(!unknown_check("*zz").contains("did you mean"));
     }
 }
