@@ -113,3 +113,34 @@ fn run_time_skips_and_stale_baseline_entries_are_not_passes() {
     );
     assert_eq!(strict.num_failed, 1, "{strict:?}");
 }
+
+/// A server that dies on start (a missing module) gave a dozen findings about a protocol
+/// it never spoke; now the run is one error with its stderr, and every test says so.
+#[test]
+fn a_server_dead_on_start_is_one_error_with_its_stderr() {
+    let dead = ServerCommand::new(
+        "sh",
+        [
+            "-c".to_string(),
+            "echo 'ModuleNotFoundError: srv' >&2; exit 1".to_string(),
+        ],
+    );
+    let mut config = mcp_conformance::RunConfig::new(dead.clone());
+    config.revisions = vec![Revision::find("2025-06-18").unwrap()];
+    let err = mcp_conformance::runner::run_blocking(&config)
+        .expect_err("a setup error")
+        .to_string();
+    assert!(
+        err.contains("exited before answering initialize (exit status 1)")
+            && err.contains("ModuleNotFoundError: srv"),
+        "{err}"
+    );
+    let conclusion = run(
+        Suite::new(dead).revisions(&["2025-06-18"]),
+        &["--quiet", "2025-06-18::lc-"],
+    );
+    assert!(
+        conclusion.num_failed > 0 && conclusion.num_passed == 0,
+        "{conclusion:?}"
+    );
+}
