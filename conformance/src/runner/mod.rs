@@ -12,6 +12,9 @@
 //! line, a libtest harness) can follow a run without parsing text.
 
 mod coverage;
+mod select;
+
+pub use select::CheckSelection;
 
 use std::collections::HashMap;
 use std::future::Future;
@@ -64,6 +67,9 @@ pub struct RunConfig {
     /// instead (the user named neither a transport nor revisions): if so, the run goes
     /// over HTTP+SSE ([`crate::transport::speaks_sse`]).
     pub detect_sse: bool,
+    /// Which checks are reported (`--check` / `--skip-check`); the conversation is the
+    /// same whatever is selected.
+    pub checks: CheckSelection,
 }
 
 impl RunConfig {
@@ -88,6 +94,7 @@ impl RunConfig {
             max_time: None,
             not_run: Vec::new(),
             detect_sse: false,
+            checks: CheckSelection::all(),
         }
     }
 }
@@ -295,6 +302,11 @@ async fn run_inner(
     let (mut finished, cut) = local
         .run_until(conversations(config, &mut on_event, &mut stop))
         .await?;
+    if cut.is_none() {
+        if let Some(err) = dead_on_start(&config.command, &finished) {
+            return Err(err);
+        }
+    }
     if let Some(dir) = &config.cases_dir {
         save_cases(dir, finished.iter_mut().flatten().map(|f| &mut f.record))?;
     }
@@ -358,7 +370,7 @@ async fn run_inner(
             schemas: revision.and_then(|r| schemas.get(r.id)),
             negotiation: &negotiation,
         };
-        let results = judge_all(CATALOG, &ctx);
+        let mut results = judge_all(CATALOG, &ctx);
         if let Some(reason) = ctx.era_skip() {
             not_spoken.push(NotSpoken {
                 revision: record.requested.id,
@@ -371,6 +383,7 @@ async fn run_inner(
             revision.unwrap_or(record.requested),
             &results,
         ));
+        results.retain(|r| config.checks.selects(r.check));
         on_event(RunEvent::RevisionJudged(
             record.requested.id,
             Summary::of(&results),
@@ -391,7 +404,10 @@ async fn run_inner(
         reports.push(RevisionReport {
             revision: revision.id,
             negotiated: None,
-            results: skip_all(CATALOG, revision, reason),
+            results: skip_all(CATALOG, revision, reason)
+                .into_iter()
+                .filter(|r| config.checks.selects(r.check))
+                .collect(),
         });
         not_spoken.push(NotSpoken {
             revision: revision.id,
@@ -430,6 +446,42 @@ async fn run_inner(
         judging_ms: millis(judging.elapsed()),
     });
     Ok(report)
+}
+
+/// Stderr lines quoted when a server dies on start.
+const DEAD_STDERR_LINES: usize = 12;
+
+/// [`crate::Error::ServerExited`] when every revision's server exited before answering
+/// its first request and wrote nothing on stdout: it never started (a missing module or
+/// script), and a dozen findings about a protocol it never spoke would bury the one line
+/// of stderr that says why. A server that wrote anything, or answered in one revision,
+/// is judged as usual.
+fn dead_on_start(command: &ServerCommand, finished: &[Option<Finished>]) -> Option<crate::Error> {
+    use crate::protocol::{Direction, Reply, Silence};
+    let mut exit = None;
+    for f in finished.iter().flatten() {
+        let record = &f.record;
+        let Reply::Silent(Silence::Exited(info)) = &record.initialize.reply else {
+            return None;
+        };
+        if record.transcript.received().next().is_some() {
+            return None;
+        }
+        exit.get_or_insert((info.describe(), record));
+    }
+    let (exit, record) = exit?;
+    let stderr = record
+        .transcript
+        .stderr_tail(DEAD_STDERR_LINES)
+        .into_iter()
+        .filter(|e| e.direction == Direction::Stderr)
+        .map(|e| crate::report::escape_server_text(&e.text))
+        .collect();
+    Some(crate::Error::ServerExited {
+        command: command.display(),
+        exit,
+        stderr,
+    })
 }
 
 /// A revision's conversation and what it cost.

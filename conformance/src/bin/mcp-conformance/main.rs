@@ -15,12 +15,14 @@ mod args;
 mod catalog;
 mod exit;
 mod fuzz;
+mod init;
 mod plan;
 mod reference;
 mod replay;
 mod run;
 mod signals;
 mod target;
+mod write_baseline;
 
 use clap::Parser;
 
@@ -51,6 +53,7 @@ fn main() -> Exit {
     let outcome = match cli.command {
         Command::Run(args) => run::run_command(*args),
         Command::List => Ok(catalog::list()),
+        Command::Init(args) => Ok(init::init(args)),
         Command::Explain { id } => Ok(catalog::explain(&id)),
         Command::Replay(args) => replay::replay(args),
         Command::Fuzz(args) => fuzz::fuzz(args),

@@ -18,6 +18,7 @@ use crate::signals::Signals;
 pub(crate) fn run_command(args: RunArgs) -> Result<Exit> {
     let text = TextChoice::of(&args);
     let asked_for_reference = args.reference;
+    let write_baseline = args.write_baseline.clone();
     let plan = plan(args)?;
     if plan.config.reference {
         // A CI job in the wrong folder would otherwise test our server and pass.
@@ -52,6 +53,20 @@ pub(crate) fn run_command(args: RunArgs) -> Result<Exit> {
         report.apply_baseline(baseline);
     }
     emit(&report, &plan, text)?;
+    if let Some(path) = &write_baseline {
+        // Not from a cut run: what did not run would be missing from it.
+        if report.incomplete.is_none() {
+            let entries = crate::write_baseline::write_baseline(path, &report, plan.gate.strict)?;
+            eprintln!(
+                "mcp-conformance: wrote {entries} baseline entr(y/ies) to {}; give each its \
+                 reason, then run with --baseline {}",
+                path.display(),
+                path.display()
+            );
+        } else {
+            eprintln!("mcp-conformance: the run is incomplete: no baseline written");
+        }
+    }
     let gate = report.gate(plan.gate);
     if let Some(n) = signalled.get() {
         eprintln!("mcp-conformance: interrupted (signal {n}); the servers were ended");
