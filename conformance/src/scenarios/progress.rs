@@ -91,7 +91,8 @@ pub async fn tracked<F: Future>(progress: Arc<Progress>, part: F) -> F::Output {
 pub(crate) fn enter(phase: Phase) {
     let _ = CURRENT.try_with(|p| {
         let at = Phase::ALL.iter().position(|&x| x == phase).unwrap_or(0);
-        p.phase.store(u8::try_from(at).unwrap_or(0), Ordering::Relaxed);
+        p.phase
+            .store(u8::try_from(at).unwrap_or(0), Ordering::Relaxed);
     });
 }
 
@@ -116,7 +117,10 @@ mod tests {
         })
         .await;
         let seen = progress.snapshot();
-        assert_eq!((seen.phase, seen.done, seen.total), (Phase::Property, 3, 40));
+        assert_eq!(
+            (seen.phase, seen.done, seen.total),
+            (Phase::Property, 3, 40)
+        );
         // Outside a tracked part nothing is recorded and nothing panics.
         enter(Phase::Sequences);
         assert_eq!(progress.snapshot().phase, Phase::Property);

@@ -21,6 +21,7 @@ mod reference;
 mod replay;
 mod run;
 mod signals;
+mod status;
 mod target;
 mod write_baseline;
 

@@ -6,13 +6,14 @@ use std::path::Path;
 
 use anstream::{AutoStream, ColorChoice};
 use mcp_conformance::report::{render_text_with, Baseline, Detail, Format, RunReport, TextOptions};
-use mcp_conformance::runner::{run_until, RunEvent};
+use mcp_conformance::runner::run_until;
 use mcp_conformance::{Error, Result};
 
 use crate::args::{ColorWhen, RunArgs};
 use crate::exit::Exit;
 use crate::plan::{plan, Plan};
 use crate::signals::Signals;
+use crate::status::Status;
 
 /// Runs the suite; `Fail` when the gate fails (its reasons on stderr).
 pub(crate) fn run_command(args: RunArgs) -> Result<Exit> {
@@ -40,6 +41,7 @@ pub(crate) fn run_command(args: RunArgs) -> Result<Exit> {
     // A signal cuts the run: the servers are ended, what finished is judged and written
     // (marked incomplete), and the exit code still says which signal it was.
     let signalled = Cell::new(None);
+    let mut status = Status::new();
     let mut report = runtime.block_on(async {
         let mut signals = Signals::register()?;
         let stop = async {
@@ -47,8 +49,9 @@ pub(crate) fn run_command(args: RunArgs) -> Result<Exit> {
             signalled.set(Some(n));
             format!("interrupted by {}", signal_name(n))
         };
-        run_until(&plan.config, progress, stop).await
+        run_until(&plan.config, |e| status.event(e), stop).await
     })?;
+    drop(status);
     if let Some(baseline) = &baseline {
         report.apply_baseline(baseline);
     }
@@ -131,17 +134,6 @@ fn signal_name(n: i32) -> String {
         15 => "SIGTERM".to_string(),
         1 => "SIGHUP".to_string(),
         n => format!("signal {n}"),
-    }
-}
-
-fn progress(event: RunEvent) {
-    match event {
-        RunEvent::RevisionStarted(rev) => eprintln!("mcp-conformance: running {rev}"),
-        RunEvent::NegotiationStarted => eprintln!("mcp-conformance: probing version negotiation"),
-        RunEvent::RevisionJudged(..) | RunEvent::Progress(_) => {}
-        RunEvent::Cut(reason) => {
-            eprintln!("mcp-conformance: {reason}; judging what finished")
-        }
     }
 }
 

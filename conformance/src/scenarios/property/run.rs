@@ -17,8 +17,8 @@ use super::{CaseFile, CaseMessage, FailureKind, InputIndependent, PropertyRecord
 use crate::checks::CheckId;
 use crate::protocol::{Exchange, Revision, SchemaSet, SessionConfig};
 use crate::scenarios::era;
-use crate::scenarios::progress::{self, Phase};
 use crate::scenarios::policy::CallPolicy;
+use crate::scenarios::progress::{self, Phase};
 use crate::scenarios::tools::compile_input_schema;
 use crate::transport::ServerCommand;
 
