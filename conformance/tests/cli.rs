@@ -304,7 +304,7 @@ const CASES: &[Case] = &[
         files: &[],
         steps: &[
             (&["fuzz", "--live", "--time", "3", "--cases-dir", "{dir}/cases", "--", "{exe}", "reference-server", "--fault", "crash-on-astral"],
-             1, &["FAIL prop-server-survives (Crash)"], &["case file(s) written to ", "/cases for 1 distinct failure(s)"]),
+             1, &["FAIL prop-server-survives (Crash)"], &["mcp-conformance: 1 case file(s) written to ", "/cases for 1 distinct failure(s)"]),
             (&["fuzz", "--live", "--time", "2", "--", "{exe}", "reference-server"], 0, &["0 distinct failure(s)"], &["no case file written"]),
             // Over HTTP: the server started by fuzz, reached at its URL.
             (&["fuzz", "--live", "--time", "2", "--url", "http://127.0.0.1:{port}/mcp", "--", "{exe}", "reference-server", "--http", "{port}"],
@@ -321,6 +321,12 @@ const CASES: &[Case] = &[
             (&["replay", "{case}", "--", "{exe}", "reference-server", "--fault", "crash-on-astral"], 1, &["reproduced"], &[]),
             (&["replay", "{case}", "--", "{exe}", "reference-server"], 0, &["not reproduced"], &[]),
         ],
+        check: None,
+    },
+    Case {
+        name: "shell completions are generated from the command line's own definition (0)",
+        files: &[],
+        steps: &[(&["completions", "bash"], 0, &["mcp-conformance", "--deny-tool", "--skip-check"], &[])],
         check: None,
     },
 ];

@@ -44,6 +44,13 @@ pub(crate) enum Command {
         /// Check id, as printed in reports and by `list`.
         id: String,
     },
+    /// Print a shell completion script (e.g. `mcp-conformance completions bash >
+    /// ~/.local/share/bash-completion/completions/mcp-conformance`).
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
     /// Serve the bundled reference server on stdio (used when `run` gets no command).
     #[command(hide = true)]
     ReferenceServer(ReferenceArgs),

@@ -56,6 +56,17 @@ fn main() -> Exit {
         Command::List => Ok(catalog::list()),
         Command::Init(args) => Ok(init::init(args)),
         Command::Explain { id } => Ok(catalog::explain(&id)),
+        Command::Completions { shell } => {
+            let mut script = Vec::new();
+            clap_complete::generate(
+                shell,
+                &mut <Cli as clap::CommandFactory>::command(),
+                "mcp-conformance",
+                &mut script,
+            );
+            out!("{}", String::from_utf8_lossy(&script));
+            Ok(Exit::Pass)
+        }
         Command::Replay(args) => replay::replay(args),
         Command::Fuzz(args) => fuzz::fuzz(args),
         Command::ReferenceServer(args) => Ok(reference::reference_server(args)),
