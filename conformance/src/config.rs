@@ -22,6 +22,8 @@
 //! baseline = "mcp-baseline.toml"
 //! strict = false
 //! strict_baseline = false
+//! checks = ["tool-*", "lc-*"]    # globs over check ids (default: every check)
+//! skip_checks = ["tool-name-*"]
 //! formats = ["text", "junit", "sarif"]
 //! output_dir = "target/mcp-conformance"
 //! cases = 32                  # generated cases per property; 0 skips them
@@ -40,7 +42,7 @@ use serde::Deserialize;
 use crate::errors::{Error, Result};
 use crate::protocol::{Revision, REVISIONS};
 use crate::report::Format;
-use crate::runner::default_jobs;
+use crate::runner::{default_jobs, CheckSelection};
 use crate::scenarios::CallMode;
 use crate::transport::{HttpKind, ServerCommand};
 
@@ -124,6 +126,10 @@ pub struct RunSection {
     pub jobs: Option<usize>,
     /// Seconds the whole run may take.
     pub max_time: Option<f64>,
+    /// Globs over check ids: only these are reported.
+    pub checks: Option<Vec<String>>,
+    /// Globs over check ids: these are never reported.
+    pub skip_checks: Option<Vec<String>>,
 }
 
 /// `[tools.NAME]`: what the user says about one tool.
@@ -290,6 +296,10 @@ pub struct Flags {
     pub max_time: Option<f64>,
     /// `--tool-args NAME=JSON`, as written.
     pub tool_args: Vec<String>,
+    /// `--check` globs.
+    pub checks: Vec<String>,
+    /// `--skip-check` globs.
+    pub skip_checks: Vec<String>,
 }
 
 /// The effective settings of a run: flags over the file over the defaults, every value
@@ -345,6 +355,8 @@ pub struct Settings {
     pub max_time: Option<f64>,
     /// Arguments for tools' first calls, by tool name: the file's, then the flags'.
     pub tool_arguments: BTreeMap<String, serde_json::Value>,
+    /// Which checks are reported (each pattern matched some check id).
+    pub checks: CheckSelection,
 }
 
 impl FileConfig {
@@ -522,6 +534,11 @@ impl FileConfig {
             ));
         }
 
+        let checks = CheckSelection::new(
+            &or_file(flags.checks, run.checks),
+            &or_file(flags.skip_checks, run.skip_checks),
+        )?;
+
         Ok(Settings {
             server,
             default_server: is_default,
@@ -549,6 +566,7 @@ impl FileConfig {
             jobs,
             max_time,
             tool_arguments,
+            checks,
         })
     }
 }

@@ -43,14 +43,30 @@ pub enum Error {
         /// What the handshake said.
         reason: String,
     },
+    /// The server exited before answering its first request in every revision, having
+    /// written nothing on stdout: it could not start (a missing module or script, a bad
+    /// flag). One error with its stderr instead of a finding per check.
+    #[error(
+        "start the server `{command}`: it exited before answering initialize ({exit}){}",
+        stderr_tail(.stderr)
+    )]
+    ServerExited {
+        /// The command, as displayed.
+        command: String,
+        /// How it exited ("exit status 1").
+        exit: String,
+        /// Its last stderr lines, escaped.
+        stderr: Vec<String>,
+    },
     /// The server command is empty.
     #[error("start a server: no command was given")]
     NoCommand,
-    /// A revision name on the command line is not one the suite knows.
-    #[error(
-        "select revision `{0}`: known revisions are 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25"
-    )]
+    /// A revision name (command line, config file, harness) is not one the suite knows.
+    #[error("select a revision: {}", crate::suggest::unknown_revision(.0))]
     UnknownRevision(String),
+    /// A check id (or a check glob that matches no id) named by the user.
+    #[error("select a check: {}", crate::suggest::unknown_check(.0))]
+    UnknownCheck(String),
     /// A configuration or baseline file is unreadable or invalid.
     #[error("read {path}: {message}")]
     Config {
@@ -87,6 +103,19 @@ pub enum Error {
     /// The async runtime could not be built.
     #[error("start the async runtime")]
     Runtime(#[source] std::io::Error),
+}
+
+/// `; its stderr ended with:` and the lines, indented, or a note that it wrote none.
+fn stderr_tail(lines: &[String]) -> String {
+    if lines.is_empty() {
+        return "; it wrote nothing on stderr".to_string();
+    }
+    let mut text = "; its stderr ended with:".to_string();
+    for line in lines {
+        text.push_str("\n    ");
+        text.push_str(line);
+    }
+    text
 }
 
 /// Result alias for harness operations.

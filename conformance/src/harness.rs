@@ -31,6 +31,12 @@
 //! }
 //! ```
 //!
+//! Nothing quietly passes: a misspelt revision fails the test binary (with the nearest
+//! name), a check that could not be judged is ignored with its reason (not `ok`), and with
+//! a baseline the test [`STALE_TEST`] reports entries that no longer match a finding. The
+//! filter is libtest-mimic's own, so nextest's `--exact '[mcp] NAME'` selects the revision
+//! to run as `cargo test -- NAME` does.
+//!
 //! Behind the default feature `harness`: libtest-mimic, which this module drives, brings
 //! clap with it, and a library user with `default-features = false` gets neither.
 #![cfg(feature = "harness")]
@@ -40,14 +46,19 @@ use std::process::ExitCode;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
-use libtest_mimic::{Arguments, Failed, Trial};
+use libtest_mimic::{Arguments, Completion, Failed, Trial};
 
 use crate::checks::{Status, CATALOG};
 use crate::protocol::{Revision, REVISIONS};
-use crate::report::{render_finding, Baseline, GateOptions, RunReport};
+use crate::report::{render_finding, Baseline, BaselineEntry, GateOptions, RunReport};
 use crate::runner::RunConfig;
 use crate::scenarios::CallPolicy;
 use crate::transport::{HttpTarget, ServerCommand};
+
+/// The name of the test that reports stale baseline entries (present with a baseline).
+pub const STALE_TEST: &str = "baseline::stale-entries";
+/// The name of the one test a suite with a setup error has (a misspelt revision).
+pub const SETUP_TEST: &str = "mcp-conformance::setup";
 
 /// A conformance suite to register as libtest tests.
 #[derive(Debug, Clone)]
@@ -56,6 +67,9 @@ pub struct Suite {
     baseline: Option<Baseline>,
     gate: GateOptions,
     adopt_orphans: bool,
+    /// What the builder was told that cannot be right (a misspelt revision): the suite
+    /// then fails instead of running fewer tests than asked, or none.
+    problems: Vec<String>,
 }
 
 impl Suite {
@@ -67,6 +81,7 @@ impl Suite {
             baseline: None,
             gate: GateOptions::default(),
             adopt_orphans: false,
+            problems: Vec::new(),
         }
     }
 
@@ -108,11 +123,22 @@ impl Suite {
         self
     }
 
-    /// Runs only these revisions (by version string; unknown ones are ignored).
+    /// Runs only these revisions (by version string or alias). An unknown name is an
+    /// error (with the nearest known name): the test binary fails instead of running
+    /// fewer tests, or none.
     pub fn revisions(mut self, revisions: &[&str]) -> Self {
+        let mut selected = Vec::new();
+        for name in revisions {
+            match Revision::named(name) {
+                Some(r) if !selected.contains(&r.id) => selected.push(r.id),
+                Some(_) => {}
+                None => self.problems.push(crate::suggest::unknown_revision(name)),
+            }
+        }
+        // In the suite's order, whatever the order given.
         self.config.revisions = REVISIONS
             .iter()
-            .filter(|r| revisions.contains(&r.id))
+            .filter(|r| selected.contains(&r.id))
             .collect();
         self
     }
@@ -129,7 +155,8 @@ impl Suite {
         self
     }
 
-    /// Expected failures: baselined findings pass (their reason is printed).
+    /// Expected failures: baselined findings pass (their reason is printed). Entries that
+    /// no longer match a finding are reported by the test [`STALE_TEST`].
     pub fn baseline(mut self, path: impl AsRef<Path>) -> crate::Result<Self> {
         self.baseline = Some(Baseline::load(path.as_ref())?);
         Ok(self)
@@ -138,6 +165,13 @@ impl Suite {
     /// Makes warnings fail their test too.
     pub fn strict(mut self, strict: bool) -> Self {
         self.gate.strict = strict;
+        self
+    }
+
+    /// Makes stale baseline entries fail [`STALE_TEST`] (by default it is ignored with
+    /// the entries as its reason).
+    pub fn strict_baseline(mut self, strict: bool) -> Self {
+        self.gate.strict_baseline = strict;
         self
     }
 
@@ -151,61 +185,98 @@ impl Suite {
         self
     }
 
+    /// What makes this suite unable to run as configured (a misspelt revision), if
+    /// anything: [`Suite::run_tests`] prints it and fails.
+    pub fn misconfiguration(&self) -> Option<String> {
+        (!self.problems.is_empty()).then(|| self.problems.join("; "))
+    }
+
     /// Parses the libtest arguments of this process, registers the tests and runs them.
+    /// A setup error (a misspelt revision) is printed and fails the process whatever the
+    /// filter selects.
     pub fn run_tests(self) -> ExitCode {
         let args = Arguments::from_args();
+        if !self.problems.is_empty() {
+            for problem in &self.problems {
+                eprintln!("mcp-conformance: the suite is misconfigured: {problem}");
+            }
+            return ExitCode::from(101);
+        }
         let trials = self.trials(&args);
         libtest_mimic::run(&args, trials).exit_code()
     }
 
-    /// The tests, one per (revision, check), named `REVISION::CHECK`.
+    /// The tests, one per (revision, check), named `REVISION::CHECK`, and with a baseline
+    /// [`STALE_TEST`]. With a setup error, one failing test [`SETUP_TEST`] instead.
     pub fn trials(self, args: &Arguments) -> Vec<Trial> {
-        let names: Vec<(&'static Revision, &'static str)> = self
-            .config
-            .revisions
+        if !self.problems.is_empty() {
+            let message = self.problems.join("; ");
+            return vec![
+                Trial::test(SETUP_TEST, move || Err(Failed::from(message))).with_kind("mcp")
+            ];
+        }
+        let all = self.config.revisions.clone();
+        let shared = Arc::new(OnceLock::<Arc<Shared>>::new());
+        let mut trials = Vec::new();
+        let mut needs: Vec<&'static str> = Vec::new();
+        for rev in &all {
+            for check in CATALOG.iter() {
+                let id = check.id.as_str();
+                // A test that does not apply to its revision is ignored: it needs no
+                // server either.
+                let applies = check.applies.includes(rev);
+                let cell = shared.clone();
+                let revision = rev.id;
+                let trial = Trial::ignorable_test(format!("{revision}::{id}"), move || {
+                    Shared::get(&cell).judge(revision, id)
+                })
+                .with_kind("mcp")
+                .with_ignored_flag(!applies);
+                // Decided as libtest-mimic decides which tests run (the kind prefix
+                // nextest passes with `--exact` included): only their revisions run.
+                if !args.is_filtered_out(&trial)
+                    && !args.is_ignored(&trial)
+                    && !needs.contains(&rev.id)
+                {
+                    needs.push(rev.id);
+                }
+                trials.push(trial);
+            }
+        }
+        if self.baseline.is_some() {
+            let cell = shared.clone();
+            let trial = Trial::ignorable_test(STALE_TEST, move || Shared::get(&cell).stale())
+                .with_kind("mcp");
+            if !args.is_filtered_out(&trial) && !args.is_ignored(&trial) {
+                // Whether an entry for every revision is stale needs every revision.
+                needs = all.iter().map(|r| r.id).collect();
+            }
+            trials.push(trial);
+        }
+        let mut config = self.config;
+        config.revisions = all
             .iter()
-            .flat_map(|r| CATALOG.iter().map(move |c| (*r, c.id.as_str())))
+            .copied()
+            .filter(|r| needs.contains(&r.id))
             .collect();
-        // Run only the revisions some selected test needs.
-        let selected = |name: &str| match &args.filter {
-            None => true,
-            Some(f) if args.exact => name == f,
-            Some(f) => name.contains(f.as_str()),
-        } && !args.skip.iter().any(|s| name.contains(s.as_str()));
-        let mut config = self.config.clone();
-        // A test that does not apply to its revision is ignored: it needs no server either.
-        let applies = |rev: &Revision, id: &str| {
-            crate::checks::find(id).is_some_and(|c| c.applies.includes(rev))
-        };
-        config.revisions.retain(|r| {
-            names.iter().any(|(rev, id)| {
-                rev.id == r.id && applies(rev, id) && selected(&format!("{}::{id}", rev.id))
-            })
-        });
-        let shared = Arc::new(Shared {
+        let every_revision = config.revisions.len() == all.len();
+        let _ = shared.set(Arc::new(Shared {
             config,
+            every_revision,
             baseline: self.baseline,
             gate: self.gate,
             adopt_orphans: self.adopt_orphans,
             report: OnceLock::new(),
-        });
-        names
-            .into_iter()
-            .map(|(rev, id)| {
-                let shared = shared.clone();
-                let applies = crate::checks::find(id).is_some_and(|c| c.applies.includes(rev));
-                Trial::test(format!("{}::{id}", rev.id), move || {
-                    shared.judge(rev.id, id)
-                })
-                .with_kind("mcp")
-                .with_ignored_flag(!applies)
-            })
-            .collect()
+        }));
+        trials
     }
 }
 
 struct Shared {
     config: RunConfig,
+    /// Whether `config` runs every revision of the suite (else an entry for every
+    /// revision cannot be found stale).
+    every_revision: bool,
     baseline: Option<Baseline>,
     gate: GateOptions,
     adopt_orphans: bool,
@@ -213,43 +284,88 @@ struct Shared {
 }
 
 impl Shared {
-    fn report(&self) -> &Result<RunReport, String> {
-        self.report.get_or_init(|| {
-            if self.adopt_orphans {
-                crate::transport::adopt_orphans();
-            }
-            // On a thread of its own with a large stack: libtest's test threads have 2 MiB.
-            let mut report =
-                crate::runner::run_blocking(&self.config).map_err(|e| e.to_string())?;
-            if let Some(b) = &self.baseline {
-                report.apply_baseline(b);
-            }
-            Ok(report)
-        })
+    /// The state a trial reads; set before any trial runs.
+    fn get(cell: &OnceLock<Arc<Shared>>) -> &Shared {
+        cell.get().expect("the trials are built before they run")
     }
 
-    fn judge(&self, revision: &str, check: &str) -> Result<(), Failed> {
-        let report = self
-            .report()
+    fn report(&self) -> Result<&RunReport, Failed> {
+        self.report
+            .get_or_init(|| {
+                if self.adopt_orphans {
+                    crate::transport::adopt_orphans();
+                }
+                // On a thread of its own with a large stack: libtest's test threads have 2 MiB.
+                let mut report =
+                    crate::runner::run_blocking(&self.config).map_err(|e| e.to_string())?;
+                if let Some(b) = &self.baseline {
+                    report.apply_baseline(b);
+                }
+                Ok(report)
+            })
             .as_ref()
-            .map_err(|e| Failed::from(format!("the suite could not run: {e}")))?;
+            .map_err(|e| Failed::from(format!("the suite could not run: {e}")))
+    }
+
+    fn judge(&self, revision: &str, check: &str) -> Result<Completion, Failed> {
+        let report = self.report()?;
         let Some(result) = report.result(revision, check) else {
             return Err(Failed::from(format!("no result for {revision} {check}")));
         };
         let baselined = report.baselined(revision, check);
         match (result.status, baselined) {
-            (Status::Pass | Status::Skip, _) => Ok(()),
+            (Status::Pass, _) => Ok(Completion::Completed),
+            // Not a pass: nothing was judged (the server lacks the feature, the revision
+            // was not negotiated), and `ok` would say it conforms.
+            (Status::Skip, _) => Ok(Completion::ignored_with(&result.message)),
             (_, Some(reason)) => {
                 println!("{revision}::{check}: expected failure (baseline: {reason})");
-                Ok(())
+                Ok(Completion::Completed)
             }
             (Status::Warn, None) if !self.gate.strict => {
                 println!("{}", render_finding(revision, result));
-                Ok(())
+                Ok(Completion::Completed)
             }
             (Status::Fail | Status::Warn, None) => {
                 Err(Failed::from(render_finding(revision, result)))
             }
+        }
+    }
+
+    /// [`STALE_TEST`]: passes when every entry still matches a finding; else fails under
+    /// `strict_baseline`, or is ignored with the entries as its reason.
+    fn stale(&self) -> Result<Completion, Failed> {
+        let report = self.report()?;
+        let stale: Vec<&BaselineEntry> = report
+            .baseline
+            .iter()
+            .flat_map(|b| &b.stale)
+            .filter(|e| e.revision.is_some() || self.every_revision)
+            .collect();
+        if stale.is_empty() {
+            return Ok(Completion::Completed);
+        }
+        let list = stale
+            .iter()
+            .map(|e| match &e.revision {
+                Some(r) => format!("{} ({r})", e.check),
+                None => format!("{} (every revision)", e.check),
+            })
+            .collect::<Vec<_>>()
+            .join(", ");
+        let message = format!(
+            "{} stale baseline entr(y/ies), no longer failing: {list}",
+            stale.len()
+        );
+        if self.gate.strict_baseline {
+            Err(Failed::from(format!(
+                "{message} (strict_baseline: remove them from the baseline)"
+            )))
+        } else {
+            println!("{message}");
+            Ok(Completion::ignored_with(format!(
+                "{message}; strict_baseline(true) makes this fail"
+            )))
         }
     }
 }

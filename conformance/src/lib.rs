@@ -44,6 +44,8 @@ pub mod runner;
 #[doc(hidden)]
 pub mod scenarios;
 #[doc(hidden)]
+pub mod suggest;
+#[doc(hidden)]
 pub mod transport;
 
 pub use checks::{CheckResult, Evidence, Level, Status};

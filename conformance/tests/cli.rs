@@ -102,11 +102,71 @@ const CASES: &[Case] = &[
         name: "usage errors (2)",
         files: &[],
         steps: &[
-            (&["run", "--revision", "2023-01-01"], 2, &[], &["failed to select revision `2023-01-01`"]),
+            (&["run", "--revision", "2023-01-01"], 2, &[], &["failed to select a revision: unknown revision `2023-01-01`"]),
             (&["run", "--no-such-flag"], 2, &[], &["unexpected argument '--no-such-flag'"]),
-            (&["explain", "no-such-check"], 2, &[], &["unknown check \"no-such-check\""]),
+            (&["explain", "no-such-check"], 2, &[], &["unknown check `no-such-check`"]),
         ],
         check: None,
+    },
+    Case {
+        // A typo'd revision must not select nothing: did you mean, on the command line,
+        // in the config file, in a baseline, for `explain` and for --check.
+        name: "a misspelt revision or check id is an error (2) naming the nearest one",
+        files: &[("c.toml", "[run]\nrevisions = [\"2025-06-19\"]\n"),
+                 ("b.toml", "[[expected]]\ncheck = \"lc-pign\"\nreason = \"x\"\n")],
+        steps: &[
+            (&["run", "--revision", "2025-06-19"], 2, &[], &["unknown revision `2025-06-19`; did you mean `2025-06-18`?"]),
+            (&["run", "--config", "{dir}/c.toml"], 2, &[], &["unknown revision `2025-06-19`; did you mean `2025-06-18`?"]),
+            (&["run", "--revision", "2025-06-18", "--baseline", "{dir}/b.toml"], 2, &[], &["unknown check `lc-pign`; did you mean `lc-ping`?"]),
+            (&["explain", "lc-inti-result"], 2, &[], &["unknown check `lc-inti-result`; did you mean `lc-init-result`?"]),
+            (&["run", "--check", "lc-inti-result"], 2, &[], &["unknown check `lc-inti-result`; did you mean `lc-init-result`?"]),
+            (&["run", "--skip-check", "nope-*"], 2, &[], &["no check id matches `nope-*`"]),
+        ],
+        check: None,
+    },
+    Case {
+        name: "--check and --skip-check select the checks reported (0; 1 when a selected one fails)",
+        files: &[],
+        steps: &[
+            (&["run", "-v", "--revision", "2025-06-18", "--cases", "0", "--check", "lc-*", "--skip-check", "lc-ping*",
+               "--", "{exe}", "reference-server", "--fault", "ping-nonempty"], 0, &["pass lc-init-result"], &[]),
+            (&["run", "--revision", "2025-06-18", "--cases", "0", "--check", "lc-ping",
+               "--", "{exe}", "reference-server", "--fault", "ping-nonempty"], 1, &["FAIL lc-ping"], &[]),
+        ],
+        check: Some(only_lc_checks),
+    },
+    Case {
+        // A missing module or script gave a dozen FAILs and exit 1.
+        name: "a server that exits before answering initialize is one setup error (2) with its stderr",
+        files: &[],
+        steps: &[
+            (&["run", "--revision", "2025-06-18", "--", "sh", "-c", "echo 'ModuleNotFoundError: no module named srv' >&2; exit 1"],
+             2, &[], &["failed to start the server `sh -c", "it exited before answering initialize (exit status 1)", "ModuleNotFoundError: no module named srv"]),
+            (&["run", "--", "sh", "{dir}/missing-script.sh"], 2, &[], &["it exited before answering initialize (exit status ", "missing-script.sh"]),
+        ],
+        check: Some(no_findings_printed),
+    },
+    Case {
+        name: "init writes a commented config (0) that run reads, and refuses to overwrite it (2) without --force (0)",
+        files: &[],
+        steps: &[
+            (&["init", "--", "{exe}", "reference-server"], 0, &[], &["wrote mcp-conformance.toml"]),
+            (&["init"], 2, &[], &["already exists; --force overwrites it"]),
+            (&["run", "--revision", "2025-11-25", "--cases", "0"], 0, &["Summary: no findings"], &[]),
+            (&["init", "--force"], 0, &[], &["name your server under [server]"]),
+        ],
+        check: None,
+    },
+    Case {
+        name: "--write-baseline writes the failures (1), and a run with that baseline passes (0), strictly too",
+        files: &[],
+        steps: &[
+            (&["run", "--revision", "2025-06-18", "--revision", "2025-11-25", "--cases", "4", "--write-baseline", "{dir}/b.toml",
+               "--", "{exe}", "reference-server", "--fault", "ping-nonempty"], 1, &[], &["wrote 1 baseline entr(y/ies) to"]),
+            (&["run", "--revision", "2025-06-18", "--revision", "2025-11-25", "--cases", "4", "--baseline", "{dir}/b.toml", "--strict-baseline",
+               "--", "{exe}", "reference-server", "--fault", "ping-nonempty"], 0, &[], &[]),
+        ],
+        check: Some(baseline_written),
     },
     Case {
         name: "two formats to stdout would be glued together: a usage error (2), before the run (one format to --output too)",
@@ -244,7 +304,7 @@ const CASES: &[Case] = &[
         files: &[],
         steps: &[
             (&["fuzz", "--live", "--time", "3", "--cases-dir", "{dir}/cases", "--", "{exe}", "reference-server", "--fault", "crash-on-astral"],
-             1, &["FAIL prop-server-survives (Crash)"], &["case file(s) written to ", "/cases for 1 distinct failure(s)"]),
+             1, &["FAIL prop-server-survives (Crash)"], &["mcp-conformance: 1 case file(s) written to ", "/cases for 1 distinct failure(s)"]),
             (&["fuzz", "--live", "--time", "2", "--", "{exe}", "reference-server"], 0, &["0 distinct failure(s)"], &["no case file written"]),
             // Over HTTP: the server started by fuzz, reached at its URL.
             (&["fuzz", "--live", "--time", "2", "--url", "http://127.0.0.1:{port}/mcp", "--", "{exe}", "reference-server", "--http", "{port}"],
@@ -261,6 +321,12 @@ const CASES: &[Case] = &[
             (&["replay", "{case}", "--", "{exe}", "reference-server", "--fault", "crash-on-astral"], 1, &["reproduced"], &[]),
             (&["replay", "{case}", "--", "{exe}", "reference-server"], 0, &["not reproduced"], &[]),
         ],
+        check: None,
+    },
+    Case {
+        name: "shell completions are generated from the command line's own definition (0)",
+        files: &[],
+        steps: &[(&["completions", "bash"], 0, &["mcp-conformance", "--deny-tool", "--skip-check"], &[])],
         check: None,
     },
 ];
@@ -511,6 +577,41 @@ fn config_reports_written(dir: &Path, _: &[Output]) {
         serde_json::from_slice(&std::fs::read(dir.join("out/mcp-conformance.json")).unwrap())
             .unwrap();
     assert_eq!(json["revisions"].as_array().unwrap().len(), 1);
+}
+
+/// The `--check lc-* --skip-check lc-ping*` run reports no other check, and not lc-ping.
+fn only_lc_checks(_: &Path, outputs: &[Output]) {
+    let stdout = String::from_utf8_lossy(&outputs[0].stdout);
+    for line in stdout.lines() {
+        let id = line
+            .strip_prefix("pass ")
+            .or_else(|| line.strip_prefix("skip "))
+            .and_then(|l| l.split(':').next());
+        if let Some(id) = id {
+            assert!(
+                id.starts_with("lc-") && !id.starts_with("lc-ping"),
+                "{line}"
+            );
+        }
+    }
+}
+
+/// A server dead on start prints no report, only the one error.
+fn no_findings_printed(_: &Path, outputs: &[Output]) {
+    for output in outputs {
+        assert!(
+            output.stdout.is_empty(),
+            "{}",
+            String::from_utf8_lossy(&output.stdout)
+        );
+    }
+}
+
+/// The written baseline has one entry with a reason to fill in.
+fn baseline_written(dir: &Path, _: &[Output]) {
+    let text = std::fs::read_to_string(dir.join("b.toml")).unwrap();
+    assert_eq!(text.matches("[[expected]]").count(), 1, "{text}");
+    assert!(text.contains("reason = \"TODO: "), "{text}");
 }
 
 fn first_file(dir: &Path) -> PathBuf {

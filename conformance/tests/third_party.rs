@@ -267,10 +267,10 @@ fn mcp_server_time() {
 
 // -- Over Streamable HTTP (issue 14) --
 
-/// The revisions these servers are judged in over HTTP: 2025-03-26 to 2025-11-25.
-/// 2026-07-28 over HTTP is pending (another branch builds it); once it lands, these
-/// servers get a row for it and the era is asserted as over stdio.
+/// The Streamable HTTP revisions before 2026-07-28 (2024-11-05 has HTTP+SSE instead).
 const HTTP_LEGACY: &[&str] = &["2025-03-26", "2025-06-18", "2025-11-25"];
+/// Every revision that has Streamable HTTP: a dual-era server is judged in all four.
+const HTTP_ALL: &[&str] = &["2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"];
 
 /// A port free a moment ago on 127.0.0.1 (the server binds it right after).
 fn free_port() -> u16 {
@@ -281,13 +281,14 @@ fn free_port() -> u16 {
 }
 
 /// `program args` started by the runner with `env`, reached at
-/// `http://127.0.0.1:port/mcp`, judged in [`HTTP_LEGACY`].
+/// `http://127.0.0.1:port/mcp`, judged in `revisions`.
 fn run_http_server(
     program: PathBuf,
     args: &[&str],
     env: &[(&str, String)],
     port: u16,
     deny: &[&str],
+    revisions: &[&str],
 ) -> RunReport {
     let args = args.iter().map(|a| a.to_string());
     let mut command = ServerCommand::new(program.to_string_lossy(), args);
@@ -308,7 +309,7 @@ fn run_http_server(
         .collect();
     config.revisions = mcp_conformance::protocol::REVISIONS
         .iter()
-        .filter(|r| HTTP_LEGACY.contains(&r.id))
+        .filter(|r| revisions.contains(&r.id))
         .collect();
     config.session = SessionConfig {
         timeout: Duration::from_secs(20),
@@ -317,17 +318,16 @@ fn run_http_server(
     let report = common::run_blocking(&config);
     assert_eq!(report.target.transport, "streamable-http");
     let run: Vec<&str> = report.revisions.iter().map(|r| r.revision).collect();
-    assert_eq!(run, HTTP_LEGACY, "{}", render_text(&report));
-    // The era is told by a modern revision, which did not run.
-    assert_eq!(report.era, None, "{}", render_text(&report));
+    assert_eq!(run, revisions, "{}", render_text(&report));
     report
 }
 
 /// A request object without `method` (readable id 900001): over HTTP both SDKs' transports
 /// answer it themselves, with another code than -32600 and `id: null` (over stdio they are
-/// silent: a warning). reports/server-everything-http.md, reports/python-sdk-http.md.
+/// silent: a warning); the Python SDK's 2026-07-28 transport answers -32600, still with
+/// `id: null`. reports/server-everything-http.md, reports/python-sdk-http.md.
 const HTTP_INVALID_REQUEST: [(&str, Status, &[&str]); 2] = [
-    ("rpc-err-invalid-request", Fail, ALL),
+    ("rpc-err-invalid-request", Fail, HTTP_LEGACY),
     ("rpc-error-id", Fail, ALL),
 ];
 
@@ -360,7 +360,7 @@ const PYTHON_SDK_HTTP: Expected = &[
     HTTP_INVALID_REQUEST[0],
     HTTP_INVALID_REQUEST[1],
     // The -32602 for the request without `method` carries a 13-line pydantic report.
-    ("rpc-error-message", Warn, ALL),
+    ("rpc-error-message", Warn, HTTP_LEGACY),
     NO_BATCHES,
     ARGUMENTS_TYPE,
     ("pag-invalid-cursor", Warn, ALL),
@@ -380,7 +380,10 @@ fn server_everything_over_http() {
         &[("PORT", port.to_string())],
         port,
         &["trigger-long-running-operation"],
+        HTTP_LEGACY,
     );
+    // The era is told by a modern revision, which did not run.
+    assert_eq!(report.era, None, "{}", render_text(&report));
     assert_outcome(&report, EVERYTHING_HTTP);
 }
 
@@ -394,7 +397,10 @@ fn python_sdk_server_over_http() {
         &[],
         port,
         &[],
+        HTTP_ALL,
     );
+    // Both eras over HTTP too (2026-07-28 versioning.mdx, Compatibility Matrix).
+    assert_eq!(report.era, Some("dual-era"), "{}", render_text(&report));
     assert_outcome(&report, PYTHON_SDK_HTTP);
 }
 

@@ -18,6 +18,7 @@ mod http_modern;
 mod http_sse;
 mod jsonrpc;
 mod lifecycle;
+pub mod links;
 mod model;
 mod modern;
 mod progress;

@@ -249,7 +249,25 @@ fn bad_values_are_errors() {
         (
             Flags::default(),
             "[run]\nrevisions = [\"1999\"]",
-            "select revision `1999`",
+            "unknown revision `1999`",
+        ),
+        (
+            Flags::default(),
+            "[run]\nrevisions = [\"2025-11-26\"]",
+            "unknown revision `2025-11-26`; did you mean `2025-11-25`?",
+        ),
+        (
+            Flags::default(),
+            "[run]\nchecks = [\"lc-pnig\"]",
+            "unknown check `lc-pnig`; did you mean `lc-ping`?",
+        ),
+        (
+            Flags {
+                skip_checks: vec!["zz-*".into()],
+                ..Flags::default()
+            },
+            "",
+            "no check id matches `zz-*`",
         ),
         (
             Flags {
@@ -296,6 +314,31 @@ fn bad_values_are_errors() {
             .to_string();
         assert!(err.contains(message), "{err:?} lacks {message:?}");
     }
+}
+
+/// `checks` / `skip_checks` from the file, replaced by `--check` / `--skip-check`.
+#[test]
+fn check_globs_come_from_the_file_or_the_flags() {
+    let file = "[run]\nchecks = [\"lc-*\"]\nskip_checks = [\"lc-ping*\"]\n";
+    let merge = |flags: Flags| {
+        FileConfig::parse(file, Path::new("c.toml"))
+            .unwrap()
+            .merge(flags, || Ok(ServerCommand::new("ref", [])))
+            .unwrap()
+            .checks
+    };
+    let from_file = merge(Flags::default());
+    assert!(from_file.selects("lc-init-result"));
+    assert!(!from_file.selects("lc-ping") && !from_file.selects("rpc-batch"));
+    let from_flags = merge(Flags {
+        checks: vec!["rpc-*".into()],
+        ..Flags::default()
+    });
+    assert!(from_flags.selects("rpc-batch") && !from_flags.selects("lc-init-result"));
+    assert!(
+        !from_flags.selects("lc-ping"),
+        "the file's skip_checks still apply"
+    );
 }
 
 /// The defaults stated here are the library's own (the session's, the property

@@ -3,7 +3,7 @@
 //! Everything that differs between revisions lives in this one table (the spec's own
 //! revision matrix, REQUIREMENTS.md section 1), so checks ask "what does this revision
 //! say?" instead of comparing dates. The official `schema.json` of each revision is
-//! vendored under `fixtures/schemas/` and embedded here.
+//! vendored under `conformance/schemas/` and embedded here.
 
 /// How a revision wants invalid tool arguments reported (REQUIREMENTS.md
 /// `TC-ERR-INPUT-VALIDATION`, section 10 A6).
@@ -169,7 +169,7 @@ pub static REVISIONS: &[Revision] = &[
         id: "2024-11-05",
         aliases: &[],
         era: Era::Legacy,
-        schema: include_str!("../../../fixtures/schemas/2024-11-05/schema.json"),
+        schema: include_str!("../../schemas/2024-11-05/schema.json"),
         draft_2020_12: false,
         content_types: &["text", "image", "resource"],
         tool_fields: TOOL_FIELDS_R1,
@@ -182,7 +182,7 @@ pub static REVISIONS: &[Revision] = &[
         id: "2025-03-26",
         aliases: &[],
         era: Era::Legacy,
-        schema: include_str!("../../../fixtures/schemas/2025-03-26/schema.json"),
+        schema: include_str!("../../schemas/2025-03-26/schema.json"),
         draft_2020_12: false,
         content_types: &["text", "image", "audio", "resource"],
         tool_fields: TOOL_FIELDS_R2,
@@ -195,7 +195,7 @@ pub static REVISIONS: &[Revision] = &[
         id: "2025-06-18",
         aliases: &[],
         era: Era::Legacy,
-        schema: include_str!("../../../fixtures/schemas/2025-06-18/schema.json"),
+        schema: include_str!("../../schemas/2025-06-18/schema.json"),
         draft_2020_12: false,
         content_types: &["text", "image", "audio", "resource_link", "resource"],
         tool_fields: TOOL_FIELDS_R3,
@@ -208,7 +208,7 @@ pub static REVISIONS: &[Revision] = &[
         id: "2025-11-25",
         aliases: &[],
         era: Era::Legacy,
-        schema: include_str!("../../../fixtures/schemas/2025-11-25/schema.json"),
+        schema: include_str!("../../schemas/2025-11-25/schema.json"),
         draft_2020_12: true,
         content_types: &["text", "image", "audio", "resource_link", "resource"],
         tool_fields: TOOL_FIELDS_R4,
@@ -221,7 +221,7 @@ pub static REVISIONS: &[Revision] = &[
         id: "2026-07-28",
         aliases: &["draft"],
         era: Era::Modern,
-        schema: include_str!("../../../fixtures/schemas/2026-07-28/schema.json"),
+        schema: include_str!("../../schemas/2026-07-28/schema.json"),
         draft_2020_12: true,
         content_types: &["text", "image", "audio", "resource_link", "resource"],
         tool_fields: TOOL_FIELDS_R5,

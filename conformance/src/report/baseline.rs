@@ -44,10 +44,7 @@ impl Baseline {
             if crate::checks::find(&entry.check).is_none() {
                 return Err(Error::Config {
                     path: origin.to_path_buf(),
-                    message: format!(
-                        "unknown check id {:?} (see `mcp-conformance list`)",
-                        entry.check
-                    ),
+                    message: crate::suggest::unknown_check(&entry.check),
                 });
             }
             // A misspelt revision would never match, and never be stale either.
@@ -59,13 +56,9 @@ impl Baseline {
                 return Err(Error::Config {
                     path: origin.to_path_buf(),
                     message: format!(
-                        "unknown revision {revision:?} for check {:?} (known: {})",
+                        "check {:?}: {}",
                         entry.check,
-                        crate::protocol::REVISIONS
-                            .iter()
-                            .map(|r| r.id)
-                            .collect::<Vec<_>>()
-                            .join(", ")
+                        crate::suggest::unknown_revision(revision)
                     ),
                 });
             }
@@ -283,7 +276,8 @@ mod tests {
         )
         .unwrap_err()
         .to_string();
-        assert!(err.contains("unknown revision \"2025-3-26\""), "{err}");
+        assert!(err.contains("unknown revision `2025-3-26`"), "{err}");
+        assert!(err.contains("did you mean `2025-03-26`?"), "{err}");
     }
 
     #[test]
@@ -293,6 +287,12 @@ mod tests {
             Path::new("b.toml"),
         );
         assert!(err.unwrap_err().to_string().contains("no-such"));
+        let err = Baseline::parse(
+            "[[expected]]\ncheck = \"rpc-bacth\"\nreason = \"x\"\n",
+            Path::new("b.toml"),
+        );
+        let err = err.unwrap_err().to_string();
+        assert!(err.contains("did you mean `rpc-batch`?"), "{err}");
         assert!(Baseline::parse(
             "[[expected]]\ncheck = \"lc-ping\"\nwhy = \"x\"\n",
             Path::new("b.toml")

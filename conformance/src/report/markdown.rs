@@ -13,7 +13,7 @@ use std::fmt::Write;
 use super::escape::escape_server_text;
 use super::junit::evidence_line;
 use super::model::{RunReport, Summary};
-use crate::checks::{CheckResult, Status};
+use crate::checks::{links, CheckResult, Status};
 
 /// Longest message shown in a table cell; the findings below the tables show it whole.
 const MAX_CELL: usize = 300;
@@ -148,6 +148,11 @@ fn counts(s: Summary) -> String {
 }
 
 fn finding(out: &mut String, revision: &str, r: &CheckResult, baselined: Option<&str>) {
+    // The source links to its spec page (our own table's URL, not server text).
+    let source = match links::spec_page(r.source, revision) {
+        Some(url) => format!("[{}]({url})", md_text(r.source)),
+        None => md_text(r.source),
+    };
     let _ = writeln!(
         out,
         "\n### {} in {}\n\n{}\n\n- Revision: {}\n- Level: {}\n- Requirement: {}\n- Source: {}\n- Message: {}",
@@ -157,7 +162,7 @@ fn finding(out: &mut String, revision: &str, r: &CheckResult, baselined: Option<
         revision,
         r.level.as_str(),
         md_text(r.requirement),
-        md_text(r.source),
+        source,
         md_text(&r.message),
     );
     if let Some(reason) = baselined {
@@ -456,7 +461,13 @@ mod tests {
             failures.contains("- Level: MUST\n- Requirement: LC-PING\n"),
             "{failures}"
         );
-        assert!(failures.contains("- Source: ping.mdx, Behavior Requirements\n"));
+        // The source links to the finding's revision's page.
+        assert!(
+            failures.contains(
+                "- Source: [ping.mdx, Behavior Requirements](https://modelcontextprotocol.io/specification/2025-06-18/basic/utilities/ping)\n"
+            ),
+            "{failures}"
+        );
         // Evidence: a fence longer than the longest backtick run (5) in the content.
         let fence = "``````";
         let block = failures.split(&format!("{fence}text\n")).nth(1).unwrap();

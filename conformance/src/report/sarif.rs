@@ -21,46 +21,13 @@ use serde_sarif::sarif::{
 use super::escape::escape_server_text;
 use super::junit::evidence_line;
 use super::model::{RunReport, Summary};
-use crate::checks::{Check, CheckResult, Status, CATALOG};
-use crate::protocol::{Revision, REVISIONS};
+use crate::checks::{links, Check, CheckResult, Status, CATALOG};
+use crate::protocol::REVISIONS;
 
 /// The JSON schema SARIF consumers validate against.
 const SARIF_SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
-/// Where the specification lives; rule links point at its pages.
-const SPEC_BASE: &str = "https://modelcontextprotocol.io/specification";
-/// The revision rule links use unless a check's source names one.
-const LATEST_REVISION: &str = "2025-11-25";
 /// The tool has no home page of its own yet, so it points at the specification it checks.
 const INFORMATION_URI: &str = "https://modelcontextprotocol.io/specification/2025-11-25";
-/// Where the revisions' `schema.json` files live.
-const SCHEMA_URI: &str =
-    "https://github.com/modelcontextprotocol/modelcontextprotocol/tree/main/schema";
-/// The JSON-RPC 2.0 specification, cited by checks that MCP inherits from it.
-const JSONRPC_URI: &str = "https://www.jsonrpc.org/specification";
-
-/// Spec files named in the catalog's `source` and their page under
-/// `<SPEC_BASE>/<revision>/`.
-const SPEC_PAGES: &[(&str, &str)] = &[
-    ("index.mdx", "basic"),
-    ("messages.mdx", "basic"),
-    ("lifecycle.mdx", "basic/lifecycle"),
-    ("transports.mdx", "basic/transports"),
-    ("ping.mdx", "basic/utilities/ping"),
-    ("cancellation.mdx", "basic/utilities/cancellation"),
-    ("progress.mdx", "basic/utilities/progress"),
-    ("tasks.mdx", "basic/utilities/tasks"),
-    ("tools.mdx", "server/tools"),
-    ("pagination.mdx", "server/utilities/pagination"),
-    // Pages of 2026-07-28 only (its sources name the revision).
-    ("discover.mdx", "server/discover"),
-    ("versioning.mdx", "basic/versioning"),
-    ("caching.mdx", "server/utilities/caching"),
-    ("mrtr.mdx", "basic/patterns/mrtr"),
-    ("subscriptions.mdx", "basic/patterns/subscriptions"),
-    ("stdio.mdx", "basic/transports/stdio"),
-    ("streamable-http.mdx", "basic/transports/streamable-http"),
-    ("changelog.mdx", "changelog"),
-];
 
 /// Renders the report as a SARIF 2.1.0 log with one run.
 ///
@@ -219,27 +186,10 @@ fn run_properties(report: &RunReport) -> PropertyBag {
     })))
 }
 
-/// The spec page a check's `source` points at: the first spec file it names, on the
-/// revision it names (else the latest); failing that the schema, then JSON-RPC 2.0.
+/// The spec page of a check's newest `source` (a rule spans revisions: its link is the
+/// newest page; a finding's own revision is in its message).
 fn help_uri(source: &str) -> Option<String> {
-    let parts = || source.split(';').map(str::trim);
-    for part in parts() {
-        let (revision, rest) = match part.split_once(' ') {
-            Some((rev, rest)) if Revision::find(rev).is_some() => (rev, rest),
-            _ => (LATEST_REVISION, part),
-        };
-        let file = rest.split([',', ' ']).next().unwrap_or_default();
-        if let Some((_, page)) = SPEC_PAGES.iter().find(|(f, _)| *f == file) {
-            return Some(format!("{SPEC_BASE}/{revision}/{page}"));
-        }
-    }
-    if parts().any(|p| p.starts_with("schema")) {
-        return Some(SCHEMA_URI.to_string());
-    }
-    if parts().any(|p| p.starts_with("JSON-RPC 2.0")) {
-        return Some(JSONRPC_URI.to_string());
-    }
-    None
+    links::spec_page(source, links::DEFAULT_REVISION)
 }
 
 /// `lc-init-result` -> `LcInitResult`, the name style of SARIF rules (and of our types).
@@ -487,26 +437,9 @@ mod tests {
     }
 
     #[test]
-    fn help_links_follow_the_spec_file_named_in_the_source() {
-        let cases = [
-            ("lifecycle.mdx, Version Negotiation; REQUIREMENTS.md 10 A1", "https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle"),
-            ("ping.mdx, Behavior Requirements", "https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/ping"),
-            ("index.mdx, Messages; schema JSONRPC*", "https://modelcontextprotocol.io/specification/2025-11-25/basic"),
-(
-                "cancellation.mdx, Behavior Requirements, Error Handling; REQUIREMENTS.md 10 A15",
-                "https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/cancellation",
-            ),
-                        ("transports.mdx, stdio", "https://modelcontextprotocol.io/specification/2025-11-25/basic/transports"),
-            ("pagination.mdx, Error Handling", "https://modelcontextprotocol.io/specification/2025-11-25/server/utilities/pagination"),
-            ("tools.mdx (\"uniquely identified by a name\"); REQUIREMENTS.md 10 A14", "https://modelcontextprotocol.io/specification/2025-11-25/server/tools"),
-            ("2025-03-26 index.mdx, Batching; JSON-RPC 2.0, 6", "https://modelcontextprotocol.io/specification/2025-03-26/basic"),
-            ("schema CallToolResult.isError; tools.mdx, Error Handling", "https://modelcontextprotocol.io/specification/2025-11-25/server/tools"),
-            ("schema.json of the negotiated revision", SCHEMA_URI),
-            ("JSON-RPC 2.0, 5.1; REQUIREMENTS.md 10 A2", JSONRPC_URI),
-        ];
-        for (source, uri) in cases {
-            assert_eq!(help_uri(source).as_deref(), Some(uri), "{source}");
-        }
+    fn rule_links_use_the_newest_page() {
+        let uri = help_uri("tools.mdx, Error Handling").unwrap();
+        assert!(uri.ends_with("/2025-11-25/server/tools"), "{uri}");
         assert_eq!(help_uri("REQUIREMENTS.md 10 A2"), None);
         assert_eq!(pascal_case("lc-init-result"), "LcInitResult");
     }

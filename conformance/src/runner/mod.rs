@@ -12,10 +12,14 @@
 //! line, a libtest harness) can follow a run without parsing text.
 
 mod coverage;
+mod select;
+
+pub use select::CheckSelection;
 
 use std::collections::HashMap;
 use std::future::Future;
 use std::rc::Rc;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use tokio::task::JoinSet;
@@ -27,8 +31,8 @@ use crate::report::{
     Summary, TargetInfo,
 };
 use crate::scenarios::{
-    negotiate, probe_unsupported, run_revision, CallPolicy, NegotiationRecord, PropertyConfig,
-    RevisionRecord,
+    negotiate, probe_unsupported, progress, run_revision, CallPolicy, NegotiationRecord,
+    PropertyConfig, RevisionRecord,
 };
 use crate::transport::{check_tls, speaks_sse, HttpKind, LaunchedServer, ServerCommand};
 
@@ -63,6 +67,9 @@ pub struct RunConfig {
     /// instead (the user named neither a transport nor revisions): if so, the run goes
     /// over HTTP+SSE ([`crate::transport::speaks_sse`]).
     pub detect_sse: bool,
+    /// Which checks are reported (`--check` / `--skip-check`); the conversation is the
+    /// same whatever is selected.
+    pub checks: CheckSelection,
 }
 
 impl RunConfig {
@@ -87,6 +94,7 @@ impl RunConfig {
             max_time: None,
             not_run: Vec::new(),
             detect_sse: false,
+            checks: CheckSelection::all(),
         }
     }
 }
@@ -107,7 +115,12 @@ pub enum RunEvent {
     RevisionJudged(&'static str, Summary),
     /// The run was cut short; what finished is being judged.
     Cut(String),
+    /// Where each running revision stands (sent every [`PROGRESS_EVERY`] while any runs).
+    Progress(Vec<(&'static str, progress::Snapshot)>),
 }
+
+/// How often [`RunEvent::Progress`] is sent.
+pub const PROGRESS_EVERY: Duration = Duration::from_millis(250);
 
 /// The stack of a thread that drives a run. The conversation's futures nest deeply and a
 /// debug build's poll frames are large: a spawned thread's default 2 MiB overflowed once
@@ -294,6 +307,11 @@ async fn run_inner(
     let (mut finished, cut) = local
         .run_until(conversations(config, &mut on_event, &mut stop))
         .await?;
+    if cut.is_none() {
+        if let Some(err) = dead_on_start(&config.command, &finished) {
+            return Err(err);
+        }
+    }
     if let Some(dir) = &config.cases_dir {
         save_cases(dir, finished.iter_mut().flatten().map(|f| &mut f.record))?;
     }
@@ -357,7 +375,7 @@ async fn run_inner(
             schemas: revision.and_then(|r| schemas.get(r.id)),
             negotiation: &negotiation,
         };
-        let results = judge_all(CATALOG, &ctx);
+        let mut results = judge_all(CATALOG, &ctx);
         if let Some(reason) = ctx.era_skip() {
             not_spoken.push(NotSpoken {
                 revision: record.requested.id,
@@ -370,6 +388,7 @@ async fn run_inner(
             revision.unwrap_or(record.requested),
             &results,
         ));
+        results.retain(|r| config.checks.selects(r.check));
         on_event(RunEvent::RevisionJudged(
             record.requested.id,
             Summary::of(&results),
@@ -390,7 +409,10 @@ async fn run_inner(
         reports.push(RevisionReport {
             revision: revision.id,
             negotiated: None,
-            results: skip_all(CATALOG, revision, reason),
+            results: skip_all(CATALOG, revision, reason)
+                .into_iter()
+                .filter(|r| config.checks.selects(r.check))
+                .collect(),
         });
         not_spoken.push(NotSpoken {
             revision: revision.id,
@@ -431,6 +453,42 @@ async fn run_inner(
     Ok(report)
 }
 
+/// Stderr lines quoted when a server dies on start.
+const DEAD_STDERR_LINES: usize = 12;
+
+/// [`crate::Error::ServerExited`] when every revision's server exited before answering
+/// its first request and wrote nothing on stdout: it never started (a missing module or
+/// script), and a dozen findings about a protocol it never spoke would bury the one line
+/// of stderr that says why. A server that wrote anything, or answered in one revision,
+/// is judged as usual.
+fn dead_on_start(command: &ServerCommand, finished: &[Option<Finished>]) -> Option<crate::Error> {
+    use crate::protocol::{Direction, Reply, Silence};
+    let mut exit = None;
+    for f in finished.iter().flatten() {
+        let record = &f.record;
+        let Reply::Silent(Silence::Exited(info)) = &record.initialize.reply else {
+            return None;
+        };
+        if record.transcript.received().next().is_some() {
+            return None;
+        }
+        exit.get_or_insert((info.describe(), record));
+    }
+    let (exit, record) = exit?;
+    let stderr = record
+        .transcript
+        .stderr_tail(DEAD_STDERR_LINES)
+        .into_iter()
+        .filter(|e| e.direction == Direction::Stderr)
+        .map(|e| crate::report::escape_server_text(&e.text))
+        .collect();
+    Some(crate::Error::ServerExited {
+        command: command.display(),
+        exit,
+        stderr,
+    })
+}
+
 /// A revision's conversation and what it cost.
 struct Finished {
     record: RevisionRecord,
@@ -449,6 +507,10 @@ async fn conversations(
     let shared = Rc::new(config.clone());
     let mut finished: Vec<Option<Finished>> = config.revisions.iter().map(|_| None).collect();
     let mut running = JoinSet::new();
+    // What each running revision is doing, for the front end's status line.
+    let mut live: Vec<(usize, &'static str, Arc<progress::Progress>)> = Vec::new();
+    let mut ticker = tokio::time::interval(PROGRESS_EVERY);
+    ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
     let mut next = 0;
     let mut cut = None;
     loop {
@@ -457,6 +519,8 @@ async fn conversations(
             on_event(RunEvent::RevisionStarted(revision.id));
             let c = Rc::clone(&shared);
             let slot = next;
+            let tracker = Arc::new(progress::Progress::default());
+            live.push((slot, revision.id, Arc::clone(&tracker)));
             running.spawn_local(async move {
                 let conversation = run_revision(
                     &c.command,
@@ -466,18 +530,26 @@ async fn conversations(
                     c.properties.as_ref(),
                     c.seed,
                 );
-                (slot, timed(conversation).await)
+                (slot, timed(progress::tracked(tracker, conversation)).await)
             });
             next += 1;
         }
         let joined = tokio::select! {
             joined = running.join_next() => joined,
+            _ = ticker.tick() => {
+                let now = live.iter().map(|(_, rev, p)| (*rev, p.snapshot())).collect();
+                on_event(RunEvent::Progress(now));
+                continue;
+            }
             reason = &mut *stop => {
                 cut = Some(reason);
                 break;
             }
         };
         let Some(joined) = joined else { break };
+        if let Ok((slot, _)) = &joined {
+            live.retain(|(s, ..)| s != slot);
+        }
         let (slot, (record, timing)) = match joined {
             Ok(done) => done,
             // A panic in a conversation is a bug of ours: let it surface as one.

@@ -12,6 +12,7 @@ mod http;
 mod modern;
 mod negotiation;
 mod policy;
+pub mod progress;
 mod property;
 mod replay;
 mod revision;

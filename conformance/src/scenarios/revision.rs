@@ -13,6 +13,7 @@ use super::http::HttpRecord;
 use super::initialize_params;
 use super::modern::{self, ModernRecord};
 use super::policy::CallPolicy;
+use super::progress::{self, Phase};
 use super::property::{PropertyConfig, PropertyRecord, PropertyRun};
 use super::tools::{self, ToolsRecord};
 use crate::protocol::{
@@ -174,6 +175,7 @@ pub async fn run_revision(
     seed: u64,
 ) -> crate::Result<RevisionRecord> {
     let started = std::time::Instant::now();
+    progress::enter(Phase::Starting);
     let mut session = Session::start(command, config.clone())?;
     let (initialize, modern) = if revision.modern() {
         let (discover, record) = modern::open(&mut session, revision.id).await;
@@ -192,6 +194,7 @@ pub async fn run_revision(
     };
     // How slowly this server starts on this machine now: the yardstick for its exit.
     let start_up = started.elapsed();
+    progress::enter(Phase::Scripted);
     let mut record = RevisionRecord {
         requested: revision,
         initialize,

@@ -37,10 +37,19 @@ pub(crate) enum Command {
     /// Fuzz a server without cargo-fuzz: the property generators with fresh seeds until
     /// the time is spent (no coverage guidance). Exit 1 when anything failed.
     Fuzz(FuzzArgs),
+    /// Write a commented mcp-conformance.toml here (the server from after `--`, if given).
+    Init(InitArgs),
     /// Explain a check: what it requires, why it matters, how to fix a failing server.
     Explain {
         /// Check id, as printed in reports and by `list`.
         id: String,
+    },
+    /// Print a shell completion script (e.g. `mcp-conformance completions bash >
+    /// ~/.local/share/bash-completion/completions/mcp-conformance`).
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
     },
     /// Serve the bundled reference server on stdio (used when `run` gets no command).
     #[command(hide = true)]
@@ -125,6 +134,10 @@ pub(crate) struct RunArgs {
     /// Expected failures (TOML); listed findings do not fail the run but stay visible.
     #[arg(long, value_name = "FILE")]
     pub baseline: Option<PathBuf>,
+    /// Write the findings that fail the gate as a baseline to FILE, each with a reason
+    /// to fill in (entries the --baseline already had keep their reason).
+    #[arg(long, value_name = "FILE")]
+    pub write_baseline: Option<PathBuf>,
     /// Warnings fail the run too.
     #[arg(long)]
     pub strict: bool,
@@ -164,6 +177,12 @@ pub(crate) struct RunArgs {
     /// Never call tools whose name matches this glob (repeatable; wins over --allow-tool).
     #[arg(long = "deny-tool", value_name = "GLOB")]
     pub deny_tool: Vec<String>,
+    /// Report only checks whose id matches this glob (repeatable; e.g. 'tool-*').
+    #[arg(long = "check", value_name = "GLOB")]
+    pub checks: Vec<String>,
+    /// Leave out checks whose id matches this glob (repeatable; wins over --check).
+    #[arg(long = "skip-check", value_name = "GLOB")]
+    pub skip_checks: Vec<String>,
     /// Environment variable for the server, KEY=VALUE (repeatable).
     #[arg(long = "env", value_name = "KEY=VALUE")]
     pub env: Vec<String>,
@@ -213,6 +232,20 @@ pub(crate) enum ColorWhen {
     Always,
     /// Never.
     Never,
+}
+
+/// `init`.
+#[derive(clap::Args)]
+pub(crate) struct InitArgs {
+    /// Overwrite the file when it exists.
+    #[arg(long)]
+    pub force: bool,
+    /// Write to this file instead of ./mcp-conformance.toml.
+    #[arg(long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// The server command and its arguments, after `--` (written under [server]).
+    #[arg(last = true, value_name = "COMMAND")]
+    pub command: Vec<String>,
 }
 
 /// `replay`.

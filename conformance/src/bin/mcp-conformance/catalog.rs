@@ -54,7 +54,10 @@ pub(crate) fn explain(id: &str) -> Exit {
         mcp_conformance::checks::find(id),
         mcp_conformance::checks::explain(id),
     ) else {
-        eprintln!("mcp-conformance: unknown check {id:?}; `mcp-conformance list` prints them all");
+        eprintln!(
+            "mcp-conformance: {}",
+            mcp_conformance::suggest::unknown_check(id)
+        );
         return Exit::Usage;
     };
     outln!(

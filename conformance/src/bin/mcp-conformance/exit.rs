@@ -13,7 +13,8 @@ use mcp_conformance::Error;
 /// | 0 | `Pass` | the gate passes (`run`); `fuzz` found nothing; `replay` did not reproduce the failure; `list`, `explain ID`, `--help`, `--version`, `reference-server --list-faults` |
 /// | 1 | `Fail` | the gate fails (`run`: a failure the baseline does not list, a warning under `--strict`, a stale entry under `--strict-baseline`); `fuzz` found a failure; `replay` reproduced it |
 /// | 2 | `Usage` | a usage error already explained on stderr: a bad flag (clap), an unknown check id, an unknown fault name |
-/// | 2 | `Setup` | the harness could not do its job: a bad config file or value, an unknown revision, a server that cannot be spawned, a report that cannot be written; printed as `mcp-conformance: failed to ...` |
+/// | 2 | `Usage` | `init` without `--force` over an existing file |
+/// | 2 | `Setup` | the harness could not do its job: a bad config file or value, an unknown revision or check id (with the nearest one), a server that cannot be spawned or that exits before answering initialize (with its stderr), a report that cannot be written; printed as `mcp-conformance: failed to ...` |
 /// | 128+N | `Signalled(N)` | ended by a signal, servers ended first: SIGINT (Ctrl-C, 130; `run`, `fuzz`), SIGHUP (129) or SIGTERM (143; `run`) |
 /// | 0-255 | `Served` | `reference-server`: the bundled server's own exit status (1 when it does not fit in a byte) |
 #[derive(Debug)]

@@ -172,7 +172,8 @@ fn live(args: FuzzArgs, setup: Setup) -> Result<Exit> {
         Err(e) => return Err(e),
     };
     let mut findings: Vec<(mcp_conformance::checks::CheckId, FailureKind)> = Vec::new();
-    // Every case file written, repeats of a known failure included (each is saved).
+    // Every case file written: one per distinct failure (the target saves a failure met
+    // again no more).
     let mut saved: Vec<PathBuf> = Vec::new();
     let mut note_saved = |finding: &mcp_conformance::fuzzing::Finding| {
         if let Some(path) = &finding.saved {
@@ -245,7 +246,7 @@ fn live(args: FuzzArgs, setup: Setup) -> Result<Exit> {
 }
 
 /// The stderr line after `fuzz --live`: where the case files went, how many, for how many
-/// distinct failures (a failure met again is saved again, under its own content hash).
+/// distinct failures (one file each).
 fn saved_line(saved: &[PathBuf], dir: &std::path::Path, distinct: usize) -> String {
     match saved.len() {
         0 => format!(

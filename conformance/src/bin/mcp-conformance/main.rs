@@ -15,12 +15,15 @@ mod args;
 mod catalog;
 mod exit;
 mod fuzz;
+mod init;
 mod plan;
 mod reference;
 mod replay;
 mod run;
 mod signals;
+mod status;
 mod target;
+mod write_baseline;
 
 use clap::Parser;
 
@@ -51,7 +54,19 @@ fn main() -> Exit {
     let outcome = match cli.command {
         Command::Run(args) => run::run_command(*args),
         Command::List => Ok(catalog::list()),
+        Command::Init(args) => Ok(init::init(args)),
         Command::Explain { id } => Ok(catalog::explain(&id)),
+        Command::Completions { shell } => {
+            let mut script = Vec::new();
+            clap_complete::generate(
+                shell,
+                &mut <Cli as clap::CommandFactory>::command(),
+                "mcp-conformance",
+                &mut script,
+            );
+            out!("{}", String::from_utf8_lossy(&script));
+            Ok(Exit::Pass)
+        }
         Command::Replay(args) => replay::replay(args),
         Command::Fuzz(args) => fuzz::fuzz(args),
         Command::ReferenceServer(args) => Ok(reference::reference_server(args)),

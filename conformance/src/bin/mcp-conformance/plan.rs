@@ -74,6 +74,7 @@ pub(crate) fn plan(args: RunArgs) -> Result<Plan> {
             cases_dir: Some(settings.cases_dir),
             jobs: settings.jobs,
             max_time: settings.max_time.map(Duration::from_secs_f64),
+            checks: settings.checks,
         },
         formats: settings.formats,
         output: settings.output,
@@ -115,6 +116,8 @@ fn flags(args: RunArgs) -> Flags {
         jobs: args.jobs,
         max_time: args.max_time,
         tool_args: args.tool_args,
+        checks: args.checks,
+        skip_checks: args.skip_checks,
     }
 }
 

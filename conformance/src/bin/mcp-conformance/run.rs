@@ -6,18 +6,20 @@ use std::path::Path;
 
 use anstream::{AutoStream, ColorChoice};
 use mcp_conformance::report::{render_text_with, Baseline, Detail, Format, RunReport, TextOptions};
-use mcp_conformance::runner::{run_until, RunEvent};
+use mcp_conformance::runner::run_until;
 use mcp_conformance::{Error, Result};
 
 use crate::args::{ColorWhen, RunArgs};
 use crate::exit::Exit;
 use crate::plan::{plan, Plan};
 use crate::signals::Signals;
+use crate::status::Status;
 
 /// Runs the suite; `Fail` when the gate fails (its reasons on stderr).
 pub(crate) fn run_command(args: RunArgs) -> Result<Exit> {
     let text = TextChoice::of(&args);
     let asked_for_reference = args.reference;
+    let write_baseline = args.write_baseline.clone();
     let plan = plan(args)?;
     if plan.config.reference {
         // A CI job in the wrong folder would otherwise test our server and pass.
@@ -39,6 +41,7 @@ pub(crate) fn run_command(args: RunArgs) -> Result<Exit> {
     // A signal cuts the run: the servers are ended, what finished is judged and written
     // (marked incomplete), and the exit code still says which signal it was.
     let signalled = Cell::new(None);
+    let mut status = Status::new();
     let mut report = runtime.block_on(async {
         let mut signals = Signals::register()?;
         let stop = async {
@@ -46,12 +49,27 @@ pub(crate) fn run_command(args: RunArgs) -> Result<Exit> {
             signalled.set(Some(n));
             format!("interrupted by {}", signal_name(n))
         };
-        run_until(&plan.config, progress, stop).await
+        run_until(&plan.config, |e| status.event(e), stop).await
     })?;
+    drop(status);
     if let Some(baseline) = &baseline {
         report.apply_baseline(baseline);
     }
     emit(&report, &plan, text)?;
+    if let Some(path) = &write_baseline {
+        // Not from a cut run: what did not run would be missing from it.
+        if report.incomplete.is_none() {
+            let entries = crate::write_baseline::write_baseline(path, &report, plan.gate.strict)?;
+            eprintln!(
+                "mcp-conformance: wrote {entries} baseline entr(y/ies) to {}; give each its \
+                 reason, then run with --baseline {}",
+                path.display(),
+                path.display()
+            );
+        } else {
+            eprintln!("mcp-conformance: the run is incomplete: no baseline written");
+        }
+    }
     let gate = report.gate(plan.gate);
     if let Some(n) = signalled.get() {
         eprintln!("mcp-conformance: interrupted (signal {n}); the servers were ended");
@@ -116,17 +134,6 @@ fn signal_name(n: i32) -> String {
         15 => "SIGTERM".to_string(),
         1 => "SIGHUP".to_string(),
         n => format!("signal {n}"),
-    }
-}
-
-fn progress(event: RunEvent) {
-    match event {
-        RunEvent::RevisionStarted(rev) => eprintln!("mcp-conformance: running {rev}"),
-        RunEvent::NegotiationStarted => eprintln!("mcp-conformance: probing version negotiation"),
-        RunEvent::RevisionJudged(..) => {}
-        RunEvent::Cut(reason) => {
-            eprintln!("mcp-conformance: {reason}; judging what finished")
-        }
     }
 }
 

@@ -109,4 +109,7 @@ struct State {
     /// error without an id may still answer it late).
     previous_unreadable: bool,
     restarts: u64,
+    /// The (check, kind) of every failure already saved as a case file: a failure met
+    /// again is reported but not saved again (one case file per distinct failure).
+    saved: Vec<(CheckId, FailureKind)>,
 }

@@ -51,6 +51,7 @@ impl LiveTarget {
             previous_tolerated: Vec::new(),
             previous_unreadable: false,
             restarts: 0,
+            saved: Vec::new(),
         };
         state.notifications = state.schemas.union_methods("ServerNotification");
         let interrupt = state.config.interrupt.clone();
@@ -234,7 +235,10 @@ impl State {
                 let case = &self.minimize(case, &kind, check).await;
                 let mut finding = self.finding(case, kind, check, summary, transcript);
                 self.confirm(case, &mut finding).await;
-                if let Some(dir) = self.config.cases_dir.clone() {
+                let key = (finding.check, finding.kind);
+                let new = !self.saved.contains(&key);
+                if let Some(dir) = self.config.cases_dir.clone().filter(|_| new) {
+                    self.saved.push(key);
                     if let Err(e) = finding.save(&dir) {
                         finding.summary.push_str(&format!(
                             " (the case file could not be written to {}: {e})",

@@ -18,6 +18,7 @@ use crate::checks::CheckId;
 use crate::protocol::{Exchange, Revision, SchemaSet, SessionConfig};
 use crate::scenarios::era;
 use crate::scenarios::policy::CallPolicy;
+use crate::scenarios::progress::{self, Phase};
 use crate::scenarios::tools::compile_input_schema;
 use crate::transport::ServerCommand;
 
@@ -155,6 +156,13 @@ impl PropertyRun<'_> {
         let mut record = PropertyRecord::default();
         let mut env = Env::new(self.command, self.session, self.revision, self.schemas);
         let mut items = self.plan(&mut record).await;
+        progress::enter(Phase::Property);
+        let total: u64 = items.iter().map(|i| u64::from(i.n)).sum();
+        let report = |items: &[Item]| {
+            let done: u64 = items.iter().map(|i| u64::from(i.done)).sum();
+            progress::cases(done, total);
+        };
+        report(&items);
         let mut walk = Walk::default();
         'passes: for pass in 0..2u32 {
             for at in 0..items.len() {
@@ -177,10 +185,11 @@ impl PropertyRun<'_> {
                         record.notes.push(why);
                         break 'passes;
                     }
-                    match self
+                    let flow = self
                         .case(&mut env, &mut items[at], &mut record, &mut walk)
-                        .await
-                    {
+                        .await;
+                    report(&items);
+                    match flow {
                         Flow::Next => {}
                         Flow::SkipItem => break,
                         Flow::Stop(why) => {
@@ -205,7 +214,10 @@ impl PropertyRun<'_> {
             Some(_) => record.notes.push(
                 "the pipelining and cancellation sequences were not sent: the server fails whatever it is sent".into(),
             ),
-            None => self.sequences(&mut env, &mut record).await,
+            None => {
+                progress::enter(Phase::Sequences);
+                self.sequences(&mut env, &mut record).await;
+            }
         }
         if let Some(s) = env.session.as_mut() {
             s.kill().await;

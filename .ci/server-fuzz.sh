@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Builds examples/server-fuzz as a server author would after copying it into their own
+# repository: from a scratch directory outside this workspace, with only the
+# `mcp-conformance` dependency pointed at this checkout instead of a git URL, then runs the
+# target for a few inputs against the reference server (which must pass).
+#   usage: .ci/server-fuzz.sh   (after `cargo build --release -p mcp-conformance`)
+set -euo pipefail
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+SCRATCH="$(mktemp -d)"
+trap 'rm -rf "$SCRATCH"' EXIT
+cp -r "$ROOT/examples/server-fuzz" "$SCRATCH/fuzz"
+cd "$SCRATCH/fuzz"
+sed -i -E "s|^mcp-conformance = \{ git = [^,]+, rev = [^,]+,|mcp-conformance = { path = \"$ROOT/conformance\",|" Cargo.toml
+grep -q "path = \"$ROOT/conformance\"" Cargo.toml || { echo "server-fuzz: dependency line not rewritten" >&2; exit 1; }
+# The versions this repository is tested with (cargo fixes up the root package itself).
+cp "$ROOT/fuzz/Cargo.lock" .
+# Share the fuzz crate's build of the dependencies.
+export CARGO_TARGET_DIR="$ROOT/fuzz/target"
+cargo build --quiet
+export MCP_FUZZ_SERVER="$ROOT/target/release/mcp-conformance reference-server"
+export MCP_FUZZ_CASES="$SCRATCH/live-cases"
+# Our corpus (each input once), then 50 generated inputs.
+"$CARGO_TARGET_DIR/debug/live_server" -runs=0 "$ROOT/fuzz/corpus/live_server" 2>&1 | tail -2
+"$CARGO_TARGET_DIR/debug/live_server" -runs=50 -seed=1 2>&1 | tail -1
+if [ -n "$(ls -A "$MCP_FUZZ_CASES" 2>/dev/null)" ]; then
+  echo "server-fuzz: the conformant reference server drew findings" >&2
+  exit 1
+fi
+echo "server-fuzz: built from a scratch copy and replayed the live corpus and 50 inputs cleanly"
