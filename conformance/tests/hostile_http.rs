@@ -270,3 +270,20 @@ fn a_priming_event_with_empty_data_is_not_a_message() {
         .collect();
     assert!(findings.is_empty(), "{findings:?}");
 }
+
+/// Every error answer carries id null (server-everything answers an initialize without
+/// params so). It comes in the answer to the POST of the request it answers, so the wait
+/// for that request ends on it (each such request waited out the timeout before, and the
+/// session was ended as stalled); RPC-ERROR-ID still fails it, as sent.
+#[test]
+fn an_error_with_id_null_on_its_posts_answer_answers_that_request() {
+    let outcome = hostile(
+        &["null-id-errors"],
+        "rpc-error-id",
+        "fail",
+        "came back with id null",
+    );
+    passes(&outcome, "rpc-response-required");
+    let (_, _, evidence) = outcome.result("rpc-error-id");
+    assert!(evidence.contains(r#""id": null"#), "{evidence}");
+}

@@ -200,17 +200,24 @@ impl Endpoint {
     }
 }
 
-/// Hands a frame to the session within the byte budget; `false` once it is gone.
+/// Hands a frame to the session within the byte budget; `false` once it is gone. `answers`
+/// names the request of the POST whose answer carried the frame, when the frame is a
+/// response without a readable id ([`TransportEvent::Answer`]).
 pub(super) async fn forward(
     budget: &Semaphore,
     tx: &mpsc::Sender<TransportEvent>,
     frame: Frame,
+    answers: Option<Value>,
 ) -> bool {
     let n = super::stdio::frame_bytes(&frame);
     if !super::stdio::take_budget(budget, n).await {
         return false;
     }
-    tx.send(TransportEvent::Stdout(frame)).await.is_ok()
+    let event = match answers {
+        Some(request) => TransportEvent::Answer { frame, request },
+        None => TransportEvent::Stdout(frame),
+    };
+    tx.send(event).await.is_ok()
 }
 
 /// A Streamable HTTP session with a server, shaped like [`super::StdioTransport`].
@@ -401,7 +408,7 @@ impl HttpTransport {
     }
 
     fn taken(&self, event: Option<TransportEvent>) -> Option<TransportEvent> {
-        if let Some(TransportEvent::Stdout(frame)) = &event {
+        if let Some(frame) = event.as_ref().and_then(TransportEvent::frame) {
             self.budget.add_permits(super::stdio::frame_bytes(frame));
         }
         event
@@ -705,7 +712,9 @@ impl Post {
                         self.learn_tools(&frame);
                     }
                     let overlong = matches!(frame, Frame::Overlong { .. });
-                    if !self.forward(frame).await {
+                    let unread = ids.as_ref().is_some_and(Vec::is_empty);
+                    let hint = request_id.clone().filter(|_| answers && unread);
+                    if !self.forward(frame, hint).await {
                         return;
                     }
                     if let Some(headers) = self.headers.take() {
@@ -731,7 +740,7 @@ impl Post {
                     head: std::mem::take(&mut body),
                     length: self.max_line + 1,
                 };
-                if !self.forward(frame).await {
+                if !self.forward(frame, None).await {
                     return;
                 }
                 done = true;
@@ -758,13 +767,18 @@ impl Post {
                 if initialize {
                     self.learn_version(&frame);
                 }
-                if let Some(ids) = response_ids(&frame) {
-                    self.endpoint.saw_responses(stream, &ids);
+                let ids = response_ids(&frame);
+                if let Some(ids) = &ids {
+                    self.endpoint.saw_responses(stream, ids);
                 }
                 if lists_tools {
                     self.learn_tools(&frame);
                 }
-                if !self.forward(frame).await {
+                // A response with a null id in the body of a POST that carried one
+                // request answers that request.
+                let unread = ids.as_ref().is_some_and(Vec::is_empty);
+                let hint = request_id.clone().filter(|_| unread);
+                if !self.forward(frame, hint).await {
                     return;
                 }
             }
@@ -801,8 +815,8 @@ impl Post {
     }
 
     /// Hands a frame to the session within the byte budget; `false` once it is gone.
-    async fn forward(&self, frame: Frame) -> bool {
-        forward(&self.budget, &self.tx, frame).await
+    async fn forward(&self, frame: Frame, answers: Option<Value>) -> bool {
+        forward(&self.budget, &self.tx, frame, answers).await
     }
 
     /// Keeps the fact and notes it in the transcript.

@@ -206,7 +206,7 @@ impl SseTransport {
     }
 
     fn taken(&self, event: Option<TransportEvent>) -> Option<TransportEvent> {
-        if let Some(TransportEvent::Stdout(frame)) = &event {
+        if let Some(frame) = event.as_ref().and_then(TransportEvent::frame) {
             self.link.budget.add_permits(frame_bytes(frame));
         }
         event
