@@ -354,19 +354,16 @@ fn expect_error(
     let evidence = ctx.exchange_evidence(exchange);
     if let Some(silence) = exchange.silence() {
         let exited = matches!(silence, crate::protocol::Silence::Exited(_));
+        let said = ctx.silence_text(exchange).unwrap_or_default();
         if silence_is_warning && !exited {
             return Verdict::Warn(
                 format!(
-                    "{what} got no response ({}); expected error {code} (policy A2: silence is a warning)",
-                    silence.describe()
+                    "{what} got no response ({said}); expected error {code} (policy A2: silence is a warning)"
                 ),
                 evidence,
             );
         }
-        return Verdict::Violation(
-            format!("{what} got no response: {}", silence.describe()),
-            evidence,
-        );
+        return Verdict::Violation(format!("{what} got no response: {said}"), evidence);
     }
     if holds(exchange) {
         return Verdict::Pass(format!("{what} got error {code}"));
@@ -523,7 +520,7 @@ pub(super) fn response_required(ctx: &Ctx<'_>) -> Verdict {
         "{} request(s) got no response, the first ({}) because {}",
         silent.len(),
         first.method,
-        first.silence().map(|s| s.describe()).unwrap_or_default()
+        ctx.silence_text(first).unwrap_or_default()
     );
     // A tool may legitimately run longer than our timeout: JSON-RPC wants a response, not
     // one within our patience. Only stalls on tools/call, with the server alive, warn.

@@ -99,6 +99,8 @@ pub struct HttpFact {
     pub carried: Carried,
     /// The JSON-RPC method, for a request or notification.
     pub rpc_method: Option<String>,
+    /// The JSON-RPC id, for a request.
+    pub rpc_id: Option<serde_json::Value>,
     /// The request headers that matter (`Mcp-Session-Id`, `MCP-Protocol-Version`), and the
     /// user's header names with `<redacted>` values.
     pub sent: Vec<(String, String)>,
@@ -108,6 +110,8 @@ pub struct HttpFact {
     pub content_type: Option<String>,
     /// The `Mcp-Session-Id` the response set, if it set one.
     pub session_id: Option<String>,
+    /// The `Location` a redirect named (redirects are never followed).
+    pub location: Option<String>,
     /// Body bytes read (a stream is read only up to its response).
     pub body_bytes: usize,
     /// The body's first characters.
@@ -124,6 +128,12 @@ impl HttpFact {
         self.session_id = response
             .headers()
             .get(super::http::SESSION_HEADER)
+            .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
+        self.location = response
+            .status()
+            .is_redirection()
+            .then(|| response.headers().get(reqwest::header::LOCATION))
+            .flatten()
             .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
     }
 
@@ -163,16 +173,85 @@ impl HttpFact {
             .as_deref()
             .map(|e| format!(" ({e})"))
             .unwrap_or_default();
+        let location = self
+            .location
+            .as_deref()
+            .map(|l| format!(", Location: {:?}", cut(l, LOCATION_HEAD)))
+            .unwrap_or_default();
         format!(
-            "HTTP {} {}{what}{sent} -> {got}{error}",
+            "HTTP {} {}{what}{sent} -> {got}{location}{error}",
             self.method, self.path
         )
+    }
+
+    /// Why this POST's answer carried no JSON-RPC message, when its HTTP side says why:
+    /// no answer at all, a redirect (never followed), a status that is not 2xx, a body cut
+    /// or stalled, a content type that is neither JSON nor an event stream, or a 2xx with
+    /// no body. `None` when the answer was a whole JSON or SSE body (what it held is the
+    /// JSON-RPC layer's business).
+    pub fn unanswered(&self) -> Option<String> {
+        let Some(status) = self.status else {
+            return Some(
+                self.error
+                    .clone()
+                    .unwrap_or_else(|| "no HTTP answer".into()),
+            );
+        };
+        let media = ["application/json", "text/event-stream"];
+        let why = if (300..400).contains(&status) {
+            format!(
+                "a {status} redirect{}, not followed (only the URL given is contacted)",
+                self.location
+                    .as_deref()
+                    .map(|l| format!(" to {:?}", cut(l, LOCATION_HEAD)))
+                    .unwrap_or_default()
+            )
+        } else if !(200..300).contains(&status) {
+            format!("HTTP status {status}, not 2xx")
+        } else if let Some(error) = &self.error {
+            error.clone()
+        } else if !media
+            .iter()
+            .any(|m| is_media(self.content_type.as_deref(), m))
+        {
+            format!(
+                "a {status} answer of content type {}, neither application/json nor \
+                 text/event-stream: no message read from it",
+                self.content_type.as_deref().unwrap_or("(none)")
+            )
+        } else if self.body_bytes == 0 {
+            format!("a {status} answer with an empty body")
+        } else {
+            return None;
+        };
+        Some(why)
+    }
+
+    /// The body's first characters, escaped (control characters, quotes) and quoted, for
+    /// evidence; `None` for an empty body.
+    pub fn body_text(&self) -> Option<String> {
+        (!self.body_head.is_empty()).then(|| format!("{:?}", self.body_head))
     }
 
     /// Whether the response had a body.
     pub fn has_body(&self) -> bool {
         self.body_bytes > 0
     }
+}
+
+/// Characters of a `Location` shown.
+const LOCATION_HEAD: usize = 200;
+
+/// `text` cut to at most `max` bytes (on a character boundary), marked when cut.
+fn cut(text: &str, max: usize) -> String {
+    if text.len() <= max {
+        return text.to_string();
+    }
+    let end = (0..=max)
+        .rev()
+        .find(|&i| text.is_char_boundary(i))
+        .unwrap_or(0);
+    format!("{}…", &text[..end])
 }
 
 pub(super) fn content_type(headers: &HeaderMap) -> Option<String> {

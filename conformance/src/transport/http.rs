@@ -146,10 +146,12 @@ impl Endpoint {
             path: self.url.path().to_string(),
             carried,
             rpc_method: rpc,
+            rpc_id: None,
             sent: Vec::new(),
             status: None,
             content_type: None,
             session_id: None,
+            location: None,
             body_bytes: 0,
             body_head: String::new(),
             error: None,
@@ -544,6 +546,7 @@ impl Post {
         let mut slot = Some(slot);
         let mut drain = None;
         let mut fact = self.endpoint.fact("POST", carried, rpc);
+        fact.rpc_id = request_id.clone();
         let modern_version = message.as_ref().and_then(mirror::modern_version);
         // A modern request (or anything sent once the session spoke 2026-07-28) carries
         // no session id and mirrors its body into the metadata headers.
@@ -641,6 +644,8 @@ impl Post {
         // Whether the body arrived whole (its end, or the cap, reached).
         let mut whole = true;
         let mut drained = 0;
+        // Whether the server ended the body (not our cap, timeout or cancellation).
+        let mut ended = false;
         while !done {
             let reading = tokio::time::timeout_at(deadline, response.chunk());
             let chunk = match cancelled_or(&mut cancel, reading).await {
@@ -649,7 +654,10 @@ impl Post {
                     break;
                 }
                 Some(Ok(Ok(Some(chunk)))) => chunk,
-                Some(Ok(Ok(None))) => break,
+                Some(Ok(Ok(None))) => {
+                    ended = true;
+                    break;
+                }
                 // After the response the rest of the stream is evidence only.
                 _ if drain.is_some() => break,
                 Some(Ok(Err(e))) => {
@@ -750,6 +758,19 @@ impl Post {
         }
         if drain.is_some() {
             return;
+        }
+        if let (Some(decoder), Some(_), true) = (&decoder, &request_id, ended) {
+            // The stream ended without the response to its request (which would have
+            // started the drain): say so, and whether an event was left unfinished.
+            fact.error = Some(
+                if decoder.buffered() > 0 {
+                    "the event stream ended in the middle of an event, before the response \
+                     to its request"
+                } else {
+                    "the event stream ended before the response to its request"
+                }
+                .into(),
+            );
         }
         fact.body_head = String::from_utf8_lossy(&body_head).into_owned();
         if whole && !body.iter().all(u8::is_ascii_whitespace) {

@@ -101,6 +101,7 @@ impl Link {
             path,
             carried,
             rpc_method: None,
+            rpc_id: None,
             sent: self
                 .headers
                 .keys()
@@ -109,6 +110,7 @@ impl Link {
             status: None,
             content_type: None,
             session_id: None,
+            location: None,
             body_bytes: 0,
             body_head: String::new(),
             error: None,
@@ -462,6 +464,11 @@ async fn post(
         .and_then(|m| m.get("method"))
         .and_then(Value::as_str)
         .map(str::to_string);
+    fact.rpc_id = message
+        .as_ref()
+        .filter(|m| Carried::of(Some(m)) == Carried::Request)
+        .and_then(|m| m.get("id"))
+        .cloned();
     let request = link
         .client
         .post(url)
