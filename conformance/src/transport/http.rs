@@ -44,9 +44,10 @@ use tokio::time::Instant;
 use super::fact::{content_type, error_text, is_media, BODY_HEAD};
 use super::fact::{Carried, HttpFact, HttpTarget};
 use super::framing::Frame;
+use super::inbox::Inbox;
 use super::mirror;
 use super::sse::SseDecoder;
-use super::stdio::{ExitInfo, TransportEvent, BUDGET_SLACK};
+use super::stdio::{ExitInfo, TransportEvent};
 use super::streams::{response_ids, Listen, StreamKind, StreamRecord, MAX_RESPONSES_PER_STREAM};
 use crate::errors::{Error, Result};
 
@@ -60,8 +61,6 @@ const VERSION_HEADER_FROM: &str = "2025-06-18";
 pub const MAX_IN_FLIGHT: usize = 16;
 /// HTTP facts kept per session; later ones are counted only.
 const MAX_FACTS: usize = 4096;
-/// Events buffered between the POST tasks and the session.
-const CHANNEL_DEPTH: usize = 256;
 /// Bytes of a POST stream read after its response (evidence of a second copy).
 pub const DRAIN_BYTES: usize = 1024 * 1024;
 
@@ -227,7 +226,7 @@ pub(super) async fn forward(
 pub struct HttpTransport {
     endpoint: Endpoint,
     tx: mpsc::Sender<TransportEvent>,
-    events: mpsc::Receiver<TransportEvent>,
+    inbox: Inbox,
     budget: Arc<Semaphore>,
     in_flight: Arc<Semaphore>,
     drains: Arc<Semaphore>,
@@ -264,8 +263,7 @@ impl HttpTransport {
     pub fn connect(target: &HttpTarget, timeout: Duration, max_line: usize) -> Result<Self> {
         let url = target.parsed_url()?;
         let headers = target.header_map()?;
-        let (tx, events) = mpsc::channel(CHANNEL_DEPTH);
-        let max_line = max_line.clamp(1, Semaphore::MAX_PERMITS - BUDGET_SLACK);
+        let (tx, inbox, max_line) = Inbox::channel(max_line);
         Ok(Self {
             endpoint: Endpoint {
                 client: client(timeout)?,
@@ -275,8 +273,8 @@ impl HttpTransport {
                 timeout,
             },
             tx,
-            events,
-            budget: Arc::new(Semaphore::new(max_line + BUDGET_SLACK)),
+            budget: inbox.budget.clone(),
+            inbox,
             in_flight: Arc::new(Semaphore::new(MAX_IN_FLIGHT)),
             drains: Arc::new(Semaphore::new(MAX_IN_FLIGHT)),
             tasks: JoinSet::new(),
@@ -399,21 +397,12 @@ impl HttpTransport {
 
     /// Next event (this transport never ends by itself: `None` never comes).
     pub async fn next_event(&mut self) -> Option<TransportEvent> {
-        let event = self.events.recv().await;
-        self.taken(event)
+        self.inbox.next().await
     }
 
     /// An event already waiting.
     pub fn try_next_event(&mut self) -> Option<TransportEvent> {
-        let event = self.events.try_recv().ok();
-        self.taken(event)
-    }
-
-    fn taken(&self, event: Option<TransportEvent>) -> Option<TransportEvent> {
-        if let Some(frame) = event.as_ref().and_then(TransportEvent::frame) {
-            self.budget.add_permits(super::stdio::frame_bytes(frame));
-        }
-        event
+        self.inbox.try_next()
     }
 
     /// Nothing more is POSTed.
