@@ -23,7 +23,8 @@ fn unanswered_post<'a>(ctx: &'a Ctx<'_>, exchange: &Exchange) -> Option<(&'a Htt
             && f.rpc_id.as_ref() == Some(id)
             && f.rpc_method.as_deref() == Some(exchange.method.as_str())
     })?;
-    let why = fact.unanswered()?;
+    // Over HTTP+SSE responses come on the SSE stream, not in the POST's answer.
+    let why = fact.unanswered(http.sse.is_none())?;
     Some((fact, why))
 }
 

@@ -188,8 +188,10 @@ impl HttpFact {
     /// no answer at all, a redirect (never followed), a status that is not 2xx, a body cut
     /// or stalled, a content type that is neither JSON nor an event stream, or a 2xx with
     /// no body. `None` when the answer was a whole JSON or SSE body (what it held is the
-    /// JSON-RPC layer's business).
-    pub fn unanswered(&self) -> Option<String> {
+    /// JSON-RPC layer's business). `carries_answer` is false over 2024-11-05's HTTP+SSE,
+    /// where responses come on the SSE stream: there only a missing answer, a redirect or
+    /// a status that is not 2xx explains a silence.
+    pub fn unanswered(&self, carries_answer: bool) -> Option<String> {
         let Some(status) = self.status else {
             return Some(
                 self.error
@@ -197,6 +199,9 @@ impl HttpFact {
                     .unwrap_or_else(|| "no HTTP answer".into()),
             );
         };
+        if !carries_answer && (200..300).contains(&status) {
+            return None;
+        }
         let media = ["application/json", "text/event-stream"];
         let why = if (300..400).contains(&status) {
             format!(
@@ -278,4 +283,110 @@ pub fn is_media(content_type: Option<&str>, essence: &str) -> bool {
             .next()
             .is_some_and(|e| e.trim().eq_ignore_ascii_case(essence))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn post(status: Option<u16>, content_type: &str, bytes: usize) -> HttpFact {
+        HttpFact {
+            method: "POST",
+            path: "/mcp".into(),
+            carried: Carried::Request,
+            rpc_method: Some("tools/list".into()),
+            rpc_id: Some(serde_json::json!(3)),
+            sent: Vec::new(),
+            status,
+            content_type: Some(content_type.to_string()).filter(|c| !c.is_empty()),
+            session_id: None,
+            location: None,
+            body_bytes: bytes,
+            body_head: String::new(),
+            error: None,
+        }
+    }
+
+    #[test]
+    fn an_unanswered_post_says_why_in_http_terms() {
+        let mut redirect = post(Some(302), "", 0);
+        redirect.location = Some("/elsewhere".into());
+        let mut cut = post(Some(200), "application/json", 10);
+        cut.error = Some("body cut: connection closed".into());
+        let mut none = post(None, "", 0);
+        none.error = Some("no response headers within 2.0 s".into());
+        let json = post(Some(200), "application/json", 40);
+        let sse = post(Some(200), "text/event-stream", 40);
+        let rows: &[(&str, &HttpFact, bool, Option<&str>)] = &[
+            ("a whole JSON body", &json, true, None),
+            ("an SSE body", &sse, true, None),
+            (
+                "a redirect",
+                &redirect,
+                true,
+                Some(r#"a 302 redirect to "/elsewhere""#),
+            ),
+            (
+                "a 500",
+                &post(Some(500), "text/plain", 5),
+                true,
+                Some("status 500, not 2xx"),
+            ),
+            (
+                "a cut body",
+                &cut,
+                true,
+                Some("body cut: connection closed"),
+            ),
+            (
+                "no answer",
+                &none,
+                true,
+                Some("no response headers within 2.0 s"),
+            ),
+            (
+                "an HTML page",
+                &post(Some(200), "text/html", 50),
+                true,
+                Some("text/html, neither"),
+            ),
+            (
+                "a 202 to a request",
+                &post(Some(202), "application/json", 0),
+                true,
+                Some("empty body"),
+            ),
+            // HTTP+SSE: the POST's 2xx answer carries no response by design.
+            (
+                "HTTP+SSE 202",
+                &post(Some(202), "text/plain", 8),
+                false,
+                None,
+            ),
+            ("HTTP+SSE redirect", &redirect, false, Some("302 redirect")),
+            (
+                "HTTP+SSE 500",
+                &post(Some(500), "text/plain", 5),
+                false,
+                Some("status 500"),
+            ),
+        ];
+        for (name, fact, carries, want) in rows {
+            let got = fact.unanswered(*carries);
+            match want {
+                None => assert_eq!(got, None, "{name}"),
+                Some(want) => assert!(
+                    got.as_deref().is_some_and(|g| g.contains(want)),
+                    "{name}: {got:?}"
+                ),
+            }
+        }
+    }
+
+    #[test]
+    fn body_text_escapes_control_characters() {
+        let mut fact = post(Some(500), "text/plain", 9);
+        fact.body_head = "a\u{1b}[31mb\nc\"d".into();
+        assert_eq!(fact.body_text().unwrap(), r#""a\u{1b}[31mb\nc\"d""#);
+    }
 }
