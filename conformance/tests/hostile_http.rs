@@ -107,6 +107,20 @@ fn hostile(args: &[&str], check: &str, status: &str, names: &str) -> hostile::Ou
     hostile_on(free_port(), args, check, status, names)
 }
 
+/// Asserts that `check`'s message names the HTTP cause `cause` of a silence (the POST's
+/// status, redirect, cut body or content type), and its evidence the POST's exchange.
+fn names_cause(outcome: &hostile::Outcome, check: &str, cause: &str) {
+    let (_, message, evidence) = outcome.result(check);
+    assert!(
+        message.contains(cause),
+        "{check} does not say {cause:?}: {message}"
+    );
+    assert!(
+        evidence.contains("its HTTP exchange: HTTP POST /mcp"),
+        "{check}: {evidence}"
+    );
+}
+
 /// Asserts that `check` passed: a cut or oversized answer is not mistaken for a message.
 fn passes(outcome: &hostile::Outcome, check: &str) {
     let (status, message, _) = outcome.result(check);
@@ -122,6 +136,11 @@ fn hostile_http_headers_then_stall() {
         "rpc-response-required",
         "fail",
         "(tools/list) because no response within",
+    );
+    names_cause(
+        &outcome,
+        "rpc-response-required",
+        "its HTTP POST got no further body bytes within 2.0 s",
     );
     passes(&outcome, "lc-init-result");
 }
@@ -162,6 +181,17 @@ fn hostile_http_wrong_content_type() {
     );
     let (_, _, evidence) = outcome.result("http-content-type");
     assert!(evidence.contains("502 Bad Gateway"), "{evidence}");
+    // The request it carried is unanswered, and the finding says why.
+    names_cause(
+        &outcome,
+        "rpc-response-required",
+        "a 200 answer of content type text/html; charset=utf-8, neither application/json",
+    );
+    let (_, _, evidence) = outcome.result("rpc-response-required");
+    assert!(
+        evidence.contains(r#"body: "<html><body><h1>502"#),
+        "{evidence}"
+    );
     // The page is evidence, not a message.
     passes(&outcome, "rpc-stdio-framing");
 }
@@ -170,11 +200,16 @@ fn hostile_http_wrong_content_type() {
 /// is unanswered.
 #[test]
 fn hostile_http_redirect_loop() {
-    hostile(
+    let outcome = hostile(
         &["redirect-self"],
         "lc-init-result",
         "fail",
         "initialize got no response",
+    );
+    names_cause(
+        &outcome,
+        "lc-init-result",
+        r#"its HTTP POST got a 302 redirect to "/mcp", not followed"#,
     );
 }
 
@@ -185,12 +220,17 @@ fn hostile_http_redirect_to_another_host() {
     let port = free_port();
     let other = TcpListener::bind(("127.0.0.2", port)).expect("127.0.0.2 is loopback");
     other.set_nonblocking(true).unwrap();
-    hostile_on(
+    let outcome = hostile_on(
         port,
         &["redirect-other-host"],
         "lc-init-result",
         "fail",
         "initialize got no response",
+    );
+    names_cause(
+        &outcome,
+        "lc-init-result",
+        &format!(r#"a 302 redirect to "http://127.0.0.2:{port}/mcp", not followed"#),
     );
     match other.accept() {
         Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {}
@@ -212,6 +252,11 @@ fn hostile_http_connection_closed_mid_json_body() {
         "fail",
         "(tools/list) because no response within",
     );
+    names_cause(
+        &outcome,
+        "rpc-response-required",
+        "its HTTP POST got body cut",
+    );
     passes(&outcome, "rpc-stdio-framing");
 }
 
@@ -225,17 +270,27 @@ fn hostile_http_connection_closed_mid_sse_event() {
         "fail",
         "(tools/list) because no response within",
     );
+    names_cause(
+        &outcome,
+        "rpc-response-required",
+        "its HTTP POST got the event stream ended in the middle of an event",
+    );
     passes(&outcome, "rpc-stdio-framing");
 }
 
 /// Every POST read and never answered (the connection held open).
 #[test]
 fn hostile_http_never_answers() {
-    hostile(
+    let outcome = hostile(
         &["never-answers"],
         "lc-init-result",
         "fail",
         "initialize got no response: no response within",
+    );
+    names_cause(
+        &outcome,
+        "lc-init-result",
+        "its HTTP POST got no response headers within 2.0 s",
     );
 }
 
@@ -269,4 +324,44 @@ fn a_priming_event_with_empty_data_is_not_a_message() {
         .filter(|f| !f.starts_with("http-origin "))
         .collect();
     assert!(findings.is_empty(), "{findings:?}");
+}
+
+/// Every error answer carries id null (server-everything answers an initialize without
+/// params so). It comes in the answer to the POST of the request it answers, so the wait
+/// for that request ends on it (each such request waited out the timeout before, and the
+/// session was ended as stalled); RPC-ERROR-ID still fails it, as sent.
+#[test]
+fn an_error_with_id_null_on_its_posts_answer_answers_that_request() {
+    let outcome = hostile(
+        &["null-id-errors"],
+        "rpc-error-id",
+        "fail",
+        "came back with id null",
+    );
+    passes(&outcome, "rpc-response-required");
+    let (_, _, evidence) = outcome.result("rpc-error-id");
+    assert!(evidence.contains(r#""id": null"#), "{evidence}");
+}
+
+/// tools/list answered 500 with a text page holding a terminal escape: the finding names
+/// the status, and the page appears escaped (never raw control bytes in a report).
+#[test]
+fn hostile_http_server_error_names_the_status() {
+    let outcome = hostile(
+        &["server-error"],
+        "rpc-response-required",
+        "fail",
+        "(tools/list) because no response within",
+    );
+    names_cause(
+        &outcome,
+        "rpc-response-required",
+        "its HTTP POST got HTTP status 500, not 2xx",
+    );
+    let (_, _, evidence) = outcome.result("rpc-response-required");
+    assert!(
+        evidence.contains(r#"body: "Internal \u{1b}[31mError\u{1b}[0m\nat handler.py:12""#),
+        "{evidence}"
+    );
+    assert!(!evidence.contains('\u{1b}'), "{evidence}");
 }

@@ -38,7 +38,9 @@ fn examples(ctx: &Ctx<'_>, seqs: &[usize]) -> Vec<Evidence> {
     out
 }
 
-/// `RPC-STDIO-FRAMING`: nothing but JSON-RPC messages on stdout, UTF-8, within the cap.
+/// `RPC-STDIO-FRAMING`: nothing but JSON-RPC messages on stdout, UTF-8, within the cap;
+/// over HTTP the same of every JSON body and SSE event's data, and the finding names
+/// what carried them (a server reached over HTTP has no stdout).
 pub(super) fn stdio_framing(ctx: &Ctx<'_>) -> Verdict {
     let revision = ctx.revision.unwrap_or(ctx.record.requested);
     let bad: Vec<(usize, &FrameProblem)> = ctx
@@ -47,17 +49,33 @@ pub(super) fn stdio_framing(ctx: &Ctx<'_>) -> Verdict {
         .filter(|e| rules::frame(e.problem.as_ref(), e.json.as_deref(), revision).is_some())
         .filter_map(|e| e.problem.as_ref().map(|p| (e.seq, p)))
         .collect();
+    let (carrier, rule) = match ctx.record.http.as_ref() {
+        Some(http) if http.sse.is_some() => (
+            "SSE event(s)",
+            "server messages MUST be JSON-RPC messages, sent as SSE `message` events with the \
+             message encoded as JSON in the event data (2024-11-05 transports.mdx, HTTP with SSE)",
+        ),
+        Some(_) => (
+            "HTTP body or SSE event payload(s)",
+            "what the server sends in a JSON body or an SSE event's data MUST be a JSON-RPC \
+             message (UTF-8, within the line cap)",
+        ),
+        None => (
+            "stdout line(s)",
+            "the server MUST NOT write anything to stdout that is not a valid MCP message \
+             (logs belong on stderr)",
+        ),
+    };
     if bad.is_empty() {
         let n = ctx.transcript().received().count();
-        return Verdict::Pass(format!("all {n} stdout line(s) were JSON-RPC messages"));
+        return Verdict::Pass(format!("all {n} {carrier} were JSON-RPC messages"));
     }
     let mut kinds: Vec<String> = bad.iter().map(|(_, p)| p.describe()).collect();
     kinds.dedup();
     let seqs: Vec<usize> = bad.iter().map(|(s, _)| *s).collect();
     Verdict::Violation(
         format!(
-            "{} stdout line(s) are not valid MCP messages ({}); the server MUST NOT write anything \
-             to stdout that is not a valid MCP message (logs belong on stderr)",
+            "{} {carrier} are not valid MCP messages ({}); {rule}",
             bad.len(),
             kinds.join(", ")
         ),
@@ -354,19 +372,16 @@ fn expect_error(
     let evidence = ctx.exchange_evidence(exchange);
     if let Some(silence) = exchange.silence() {
         let exited = matches!(silence, crate::protocol::Silence::Exited(_));
+        let said = ctx.silence_text(exchange).unwrap_or_default();
         if silence_is_warning && !exited {
             return Verdict::Warn(
                 format!(
-                    "{what} got no response ({}); expected error {code} (policy A2: silence is a warning)",
-                    silence.describe()
+                    "{what} got no response ({said}); expected error {code} (policy A2: silence is a warning)"
                 ),
                 evidence,
             );
         }
-        return Verdict::Violation(
-            format!("{what} got no response: {}", silence.describe()),
-            evidence,
-        );
+        return Verdict::Violation(format!("{what} got no response: {said}"), evidence);
     }
     if holds(exchange) {
         return Verdict::Pass(format!("{what} got error {code}"));
@@ -523,7 +538,7 @@ pub(super) fn response_required(ctx: &Ctx<'_>) -> Verdict {
         "{} request(s) got no response, the first ({}) because {}",
         silent.len(),
         first.method,
-        first.silence().map(|s| s.describe()).unwrap_or_default()
+        ctx.silence_text(first).unwrap_or_default()
     );
     // A tool may legitimately run longer than our timeout: JSON-RPC wants a response, not
     // one within our patience. Only stalls on tools/call, with the server alive, warn.

@@ -10,11 +10,8 @@ use crate::scenarios::UNSUPPORTED_VERSION;
 pub(super) fn init_result(ctx: &Ctx<'_>) -> Verdict {
     let init = &ctx.record.initialize;
     let evidence = ctx.exchange_evidence(init);
-    if let Some(silence) = init.silence() {
-        return Verdict::Violation(
-            format!("initialize got no response: {}", silence.describe()),
-            evidence,
-        );
+    if let Some(silence) = ctx.silence_text(init) {
+        return Verdict::Violation(format!("initialize got no response: {silence}"), evidence);
     }
     if let Some(error) = init.error() {
         return Verdict::Violation(

@@ -14,6 +14,7 @@ mod catalog;
 mod edges;
 mod explain;
 mod http;
+mod http_cause;
 mod http_modern;
 mod http_sse;
 mod jsonrpc;

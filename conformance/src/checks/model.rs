@@ -454,7 +454,9 @@ impl Ctx<'_> {
     /// Evidence for one exchange: request, response or the reason there was none, and
     /// for silence the last stderr lines.
     pub fn exchange_evidence(&self, exchange: &Exchange) -> Vec<Evidence> {
-        exchange_evidence(self.transcript(), exchange)
+        let mut out = exchange_evidence(self.transcript(), exchange);
+        out.extend(super::http_cause::evidence(self, exchange));
+        out
     }
 
     /// `Some(reason)` when the server does not speak this revision's era at all, so no

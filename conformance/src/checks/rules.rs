@@ -169,10 +169,16 @@ pub fn response_exclusive(response: &Value) -> Option<Breach> {
     )
 }
 
-/// `RPC-ID-ECHO`: a response carries its request's id with the same type and value.
+/// `RPC-ID-ECHO`: a response carries its request's id with the same type and value. An
+/// error taken as the answer although its id is null or absent (it answered a request
+/// whose id the server could not read, or came in the answer to that request's HTTP POST)
+/// is [`error_id`]'s to judge: it breaks RPC-ERROR-ID when the id was readable.
 pub fn id_echo(sent: &Value, response: &Value, id_match: IdMatch) -> Option<Breach> {
     if id_match == IdMatch::Exact {
         return None;
+    }
+    if id_match == IdMatch::Unread && response.get("error").is_some() {
+        return error_id(sent, response);
     }
     breach(
         CheckId::RpcIdEcho,

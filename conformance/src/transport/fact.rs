@@ -103,6 +103,8 @@ pub struct HttpFact {
     pub carried: Carried,
     /// The JSON-RPC method, for a request or notification.
     pub rpc_method: Option<String>,
+    /// The JSON-RPC id, for a request.
+    pub rpc_id: Option<serde_json::Value>,
     /// The request headers that matter (`Mcp-Session-Id`, `MCP-Protocol-Version`), and the
     /// user's header names with `<redacted>` values.
     pub sent: Vec<(String, String)>,
@@ -112,6 +114,8 @@ pub struct HttpFact {
     pub content_type: Option<String>,
     /// The `Mcp-Session-Id` the response set, if it set one.
     pub session_id: Option<String>,
+    /// The `Location` a redirect named (redirects are never followed).
+    pub location: Option<String>,
     /// Body bytes read (a stream is read only up to its response).
     pub body_bytes: usize,
     /// The body's first characters.
@@ -128,6 +132,12 @@ impl HttpFact {
         self.session_id = response
             .headers()
             .get(super::http::SESSION_HEADER)
+            .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
+        self.location = response
+            .status()
+            .is_redirection()
+            .then(|| response.headers().get(reqwest::header::LOCATION))
+            .flatten()
             .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
     }
 
@@ -167,16 +177,90 @@ impl HttpFact {
             .as_deref()
             .map(|e| format!(" ({e})"))
             .unwrap_or_default();
+        let location = self
+            .location
+            .as_deref()
+            .map(|l| format!(", Location: {:?}", cut(l, LOCATION_HEAD)))
+            .unwrap_or_default();
         format!(
-            "HTTP {} {}{what}{sent} -> {got}{error}",
+            "HTTP {} {}{what}{sent} -> {got}{location}{error}",
             self.method, self.path
         )
+    }
+
+    /// Why this POST's answer carried no JSON-RPC message, when its HTTP side says why:
+    /// no answer at all, a redirect (never followed), a status that is not 2xx, a body cut
+    /// or stalled, a content type that is neither JSON nor an event stream, or a 2xx with
+    /// no body. `None` when the answer was a whole JSON or SSE body (what it held is the
+    /// JSON-RPC layer's business). `carries_answer` is false over 2024-11-05's HTTP+SSE,
+    /// where responses come on the SSE stream: there only a missing answer, a redirect or
+    /// a status that is not 2xx explains a silence.
+    pub fn unanswered(&self, carries_answer: bool) -> Option<String> {
+        let Some(status) = self.status else {
+            return Some(
+                self.error
+                    .clone()
+                    .unwrap_or_else(|| "no HTTP answer".into()),
+            );
+        };
+        if !carries_answer && (200..300).contains(&status) {
+            return None;
+        }
+        let media = ["application/json", "text/event-stream"];
+        let why = if (300..400).contains(&status) {
+            format!(
+                "a {status} redirect{}, not followed (only the URL given is contacted)",
+                self.location
+                    .as_deref()
+                    .map(|l| format!(" to {:?}", cut(l, LOCATION_HEAD)))
+                    .unwrap_or_default()
+            )
+        } else if !(200..300).contains(&status) {
+            format!("HTTP status {status}, not 2xx")
+        } else if let Some(error) = &self.error {
+            error.clone()
+        } else if !media
+            .iter()
+            .any(|m| is_media(self.content_type.as_deref(), m))
+        {
+            format!(
+                "a {status} answer of content type {}, neither application/json nor \
+                 text/event-stream: no message read from it",
+                self.content_type.as_deref().unwrap_or("(none)")
+            )
+        } else if self.body_bytes == 0 {
+            format!("a {status} answer with an empty body")
+        } else {
+            return None;
+        };
+        Some(why)
+    }
+
+    /// The body's first characters, escaped (control characters, quotes) and quoted, for
+    /// evidence; `None` for an empty body.
+    pub fn body_text(&self) -> Option<String> {
+        (!self.body_head.is_empty()).then(|| format!("{:?}", self.body_head))
     }
 
     /// Whether the response had a body.
     pub fn has_body(&self) -> bool {
         self.body_bytes > 0
     }
+}
+
+/// Characters of a `Location` shown.
+const LOCATION_HEAD: usize = 200;
+
+/// `text` cut to at most `max` bytes (on a character boundary), marked when cut.
+fn cut(text: &str, max: usize) -> String {
+    if text.len() <= max {
+        return text.to_string();
+    }
+    let end = (0..=max)
+        .rev()
+        .find(|&i| text.is_char_boundary(i))
+        .unwrap_or(0);
+    format!("{}…", &text[..end])
 }
 
 pub(super) fn content_type(headers: &HeaderMap) -> Option<String> {
@@ -203,4 +287,110 @@ pub fn is_media(content_type: Option<&str>, essence: &str) -> bool {
             .next()
             .is_some_and(|e| e.trim().eq_ignore_ascii_case(essence))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn post(status: Option<u16>, content_type: &str, bytes: usize) -> HttpFact {
+        HttpFact {
+            method: "POST",
+            path: "/mcp".into(),
+            carried: Carried::Request,
+            rpc_method: Some("tools/list".into()),
+            rpc_id: Some(serde_json::json!(3)),
+            sent: Vec::new(),
+            status,
+            content_type: Some(content_type.to_string()).filter(|c| !c.is_empty()),
+            session_id: None,
+            location: None,
+            body_bytes: bytes,
+            body_head: String::new(),
+            error: None,
+        }
+    }
+
+    #[test]
+    fn an_unanswered_post_says_why_in_http_terms() {
+        let mut redirect = post(Some(302), "", 0);
+        redirect.location = Some("/elsewhere".into());
+        let mut cut = post(Some(200), "application/json", 10);
+        cut.error = Some("body cut: connection closed".into());
+        let mut none = post(None, "", 0);
+        none.error = Some("no response headers within 2.0 s".into());
+        let json = post(Some(200), "application/json", 40);
+        let sse = post(Some(200), "text/event-stream", 40);
+        let rows: &[(&str, &HttpFact, bool, Option<&str>)] = &[
+            ("a whole JSON body", &json, true, None),
+            ("an SSE body", &sse, true, None),
+            (
+                "a redirect",
+                &redirect,
+                true,
+                Some(r#"a 302 redirect to "/elsewhere""#),
+            ),
+            (
+                "a 500",
+                &post(Some(500), "text/plain", 5),
+                true,
+                Some("status 500, not 2xx"),
+            ),
+            (
+                "a cut body",
+                &cut,
+                true,
+                Some("body cut: connection closed"),
+            ),
+            (
+                "no answer",
+                &none,
+                true,
+                Some("no response headers within 2.0 s"),
+            ),
+            (
+                "an HTML page",
+                &post(Some(200), "text/html", 50),
+                true,
+                Some("text/html, neither"),
+            ),
+            (
+                "a 202 to a request",
+                &post(Some(202), "application/json", 0),
+                true,
+                Some("empty body"),
+            ),
+            // HTTP+SSE: the POST's 2xx answer carries no response by design.
+            (
+                "HTTP+SSE 202",
+                &post(Some(202), "text/plain", 8),
+                false,
+                None,
+            ),
+            ("HTTP+SSE redirect", &redirect, false, Some("302 redirect")),
+            (
+                "HTTP+SSE 500",
+                &post(Some(500), "text/plain", 5),
+                false,
+                Some("status 500"),
+            ),
+        ];
+        for (name, fact, carries, want) in rows {
+            let got = fact.unanswered(*carries);
+            match want {
+                None => assert_eq!(got, None, "{name}"),
+                Some(want) => assert!(
+                    got.as_deref().is_some_and(|g| g.contains(want)),
+                    "{name}: {got:?}"
+                ),
+            }
+        }
+    }
+
+    #[test]
+    fn body_text_escapes_control_characters() {
+        let mut fact = post(Some(500), "text/plain", 9);
+        fact.body_head = "a\u{1b}[31mb\nc\"d".into();
+        assert_eq!(fact.body_text().unwrap(), r#""a\u{1b}[31mb\nc\"d""#);
+    }
 }

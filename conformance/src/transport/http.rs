@@ -44,9 +44,10 @@ use tokio::time::Instant;
 use super::fact::{content_type, error_text, is_media, BODY_HEAD};
 use super::fact::{Carried, HttpFact, HttpTarget};
 use super::framing::Frame;
+use super::inbox::Inbox;
 use super::mirror;
 use super::sse::SseDecoder;
-use super::stdio::{ExitInfo, TransportEvent, BUDGET_SLACK};
+use super::stdio::{ExitInfo, TransportEvent};
 use super::streams::{response_ids, Listen, StreamKind, StreamRecord, MAX_RESPONSES_PER_STREAM};
 use crate::errors::{Error, Result};
 
@@ -60,8 +61,6 @@ const VERSION_HEADER_FROM: &str = "2025-06-18";
 pub const MAX_IN_FLIGHT: usize = 16;
 /// HTTP facts kept per session; later ones are counted only.
 const MAX_FACTS: usize = 4096;
-/// Events buffered between the POST tasks and the session.
-const CHANNEL_DEPTH: usize = 256;
 /// Bytes of a POST stream read after its response (evidence of a second copy).
 pub const DRAIN_BYTES: usize = 1024 * 1024;
 
@@ -146,10 +145,12 @@ impl Endpoint {
             path: self.url.path().to_string(),
             carried,
             rpc_method: rpc,
+            rpc_id: None,
             sent: Vec::new(),
             status: None,
             content_type: None,
             session_id: None,
+            location: None,
             body_bytes: 0,
             body_head: String::new(),
             error: None,
@@ -200,17 +201,24 @@ impl Endpoint {
     }
 }
 
-/// Hands a frame to the session within the byte budget; `false` once it is gone.
+/// Hands a frame to the session within the byte budget; `false` once it is gone. `answers`
+/// names the request of the POST whose answer carried the frame, when the frame is a
+/// response without a readable id ([`TransportEvent::Answer`]).
 pub(super) async fn forward(
     budget: &Semaphore,
     tx: &mpsc::Sender<TransportEvent>,
     frame: Frame,
+    answers: Option<Value>,
 ) -> bool {
     let n = super::stdio::frame_bytes(&frame);
     if !super::stdio::take_budget(budget, n).await {
         return false;
     }
-    tx.send(TransportEvent::Stdout(frame)).await.is_ok()
+    let event = match answers {
+        Some(request) => TransportEvent::Answer { frame, request },
+        None => TransportEvent::Stdout(frame),
+    };
+    tx.send(event).await.is_ok()
 }
 
 /// A Streamable HTTP session with a server, shaped like [`super::StdioTransport`].
@@ -218,7 +226,7 @@ pub(super) async fn forward(
 pub struct HttpTransport {
     endpoint: Endpoint,
     tx: mpsc::Sender<TransportEvent>,
-    events: mpsc::Receiver<TransportEvent>,
+    inbox: Inbox,
     budget: Arc<Semaphore>,
     in_flight: Arc<Semaphore>,
     drains: Arc<Semaphore>,
@@ -257,8 +265,7 @@ impl HttpTransport {
     pub fn connect(target: &HttpTarget, timeout: Duration, max_line: usize) -> Result<Self> {
         let url = target.parsed_url()?;
         let headers = target.header_map()?;
-        let (tx, events) = mpsc::channel(CHANNEL_DEPTH);
-        let max_line = max_line.clamp(1, Semaphore::MAX_PERMITS - BUDGET_SLACK);
+        let (tx, inbox, max_line) = Inbox::channel(max_line);
         Ok(Self {
             endpoint: Endpoint {
                 client: client(target, timeout)?,
@@ -268,8 +275,8 @@ impl HttpTransport {
                 timeout,
             },
             tx,
-            events,
-            budget: Arc::new(Semaphore::new(max_line + BUDGET_SLACK)),
+            budget: inbox.budget.clone(),
+            inbox,
             in_flight: Arc::new(Semaphore::new(MAX_IN_FLIGHT)),
             drains: Arc::new(Semaphore::new(MAX_IN_FLIGHT)),
             tasks: JoinSet::new(),
@@ -392,21 +399,12 @@ impl HttpTransport {
 
     /// Next event (this transport never ends by itself: `None` never comes).
     pub async fn next_event(&mut self) -> Option<TransportEvent> {
-        let event = self.events.recv().await;
-        self.taken(event)
+        self.inbox.next().await
     }
 
     /// An event already waiting.
     pub fn try_next_event(&mut self) -> Option<TransportEvent> {
-        let event = self.events.try_recv().ok();
-        self.taken(event)
-    }
-
-    fn taken(&self, event: Option<TransportEvent>) -> Option<TransportEvent> {
-        if let Some(TransportEvent::Stdout(frame)) = &event {
-            self.budget.add_permits(super::stdio::frame_bytes(frame));
-        }
-        event
+        self.inbox.try_next()
     }
 
     /// Nothing more is POSTed.
@@ -539,6 +537,7 @@ impl Post {
         let mut slot = Some(slot);
         let mut drain = None;
         let mut fact = self.endpoint.fact("POST", carried, rpc);
+        fact.rpc_id = request_id.clone();
         let modern_version = message.as_ref().and_then(mirror::modern_version);
         // A modern request (or anything sent once the session spoke 2026-07-28) carries
         // no session id and mirrors its body into the metadata headers.
@@ -636,6 +635,8 @@ impl Post {
         // Whether the body arrived whole (its end, or the cap, reached).
         let mut whole = true;
         let mut drained = 0;
+        // Whether the server ended the body (not our cap, timeout or cancellation).
+        let mut ended = false;
         while !done {
             let reading = tokio::time::timeout_at(deadline, response.chunk());
             let chunk = match cancelled_or(&mut cancel, reading).await {
@@ -644,7 +645,10 @@ impl Post {
                     break;
                 }
                 Some(Ok(Ok(Some(chunk)))) => chunk,
-                Some(Ok(Ok(None))) => break,
+                Some(Ok(Ok(None))) => {
+                    ended = true;
+                    break;
+                }
                 // After the response the rest of the stream is evidence only.
                 _ if drain.is_some() => break,
                 Some(Ok(Err(e))) => {
@@ -707,7 +711,9 @@ impl Post {
                         self.learn_tools(&frame);
                     }
                     let overlong = matches!(frame, Frame::Overlong { .. });
-                    if !self.forward(frame).await {
+                    let unread = ids.as_ref().is_some_and(Vec::is_empty);
+                    let hint = request_id.clone().filter(|_| answers && unread);
+                    if !self.forward(frame, hint).await {
                         return;
                     }
                     if let Some(headers) = self.headers.take() {
@@ -733,7 +739,7 @@ impl Post {
                     head: std::mem::take(&mut body),
                     length: self.max_line + 1,
                 };
-                if !self.forward(frame).await {
+                if !self.forward(frame, None).await {
                     return;
                 }
                 done = true;
@@ -743,6 +749,19 @@ impl Post {
         }
         if drain.is_some() {
             return;
+        }
+        if let (Some(decoder), Some(_), true) = (&decoder, &request_id, ended) {
+            // The stream ended without the response to its request (which would have
+            // started the drain): say so, and whether an event was left unfinished.
+            fact.error = Some(
+                if decoder.buffered() > 0 {
+                    "the event stream ended in the middle of an event, before the response \
+                     to its request"
+                } else {
+                    "the event stream ended before the response to its request"
+                }
+                .into(),
+            );
         }
         fact.body_head = String::from_utf8_lossy(&body_head).into_owned();
         if whole && !body.iter().all(u8::is_ascii_whitespace) {
@@ -760,13 +779,18 @@ impl Post {
                 if initialize {
                     self.learn_version(&frame);
                 }
-                if let Some(ids) = response_ids(&frame) {
-                    self.endpoint.saw_responses(stream, &ids);
+                let ids = response_ids(&frame);
+                if let Some(ids) = &ids {
+                    self.endpoint.saw_responses(stream, ids);
                 }
                 if lists_tools {
                     self.learn_tools(&frame);
                 }
-                if !self.forward(frame).await {
+                // A response with a null id in the body of a POST that carried one
+                // request answers that request.
+                let unread = ids.as_ref().is_some_and(Vec::is_empty);
+                let hint = request_id.clone().filter(|_| unread);
+                if !self.forward(frame, hint).await {
                     return;
                 }
             }
@@ -803,8 +827,8 @@ impl Post {
     }
 
     /// Hands a frame to the session within the byte budget; `false` once it is gone.
-    async fn forward(&self, frame: Frame) -> bool {
-        forward(&self.budget, &self.tx, frame).await
+    async fn forward(&self, frame: Frame, answers: Option<Value>) -> bool {
+        forward(&self.budget, &self.tx, frame, answers).await
     }
 
     /// Keeps the fact and notes it in the transcript.

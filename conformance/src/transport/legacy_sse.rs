@@ -34,16 +34,15 @@ use tokio::time::Instant;
 use super::fact::{error_text, is_media, BODY_HEAD};
 use super::fact::{Carried, HttpFact, HttpTarget};
 use super::framing::Frame;
-use super::http::{client, MAX_IN_FLIGHT};
+use super::http::{client, forward, MAX_IN_FLIGHT};
+use super::inbox::Inbox;
 use super::sse::SseDecoder;
 use super::sse_record::{SseEvent, SseStream, MAX_EVENTS};
-use super::stdio::{frame_bytes, take_budget, ExitInfo, TransportEvent, BUDGET_SLACK};
+use super::stdio::{ExitInfo, TransportEvent};
 use crate::errors::{Error, Result};
 
 /// POST facts kept per session; later ones are counted only.
 const MAX_FACTS: usize = 4096;
-/// Events buffered between the tasks and the session.
-const CHANNEL_DEPTH: usize = 256;
 /// Bytes of a POST answer's body read (it carries no message).
 const MAX_POST_BODY: usize = 64 * 1024;
 
@@ -81,10 +80,7 @@ struct Link {
 impl Link {
     /// Hands a frame to the session within the byte budget; `false` once it is gone.
     async fn forward(&self, frame: Frame) -> bool {
-        if !take_budget(&self.budget, frame_bytes(&frame)).await {
-            return false;
-        }
-        self.tx.send(TransportEvent::Stdout(frame)).await.is_ok()
+        forward(&self.budget, &self.tx, frame, None).await
     }
 
     async fn note(&self, note: String) {
@@ -101,6 +97,7 @@ impl Link {
             path,
             carried,
             rpc_method: None,
+            rpc_id: None,
             sent: self
                 .headers
                 .keys()
@@ -109,6 +106,7 @@ impl Link {
             status: None,
             content_type: None,
             session_id: None,
+            location: None,
             body_bytes: 0,
             body_head: String::new(),
             error: None,
@@ -121,7 +119,7 @@ impl Link {
 pub struct SseTransport {
     link: Link,
     endpoint: watch::Receiver<Endpoint>,
-    events: mpsc::Receiver<TransportEvent>,
+    inbox: Inbox,
     in_flight: Arc<Semaphore>,
     posts: JoinSet<()>,
     reader: AbortHandle,
@@ -135,15 +133,14 @@ impl SseTransport {
         let url = target.parsed_url()?;
         let runtime = tokio::runtime::Handle::try_current()
             .map_err(|e| Error::Runtime(std::io::Error::other(e)))?;
-        let (tx, events) = mpsc::channel(CHANNEL_DEPTH);
-        let max_line = max_line.clamp(1, Semaphore::MAX_PERMITS - BUDGET_SLACK);
+        let (tx, inbox, max_line) = Inbox::channel(max_line);
         let link = Link {
             client: client(target, timeout)?,
             headers: target.header_map()?,
             timeout,
             shared: Arc::default(),
             tx,
-            budget: Arc::new(Semaphore::new(max_line + BUDGET_SLACK)),
+            budget: inbox.budget.clone(),
         };
         let (set, endpoint) = watch::channel(Endpoint::Waiting);
         let reader = runtime
@@ -152,7 +149,7 @@ impl SseTransport {
         Ok(Self {
             link,
             endpoint,
-            events,
+            inbox,
             in_flight: Arc::new(Semaphore::new(MAX_IN_FLIGHT)),
             posts: JoinSet::new(),
             reader,
@@ -195,21 +192,12 @@ impl SseTransport {
 
     /// Next event (`None` never comes: a stream that ends says so with `StdoutClosed`).
     pub async fn next_event(&mut self) -> Option<TransportEvent> {
-        let event = self.events.recv().await;
-        self.taken(event)
+        self.inbox.next().await
     }
 
     /// An event already waiting.
     pub fn try_next_event(&mut self) -> Option<TransportEvent> {
-        let event = self.events.try_recv().ok();
-        self.taken(event)
-    }
-
-    fn taken(&self, event: Option<TransportEvent>) -> Option<TransportEvent> {
-        if let Some(TransportEvent::Stdout(frame)) = &event {
-            self.link.budget.add_permits(frame_bytes(frame));
-        }
-        event
+        self.inbox.try_next()
     }
 
     /// Nothing more is POSTed.
@@ -462,6 +450,11 @@ async fn post(
         .and_then(|m| m.get("method"))
         .and_then(Value::as_str)
         .map(str::to_string);
+    fact.rpc_id = message
+        .as_ref()
+        .filter(|m| Carried::of(Some(m)) == Carried::Request)
+        .and_then(|m| m.get("id"))
+        .cloned();
     let request = link
         .client
         .post(url)

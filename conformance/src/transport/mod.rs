@@ -12,6 +12,7 @@ mod detect;
 mod fact;
 mod framing;
 mod http;
+mod inbox;
 mod launch;
 mod legacy_sse;
 mod mirror;

@@ -45,7 +45,6 @@ impl SseDecoder {
     }
 
     /// Bytes held for the event being read.
-    #[cfg(test)]
     pub(crate) fn buffered(&self) -> usize {
         self.framer.buffered() + self.data.len()
     }

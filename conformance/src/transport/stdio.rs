@@ -116,6 +116,28 @@ pub enum TransportEvent {
     Exited,
     /// A fact about the transport for the transcript (an HTTP exchange), not a message.
     Note(String),
+    /// A frame from the answer to an HTTP POST that carried exactly one request, `request`
+    /// being that request's id, when the frame is a response whose id is null or absent.
+    /// Over Streamable HTTP the response to a POSTed request comes in that POST's body or
+    /// on its SSE stream (transports.mdx, Sending Messages to the Server), so such a
+    /// response answers that request whatever id it shows; the frame is kept as sent, and
+    /// the rule book still judges its id (RPC-ERROR-ID).
+    Answer {
+        /// The frame, as the server sent it.
+        frame: Frame,
+        /// The id of the request the POST carried.
+        request: serde_json::Value,
+    },
+}
+
+impl TransportEvent {
+    /// The frame this event carries, if it carries one.
+    pub fn frame(&self) -> Option<&Frame> {
+        match self {
+            TransportEvent::Stdout(frame) | TransportEvent::Answer { frame, .. } => Some(frame),
+            _ => None,
+        }
+    }
 }
 
 /// How and when a server process ended.
@@ -327,9 +349,9 @@ impl StdioTransport {
     /// Gives the bytes of an event the session has taken back to the readers' budget.
     fn taken(&self, event: Option<TransportEvent>) -> Option<TransportEvent> {
         let bytes = match &event {
-            Some(TransportEvent::Stdout(frame)) => frame_bytes(frame),
             Some(TransportEvent::Stderr(line)) => line.len(),
-            _ => 0,
+            Some(event) => event.frame().map_or(0, frame_bytes),
+            None => 0,
         };
         self.budget.add_permits(bytes);
         event

@@ -189,7 +189,7 @@ impl Listen {
                     let _ = self.tx.send(TransportEvent::Note(note)).await;
                     continue;
                 }
-                if !forward(&self.budget, &self.tx, frame).await {
+                if !forward(&self.budget, &self.tx, frame, None).await {
                     return;
                 }
             }

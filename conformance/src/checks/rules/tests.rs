@@ -97,6 +97,20 @@ fn envelope_rules() {
             IdMatch::Exact,
             Some((RpcErrorShape, InvalidMessage)),
         ),
+        (
+            "an error with id null taken for the answer to a readable id (its HTTP POST's)",
+            json!(7),
+            json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32602, "message": "x"}}),
+            IdMatch::Unread,
+            Some((RpcErrorId, IdNotEchoed)),
+        ),
+        (
+            "an error without an id answering an id that cannot be read",
+            json!({"not": "an id"}),
+            json!({"jsonrpc": "2.0", "error": {"code": -32600, "message": "x"}}),
+            IdMatch::Unread,
+            OK,
+        ),
     ];
     for (name, sent, response, id_match, expect) in rows {
         assert_eq!(

@@ -318,7 +318,12 @@ impl Session {
                 TransportEvent::Note(text) => self.note(&text),
                 TransportEvent::StdoutClosed | TransportEvent::Exited => {}
                 TransportEvent::Stdout(frame) => {
-                    if let Some(reply) = self.on_frame(frame, target).await {
+                    if let Some(reply) = self.on_frame(frame, target, None).await {
+                        return Ok(reply);
+                    }
+                }
+                TransportEvent::Answer { frame, request } => {
+                    if let Some(reply) = self.on_frame(frame, target, Some(&request)).await {
                         return Ok(reply);
                     }
                 }
@@ -399,7 +404,14 @@ impl Session {
         seq
     }
 
-    async fn on_frame(&mut self, frame: Frame, target: &Target<'_>) -> Option<Reply> {
+    /// `posted` is the id of the request whose HTTP POST's answer carried the frame, when
+    /// the transport says so ([`TransportEvent::Answer`]).
+    async fn on_frame(
+        &mut self,
+        frame: Frame,
+        target: &Target<'_>,
+        posted: Option<&Value>,
+    ) -> Option<Reply> {
         self.frames_read += 1;
         let stray = Unprompted::Stray;
         let text = match frame {
@@ -461,15 +473,21 @@ impl Session {
                 let problem = Some(FrameProblem::NotAMessage);
                 self.record_unprompted(stray, text, Some(value), problem);
             }
-            MessageKind::Response => return self.on_response(text, value, target),
+            MessageKind::Response => return self.on_response(text, value, target, posted),
         }
         None
     }
 
     /// Records a response where it belongs: with the request it answers (kept in the
     /// record), or as unsolicited traffic (counted, kept while its budget lasts).
-    fn on_response(&mut self, text: String, value: Value, target: &Target<'_>) -> Option<Reply> {
-        let correlation = self.correlate(&value, target);
+    fn on_response(
+        &mut self,
+        text: String,
+        value: Value,
+        target: &Target<'_>,
+        posted: Option<&Value>,
+    ) -> Option<Reply> {
+        let correlation = self.correlate(&value, target, posted);
         if let Correlation::Unsolicited = correlation {
             // A second response to an id already answered is as unsolicited as a
             // response to an id never sent.
@@ -541,8 +559,15 @@ impl Session {
         }
     }
 
-    /// Finds what a response answers, marking an outstanding request answered.
-    fn correlate(&mut self, value: &Value, target: &Target<'_>) -> Correlation {
+    /// Finds what a response answers, marking an outstanding request answered. An error
+    /// with a null id that came in the answer to the HTTP POST of request `posted`
+    /// answers that request (the wait for it ends; RPC-ERROR-ID judges the missing id).
+    fn correlate(
+        &mut self,
+        value: &Value,
+        target: &Target<'_>,
+        posted: Option<&Value>,
+    ) -> Correlation {
         let got = value.get("id").cloned().unwrap_or(Value::Null);
         // Exact matches first, so a loose match never steals another request's response.
         let found = [IdMatch::Exact, IdMatch::Loose]
@@ -558,6 +583,16 @@ impl Session {
             return Correlation::Outstanding(i, how);
         }
         let unread_error = got.is_null() && value.get("error").is_some();
+        if let Some(posted) = posted.filter(|_| unread_error) {
+            if let Some(i) = self
+                .outstanding
+                .iter()
+                .position(|o| !o.answered && &o.id == posted)
+            {
+                self.outstanding[i].answered = true;
+                return Correlation::Outstanding(i, IdMatch::Unread);
+            }
+        }
         if target.accept_unread && unread_error {
             if let Some(t) = target.id {
                 if let Some(o) = self.outstanding.iter_mut().find(|o| &o.id == t) {

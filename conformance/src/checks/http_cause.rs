@@ -1,0 +1,60 @@
+//! Why a request sent over HTTP got no response, told in HTTP terms.
+//!
+//! Over stdio a silent request is only silence; over HTTP its POST's answer often says
+//! why (a redirect, a 5xx, a body cut mid-way, an HTML page), and a finding that says
+//! only "no response" hides the cause from the server's author. The checks that judge a
+//! silent exchange (rpc-response-required, lc-init-result and alike) add the POST's
+//! cause to their message ([`Ctx::silence_text`]) and its exchange (method, path,
+//! status, the headers that matter, the body's head escaped) to their evidence
+//! ([`evidence`]). The verdicts do not change: the cause is explanation, not a rule.
+
+use super::model::{Ctx, Evidence};
+use crate::protocol::Exchange;
+use crate::transport::HttpFact;
+
+/// The POST that carried `exchange`'s request, when the exchange went unanswered and
+/// the POST's HTTP side explains it ([`HttpFact::unanswered`]).
+fn unanswered_post<'a>(ctx: &'a Ctx<'_>, exchange: &Exchange) -> Option<(&'a HttpFact, String)> {
+    exchange.silence()?;
+    let id = exchange.request.get("id")?;
+    let http = ctx.record.http.as_ref()?;
+    let fact = http.facts.iter().rev().find(|f| {
+        f.method == "POST"
+            && f.rpc_id.as_ref() == Some(id)
+            && f.rpc_method.as_deref() == Some(exchange.method.as_str())
+    })?;
+    // Over HTTP+SSE responses come on the SSE stream, not in the POST's answer.
+    let why = fact.unanswered(http.sse.is_none())?;
+    Some((fact, why))
+}
+
+/// The POST's exchange as evidence, when it explains the silence of `exchange`.
+pub(super) fn evidence(ctx: &Ctx<'_>, exchange: &Exchange) -> Vec<Evidence> {
+    let Some((fact, why)) = unanswered_post(ctx, exchange) else {
+        return Vec::new();
+    };
+    let mut out = vec![Evidence::note(format!(
+        "its HTTP exchange: {}",
+        fact.describe()
+    ))];
+    if let Some(body) = fact.body_text() {
+        out.push(Evidence::note(format!("body: {body}")));
+    }
+    out.push(Evidence::note(format!(
+        "no message could come of it: {why}"
+    )));
+    out
+}
+
+impl Ctx<'_> {
+    /// How `exchange` went unanswered (`None` when it was answered): the silence, and
+    /// over HTTP what its POST got when that explains it ("no response within 2.0 s; the
+    /// POST got a 302 redirect to \"/mcp\", not followed ...").
+    pub fn silence_text(&self, exchange: &Exchange) -> Option<String> {
+        let silence = exchange.silence()?.describe();
+        Some(match unanswered_post(self, exchange) {
+            Some((_, why)) => format!("{silence}; its HTTP POST got {why}"),
+            None => silence,
+        })
+    }
+}
