@@ -324,9 +324,14 @@ const CASES: &[Case] = &[
         check: None,
     },
     Case {
-        name: "shell completions are generated from the command line's own definition (0)",
+        name: "shell completions come from the command line's own definition (0); explain links the spec page (0)",
         files: &[],
-        steps: &[(&["completions", "bash"], 0, &["mcp-conformance", "--deny-tool", "--skip-check"], &[])],
+        steps: &[
+            (&["completions", "bash"], 0, &["mcp-conformance", "--deny-tool", "--skip-check"], &[]),
+            // explain links the check's spec page.
+            (&["explain", "tc-err-unknown-tool"], 0,
+             &["Spec: https://modelcontextprotocol.io/specification/2025-11-25/server/tools"], &[]),
+        ],
         check: None,
     },
 ];

@@ -67,11 +67,12 @@ pub(crate) fn explain(id: &str) -> Exit {
         check.requirement,
         check.applies.describe()
     );
-    outln!(
-        "{}\nSource: {}\n",
-        check.title,
-        check.source.describe_eras()
-    );
+    outln!("{}\nSource: {}", check.title, check.source.describe_eras());
+    let links = mcp_conformance::checks::links::DEFAULT_REVISION;
+    match mcp_conformance::checks::links::spec_page(check.source.latest(), links) {
+        Some(url) => outln!("Spec: {url}\n"),
+        None => outln!(),
+    }
     outln!("What is required\n{}\n", text.requirement);
     outln!("Why it matters\n{}\n", text.why);
     outln!("How to fix a server that fails it\n{}", text.fix);
