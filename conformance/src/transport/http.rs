@@ -134,6 +134,28 @@ impl Endpoint {
         (builder, sent)
     }
 
+    /// A JSON-RPC message POSTed: [`Endpoint::request`], then `extra` headers, the
+    /// `Accept` and `Content-Type` every message carries, and `body`. Returns the builder
+    /// and the headers sent, for the record.
+    pub(super) fn post_message(
+        &self,
+        session: Option<&str>,
+        version: Option<&str>,
+        extra: impl IntoIterator<Item = (String, String)>,
+        body: impl Into<reqwest::Body>,
+    ) -> (reqwest::RequestBuilder, Vec<(String, String)>) {
+        let (mut builder, mut sent) = self.request(reqwest::Method::POST, session, version);
+        for (name, value) in extra {
+            builder = builder.header(name.as_str(), value.as_str());
+            sent.push((name, value));
+        }
+        let builder = builder
+            .header(ACCEPT, "application/json, text/event-stream")
+            .header(CONTENT_TYPE, "application/json")
+            .body(body);
+        (builder, sent)
+    }
+
     pub(super) fn fact(
         &self,
         method: &'static str,
@@ -571,20 +593,13 @@ impl Post {
         // idle bound on it, only the cancellation and the transport's end.
         let long_lived = modern && rpc_is(&fact, "subscriptions/listen");
         let lists_tools = rpc_is(&fact, "tools/list");
-        let (mut builder, mut sent) = self.endpoint.request(
-            reqwest::Method::POST,
+        let (builder, sent) = self.endpoint.post_message(
             session.as_deref(),
             version.as_deref(),
+            extra,
+            self.body.clone(),
         );
-        for (name, value) in extra {
-            builder = builder.header(name.as_str(), value.as_str());
-            sent.push((name, value));
-        }
         fact.sent = sent;
-        let builder = builder
-            .header(ACCEPT, "application/json, text/event-stream")
-            .header(CONTENT_TYPE, "application/json")
-            .body(self.body.clone());
         let timeout = self.endpoint.timeout;
         let mut cancel = self.cancel.take();
         let sending = tokio::time::timeout(timeout, builder.send());

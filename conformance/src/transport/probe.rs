@@ -9,7 +9,6 @@
 
 use std::time::Duration;
 
-use reqwest::header::{ACCEPT, CONTENT_TYPE};
 use serde_json::{json, Value};
 
 use super::fact::{error_text, is_media, Carried, HttpFact, HttpTarget};
@@ -220,16 +219,9 @@ async fn post_with(
         .and_then(Value::as_str)
         .map(str::to_string);
     let mut fact = endpoint.fact("POST", carried, rpc);
-    let (mut builder, mut sent) = endpoint.request(reqwest::Method::POST, session, version);
-    for (name, value) in extra {
-        builder = builder.header(*name, value.as_str());
-        sent.push(((*name).to_string(), value.clone()));
-    }
+    let extra = extra.iter().map(|(n, v)| ((*n).to_string(), v.clone()));
+    let (builder, sent) = endpoint.post_message(session, version, extra, message.to_string());
     fact.sent = sent;
-    let builder = builder
-        .header(ACCEPT, "application/json, text/event-stream")
-        .header(CONTENT_TYPE, "application/json")
-        .body(message.to_string());
     let timeout = endpoint.timeout;
     let response = match tokio::time::timeout(timeout, builder.send()).await {
         Ok(Ok(response)) => response,

@@ -12,7 +12,7 @@
 
 use std::time::Duration;
 
-use reqwest::header::{ACCEPT, CONTENT_TYPE};
+use reqwest::header::ACCEPT;
 use serde_json::{json, Value};
 
 use super::fact::{error_text, Carried, HttpFact, HttpTarget};
@@ -318,16 +318,8 @@ async fn post(
         .and_then(Value::as_str)
         .map(str::to_string);
     let mut fact = endpoint.fact("POST", Carried::Request, rpc);
-    let (mut builder, mut sent) = endpoint.request(reqwest::Method::POST, session, None);
-    for (name, value) in headers {
-        builder = builder.header(name.as_str(), value.as_str());
-        sent.push((name, value));
-    }
+    let (builder, sent) = endpoint.post_message(session, None, headers, message.to_string());
     fact.sent = sent;
-    let builder = builder
-        .header(ACCEPT, "application/json, text/event-stream")
-        .header(CONTENT_TYPE, "application/json")
-        .body(message.to_string());
     let step = |fact, error_code| ModernStep {
         purpose,
         fact,
