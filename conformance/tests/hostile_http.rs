@@ -27,13 +27,7 @@ const RSS_BOUND_KIB: u64 = 300 * 1024;
 /// The revision the rows run.
 const REVISION: &str = "2025-11-25";
 
-/// A port free a moment ago on 127.0.0.1 (the server binds it right after).
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("a free port")
-}
+use common::free_port;
 
 /// Runs one behaviour on `port` and asserts what every row must hold: a report, the
 /// wall-time and memory bounds, nothing left running; then `check` has `status` and its

@@ -6,7 +6,6 @@
 //! A table like `faults.rs`'s, for the faults that exist only in the HTTP mode
 //! (`reference_server::HttpFault`).
 
-use std::net::TcpListener;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -77,13 +76,7 @@ const REFERENCE_SKIPS: &[&str] = &[
     "applies to servers on stdio only",
 ];
 
-/// A port free a moment ago (the server binds it right after; a clash fails loudly).
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("a free port")
-}
+use common::free_port;
 
 fn revisions(ids: &[&str]) -> Vec<&'static Revision> {
     REVISIONS

@@ -8,7 +8,6 @@
 //! binds only those, and `http-m-headers` judges a request without `MCP-Protocol-Version`
 //! only there.
 
-use std::net::TcpListener;
 use std::time::Instant;
 
 mod common;
@@ -58,12 +57,7 @@ const REFERENCE_SKIPS: &[&str] = &[
     "the server also speaks the initialize-based revisions",
 ];
 
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("a free port")
-}
+use common::free_port;
 
 /// A run of 2026-07-28 against the reference server's HTTP mode, started by the runner.
 fn run_reference(era: &str, http_fault: Option<&str>) -> RunReport {

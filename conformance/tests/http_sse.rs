@@ -6,7 +6,6 @@
 //!
 //! A table like `faults.rs`'s, for the faults of the SSE mode (`reference_server::SseFault`).
 
-use std::net::TcpListener;
 use std::sync::mpsc;
 use std::time::Duration;
 
@@ -41,13 +40,7 @@ const REFERENCE_SKIPS: &[&str] = &[
     "applies to servers on stdio only",
 ];
 
-/// A port free a moment ago (the server binds it right after; a clash fails loudly).
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("a free port")
-}
+use common::free_port;
 
 fn sse_revisions() -> Vec<&'static Revision> {
     REVISIONS

@@ -272,13 +272,7 @@ const HTTP_LEGACY: &[&str] = &["2025-03-26", "2025-06-18", "2025-11-25"];
 /// Every revision that has Streamable HTTP: a dual-era server is judged in all four.
 const HTTP_ALL: &[&str] = &["2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"];
 
-/// A port free a moment ago on 127.0.0.1 (the server binds it right after).
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("a free port")
-}
+use common::free_port;
 
 /// `program args` started by the runner with `env`, reached at
 /// `http://127.0.0.1:port/mcp`, judged in `revisions`.

@@ -67,3 +67,12 @@ pub fn is_gone(pid: u32) -> bool {
             .is_some_and(|rest| rest.trim_start().starts_with('Z')),
     }
 }
+
+/// A port free a moment ago on 127.0.0.1 (the server binds it right after; a clash fails
+/// loudly).
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port")
+}
