@@ -122,7 +122,7 @@ pub struct RunSection {
     pub time_budget: Option<f64>,
     /// Where failing generated cases are saved (relative to the config file).
     pub cases_dir: Option<PathBuf>,
-    /// Revisions run at once.
+    /// Revisions driven at once (`--jobs`).
     pub jobs: Option<usize>,
     /// Seconds the whole run may take.
     pub max_time: Option<f64>,
@@ -349,7 +349,7 @@ pub struct Settings {
     pub time_budget: Option<f64>,
     /// Where failing generated cases are saved.
     pub cases_dir: PathBuf,
-    /// Revisions run at once (at least one).
+    /// Revisions driven at once (at least one).
     pub jobs: usize,
     /// Seconds the whole run may take (finite and positive).
     pub max_time: Option<f64>,

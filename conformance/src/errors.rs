@@ -58,8 +58,18 @@ pub enum Error {
         /// Its last stderr lines, escaped.
         stderr: Vec<String>,
     },
+    /// The live fuzz target's server did not get through its first handshake.
+    #[error("start the server `{command}` for live fuzzing: {reason}")]
+    LiveStart {
+        /// The command, as displayed.
+        command: String,
+        /// Why (the handshake's failure, or an interrupt).
+        reason: String,
+    },
     /// The server command is empty.
-    #[error("start a server: no command was given")]
+    #[error(
+        "start a server: no command was given (after `--`, or as [server] command in mcp-conformance.toml)"
+    )]
     NoCommand,
     /// A revision name (command line, config file, harness) is not one the suite knows.
     #[error("select a revision: {}", crate::suggest::unknown_revision(.0))]

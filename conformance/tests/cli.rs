@@ -49,6 +49,15 @@ const CONFIG: (&str, &str) = (
     "[server]\ncommand = \"{exe}\"\nargs = [\"reference-server\"]\n\n[run]\nrevisions = [\"2025-11-25\"]\ncases = 4\nformats = [\"junit\", \"sarif\", \"markdown\", \"json\"]\noutput_dir = \"out\"\n",
 );
 
+/// A config file whose server needs `MCPX=yes` (else it exits at once), logs every line
+/// it is sent to `in.log` in its working directory (through a process substitution, so
+/// that its stdout is its own and a crash is seen as one), and crashes on an astral
+/// character in a tool's arguments; `echo` is denied.
+const FUZZ_CONFIG: (&str, &str) = (
+    "mcp-conformance.toml",
+    "[server]\ncommand = \"bash\"\nargs = [\"-c\", \"test \\\"$MCPX\\\" = yes || exit 3; exec '{exe}' reference-server --fault crash-on-astral < <(exec tee -a in.log)\"]\n\n[run]\ndeny_tool = [\"echo\"]\ncases_dir = \"cases\"\n",
+);
+
 /// The gate runs of the baseline cases: one revision, few generated cases.
 macro_rules! gate {
     ($fault:literal $(, $extra:literal)*) => {
@@ -313,6 +322,23 @@ const CASES: &[Case] = &[
         check: None,
     },
     Case {
+        name: "fuzz and replay read ./mcp-conformance.toml as run does: its server (2 without the --env it needs), its deny_tool (never called by fuzz --live), its cases_dir; replay refuses a case calling a denied tool (2) unless --call-denied; --cwd reaches the server",
+        files: &[FUZZ_CONFIG, ("sub/keep", "")],
+        steps: &[
+            (&["fuzz", "--live", "--time", "1"], 2, &[], &["start the server `bash -c", "exited (exit status 3)"]),
+            // The command line's server wins over the file's; the file's deny_tool stays.
+            (&["fuzz", "--live", "--time", "2", "--", "bash", "-c", "exec '{exe}' reference-server < <(exec tee -a in.log)"],
+             0, &["0 distinct failure(s)"], &[]),
+            (&["fuzz", "--time", "1", "--call", "none", "--env", "MCPX=yes"], 0, &["0 distinct failure(s)"], &[]),
+            (&["fuzz", "--live", "--time", "3", "--env", "MCPX=yes"],
+             1, &["FAIL prop-server-survives (Crash)"], &["1 case file(s) written to cases for 1 distinct failure(s)"]),
+            (&["replay", "{case}", "--env", "MCPX=yes", "--cwd", "{dir}/sub"], 1, &["reproduced"], &[]),
+            (&["replay", "{case}", "--env", "MCPX=yes", "--deny-tool", "*"], 2, &[], &["which is ruled out (not called: --deny-tool *); --call-denied replays it anyway"]),
+            (&["replay", "{case}", "--env", "MCPX=yes", "--deny-tool", "*", "--call-denied"], 1, &["reproduced"], &["anyway (--call-denied"]),
+        ],
+        check: Some(denied_tool_never_called),
+    },
+    Case {
         name: "a saved crash input becomes a case file (1) that replays the crash (1) and passes the fixed server (0)",
         files: &[],
         steps: &[
@@ -376,7 +402,9 @@ fn run_case(index: usize, case: &Case) -> Result<(), String> {
             .replace("{crash}", CRASH_INPUT)
     };
     for (name, text) in case.files {
-        std::fs::write(dir.join(name), fill(text)).unwrap();
+        let path = dir.join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, fill(text)).unwrap();
     }
     let mut outputs = Vec::new();
     for (args, code, stdout, stderr) in case.steps {
@@ -610,6 +638,23 @@ fn no_findings_printed(_: &Path, outputs: &[Output]) {
             String::from_utf8_lossy(&output.stdout)
         );
     }
+}
+
+/// `fuzz --live` called tools, but never the denied `echo`; replay ran in `--cwd`.
+fn denied_tool_never_called(dir: &Path, _: &[Output]) {
+    let log = std::fs::read(dir.join("in.log")).unwrap();
+    let called: Vec<String> = String::from_utf8_lossy(&log)
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|m| m["method"] == "tools/call")
+        .filter_map(|m| m["params"]["name"].as_str().map(str::to_string))
+        .collect();
+    assert!(
+        called.iter().filter(|n| *n == "add").count() > 10,
+        "tools were called"
+    );
+    assert!(!called.iter().any(|n| n == "echo"), "echo is denied");
+    assert!(dir.join("sub/in.log").is_file(), "replay ran in --cwd");
 }
 
 /// The written baseline has one entry with a reason to fill in.

@@ -368,3 +368,101 @@ fn an_endless_sse_stream_is_a_finding_and_is_stopped() {
     assert!(report.summary.fail > 0, "{}", render_text(&report));
     assert!(common::is_gone(pid), "the server is still running");
 }
+
+/// Reads one HTTP request's head (and a body of `Content-Length` bytes) from `conn`.
+fn read_request(conn: &mut std::net::TcpStream) -> String {
+    use std::io::Read;
+    let mut head = Vec::new();
+    let mut byte = [0u8; 1];
+    while !head.ends_with(b"\r\n\r\n") && conn.read(&mut byte).unwrap_or(0) == 1 {
+        head.push(byte[0]);
+    }
+    let head = String::from_utf8_lossy(&head).into_owned();
+    let length = head
+        .lines()
+        .find_map(|l| {
+            l.to_ascii_lowercase()
+                .strip_prefix("content-length:")
+                .map(|v| v.trim().parse::<usize>().unwrap_or(0))
+        })
+        .unwrap_or(0);
+    let mut body = vec![0u8; length];
+    let _ = conn.read_exact(&mut body);
+    head
+}
+
+/// Regression: a POST still open when the session ended was aborted and its fact lost, so
+/// the request's finding said only "no response". Now it is kept saying the POST was still
+/// open when the client ended the session (with DELETE). No timing: the session ends once
+/// the server has read the request, long before any timeout.
+#[test]
+fn a_post_still_open_when_the_session_is_deleted_is_kept_saying_so() {
+    use mcp_conformance::transport::{HttpTransport, TransportEvent};
+    use std::io::Write;
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let (read, was_read) = mpsc::channel();
+    let server = std::thread::spawn(move || {
+        // initialize: answered, with a session id.
+        let (mut conn, _) = listener.accept().unwrap();
+        read_request(&mut conn);
+        let body = r#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-03-26","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}"#;
+        let head = format!(
+            "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nMcp-Session-Id: s-1\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+            body.len()
+        );
+        conn.write_all(head.as_bytes()).unwrap();
+        conn.write_all(body.as_bytes()).unwrap();
+        drop(conn);
+        // tools/list: read, never answered (held open).
+        let (mut held, _) = listener.accept().unwrap();
+        read_request(&mut held);
+        read.send(()).unwrap();
+        // The DELETE.
+        let (mut conn, _) = listener.accept().unwrap();
+        let head = read_request(&mut conn);
+        conn.write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+            .unwrap();
+        drop(held);
+        head
+    });
+    let target = HttpTarget {
+        url: format!("http://127.0.0.1:{port}/mcp"),
+        headers: Vec::new(),
+        ca_certs: Vec::new(),
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let facts = runtime.block_on(async {
+        let timeout = Duration::from_secs(600);
+        let mut transport = HttpTransport::connect(&target, timeout, 1 << 20).unwrap();
+        let init = br#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#;
+        assert!(transport.send_line(init, timeout).await);
+        while !matches!(
+            transport.next_event().await,
+            Some(TransportEvent::Stdout(_) | TransportEvent::Answer { .. })
+        ) {}
+        let list = br#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#;
+        assert!(transport.send_line(list, timeout).await);
+        tokio::task::spawn_blocking(move || was_read.recv().unwrap())
+            .await
+            .unwrap();
+        let delete = transport.delete().await.expect("a session to DELETE");
+        assert_eq!(delete.status, Some(200), "{}", delete.describe());
+        transport.facts().0
+    });
+    let delete_head = server.join().unwrap();
+    assert!(delete_head.starts_with("DELETE /mcp"), "{delete_head}");
+    let list = facts
+        .iter()
+        .find(|f| f.rpc_method.as_deref() == Some("tools/list"))
+        .expect("the open POST is kept");
+    let why = list.unanswered(true).unwrap_or_default();
+    assert!(
+        why.contains("the POST was still open when the client ended the session (with DELETE)"),
+        "{why}: {}",
+        list.describe()
+    );
+}

@@ -291,9 +291,30 @@ fn replay_sends_the_param_headers_the_run_learned() {
     let replayed = replay_over_http(&param_case(true));
     assert!(replayed.contains("Mcp-Param-Action: deploy"), "{replayed}");
     assert!(!replayed.contains("-32020"), "{replayed}");
-    // Without what the case file saved, the header is missing and the server says so:
-    // the assertion above is not vacuous.
-    let bare = replay_over_http(&param_case(false));
-    assert!(!bare.contains("Mcp-Param-Action: deploy"), "{bare}");
-    assert!(bare.contains("Mcp-Param-Action is missing"), "{bare}");
+    // The annotations came from the case file: no tools/list was sent.
+    assert!(!replayed.contains("(tools/list)"), "{replayed}");
+}
+
+/// Regression: a case file written before `tool_headers` existed replayed a 2026-07-28
+/// `tools/call` without its `Mcp-Param-*` headers (the server refused it with -32020).
+/// The replay now lists the tools first, learns the annotations as a client would, and
+/// says so in the transcript.
+#[test]
+fn replay_of_a_case_file_without_tool_headers_learns_them_from_tools_list() {
+    let replayed = replay_over_http(&param_case(false));
+    assert!(
+        replayed.contains("the case file has no tool_headers (written before the field existed)"),
+        "{replayed}"
+    );
+    assert!(
+        replayed
+            .contains("tool parameter headers from tools/list: confirm_action: Mcp-Param-Action"),
+        "{replayed}"
+    );
+    let listed = replayed.find("(tools/list)").expect("tools/list was sent");
+    let called = replayed
+        .find("Mcp-Param-Action: deploy")
+        .expect("the call carries its header");
+    assert!(listed < called, "{replayed}");
+    assert!(!replayed.contains("-32020"), "{replayed}");
 }

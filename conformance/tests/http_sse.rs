@@ -30,6 +30,7 @@ type Row = (&'static str, &'static [Expect]);
 const EXPECTATIONS: &[Row] = &[
     ("sse-endpoint-late", &[("sse-endpoint-event", Fail, ALL)]),
     ("sse-wrong-event", &[("sse-message-event", Fail, ALL)]),
+    ("sse-origin-ignored", &[("http-origin", Fail, ALL)]),
 ];
 
 /// Skips the reference server may show over HTTP+SSE: checks outside 2024-11-05, the
@@ -364,5 +365,103 @@ fn the_transport_flag_chooses_the_revisions_and_the_report_says_why() {
         text.contains("== 2024-11-05: not run over streamable-http, every check skipped")
             && text.contains("--transport sse"),
         "{text}"
+    );
+}
+
+/// A small HTTP+SSE server in Python that answers everything on its stream except
+/// `tools/list`, whose POST gets `500 text/plain` with a page holding a terminal escape
+/// and a line break (never a response on the stream).
+const POST_500: &str = r#"
+import json, queue, sys, threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+streams, lock = {}, threading.Lock()
+def answer(msg):
+    method, rid = msg.get("method"), msg.get("id")
+    if method == "initialize":
+        result = {"protocolVersion": "2024-11-05", "capabilities": {"tools": {}},
+                  "serverInfo": {"name": "post-500", "version": "1"}}
+    elif method == "ping":
+        result = {}
+    else:
+        return {"jsonrpc": "2.0", "id": rid, "error": {"code": -32601, "message": "no"}}
+    return {"jsonrpc": "2.0", "id": rid, "result": result}
+class H(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    def log_message(self, *args):
+        pass
+    def reply(self, status, body):
+        self.send_response(status)
+        self.send_header("Content-Type", "text/plain")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+    def do_GET(self):
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.end_headers()
+        q = queue.Queue()
+        with lock:
+            n = len(streams) + 1
+            streams[n] = q
+        try:
+            self.wfile.write(("event: endpoint\ndata: /messages?session=%d\n\n" % n).encode())
+            self.wfile.flush()
+            while True:
+                self.wfile.write(b"event: message\ndata: " + q.get() + b"\n\n")
+                self.wfile.flush()
+        except OSError:
+            pass
+    def do_POST(self):
+        body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        try:
+            n = int(self.path.split("session=")[1])
+            msg = json.loads(body)
+            assert isinstance(msg, dict)
+        except Exception:
+            return self.reply(400, b"bad request")
+        if msg.get("method") == "tools/list":
+            return self.reply(500, b"boom\x1b[31m\nred")
+        self.reply(202, b"Accepted")
+        if "id" in msg and "method" in msg:
+            streams[n].put(json.dumps(answer(msg)).encode())
+ThreadingHTTPServer.daemon_threads = True
+ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), H).serve_forever()
+"#;
+
+/// A non-2xx answer to an SSE POST is evidence, not a verdict of its own (2024-11-05 names
+/// no status for a POST): the unanswered request's finding names it, with the method, the
+/// path (the query's values left out), the status, the content type and the body's head,
+/// escaped.
+#[test]
+fn a_non_2xx_answer_to_an_sse_post_is_named_in_the_unanswered_requests_finding() {
+    let port = free_port();
+    let session = SessionConfig {
+        timeout: Duration::from_secs(2),
+        shutdown_grace: Duration::from_secs(1),
+        ..SessionConfig::default()
+    };
+    let args = vec!["-c".into(), POST_500.into(), port.to_string()];
+    let mut config = config("python3", args, port, session);
+    config.properties = None;
+    let report = common::run_blocking(&config);
+    let text = render_text(&report);
+    let result = report
+        .result("2024-11-05", "rpc-response-required")
+        .unwrap();
+    assert_eq!(result.status, Fail, "{text}");
+    assert!(
+        result.message.contains("(tools/list)")
+            && result
+                .message
+                .contains("its HTTP POST got HTTP status 500, not 2xx"),
+        "{text}"
+    );
+    let evidence: Vec<&str> = result.evidence.iter().map(|e| e.text.as_str()).collect();
+    let evidence = evidence.join("\n");
+    assert!(
+        evidence.contains("its HTTP exchange: HTTP POST /messages?session=… (tools/list)")
+            && evidence.contains("-> 500 text/plain, 13 bytes")
+            && evidence.contains(r#"body: "boom\u{1b}[31m\nred""#),
+        "{evidence}"
     );
 }

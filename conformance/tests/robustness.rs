@@ -405,6 +405,15 @@ fn hostile_answers_every_id_twice() {
         assert_eq!(status, "warn", "{check}: {message}");
         assert!(message.contains("answered again"), "{check}: {message}");
     }
+    // A second answer is never taken for the answer to the next probe: not a null-id
+    // error for a probe the server could not read (rpc-err-parse), nor a response to a
+    // cancellation (cancel-ignore-invalid). The server's one real failure is its batches.
+    let fails: Vec<String> = outcome
+        .findings()
+        .into_iter()
+        .filter(|f| f.ends_with("fail") && !f.starts_with("rpc-batch "))
+        .collect();
+    assert!(fails.is_empty(), "misattributed: {fails:?}");
 }
 
 /// A flood of stderr between stdout lines: a conformant server otherwise, judged as

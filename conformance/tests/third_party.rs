@@ -401,7 +401,10 @@ fn python_sdk_server_over_http() {
 /// server-everything over 2024-11-05's HTTP+SSE transport (`node index.js sse`, `PORT=N`; it
 /// binds every interface, so only 127.0.0.1 is contacted). Only 2024-11-05 runs; its
 /// verdicts are the stdio ones of 2024-11-05 (reports/server-everything-sse.md), less
-/// `lc-shutdown-stdio`, which does not apply over HTTP.
+/// `lc-shutdown-stdio`, which does not apply over HTTP, plus `http-origin`: a GET of `/sse`
+/// from Origin http://mcp-conformance.invalid opens a stream and a POST from it is
+/// accepted (202) on 127.0.0.1 (2024-11-05 transports.mdx, Security Warning: servers MUST
+/// validate Origin on all incoming connections).
 #[test]
 fn server_everything_sse() {
     let entry = third_party()
@@ -444,6 +447,7 @@ fn server_everything_sse() {
         .iter()
         .copied()
         .filter(|(id, _, _)| *id != "lc-shutdown-stdio")
+        .chain([("http-origin", Fail, ALL)])
         .collect();
     let wrong = common::mismatches(&report, &stdio_only);
     assert!(

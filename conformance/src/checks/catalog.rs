@@ -322,8 +322,8 @@ catalog! {
         title: "a request from a foreign Origin is refused with 403 Forbidden",
         level: MUST,
         requirement: Cite::One("LC-HTTP-ORIGIN"),
-        applies: Applies::Range(R2025_03_26, R2026_07_28),
-        source: Cite::One("transports.mdx, Streamable HTTP, Security Warning; 2026-07-28 streamable-http.mdx, Security & Endpoint"),
+        applies: Applies::All,
+        source: Cite::One("transports.mdx, Security Warning (2024-11-05 HTTP with SSE; Streamable HTTP); 2026-07-28 streamable-http.mdx, Security & Endpoint"),
         judge: http::origin,
         kinds: &[],
     }

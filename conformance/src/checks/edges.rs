@@ -177,6 +177,32 @@ pub(super) fn batch_response(ctx: &Ctx<'_>) -> Verdict {
     )
 }
 
+/// The transcript seqs of responses taken as answers to the edge probe's cancellations:
+/// every response to nothing that came while the probe ran, except a second answer to one
+/// of our other requests (the ping behind the cancellations, answered twice: that is
+/// rpc-id-echo's, not a response to a notification). A response carrying the id the first
+/// cancellation names counts: it may be either, and either is wrong.
+pub(super) fn answers_to_cancellations(ctx: &Ctx<'_>) -> Vec<usize> {
+    let Some(probe) = &ctx.record.edges.cancel else {
+        return Vec::new();
+    };
+    let cancelled = probe.finished.request.get("id");
+    let others: Vec<&Value> = super::lifecycle::our_request_ids(ctx)
+        .into_iter()
+        .filter(|id| Some(*id) != cancelled)
+        .collect();
+    ctx.transcript()
+        .received()
+        .filter(|e| probe.covers(e.seq) && e.unsolicited)
+        .filter(|e| {
+            e.json
+                .as_ref()
+                .is_none_or(|j| super::rules::answered_again(j, &others).is_none())
+        })
+        .map(|e| e.seq)
+        .collect()
+}
+
 /// `CANCEL-IGNORE-INVALID`: a cancellation of a request already answered, and a malformed
 /// one, are ignored: never answered (notifications MUST NOT be), and the server goes on
 /// answering. Stopping after the malformed one only is a warning (a SHOULD).
@@ -190,12 +216,7 @@ pub(super) fn cancel_ignored(ctx: &Ctx<'_>) -> Verdict {
     let Some(probe) = &ctx.record.edges.cancel else {
         return Verdict::Skip("the cancellation probe was not sent".into());
     };
-    let stray: Vec<usize> = ctx
-        .transcript()
-        .received()
-        .filter(|e| probe.covers(e.seq) && e.unsolicited)
-        .map(|e| e.seq)
-        .collect();
+    let stray = answers_to_cancellations(ctx);
     let mut seqs = probe.finished.seqs();
     seqs.extend(&probe.notifications);
     seqs.extend(stray.iter().take(MAX_EXAMPLES));

@@ -389,16 +389,23 @@ pub(super) fn response_once(ctx: &Ctx<'_>) -> Verdict {
     )
 }
 
-/// `LC-HTTP-ORIGIN`: a request from a foreign `Origin` gets 403 (2025-11-25 on: "MUST
+/// `LC-HTTP-ORIGIN`: a request from a foreign `Origin` gets 403 (over 2024-11-05's HTTP+SSE
+/// see [`super::http_sse::origin`]; 2025-11-25 on: "MUST
 /// respond with HTTP 403 Forbidden"; 2025-03-26 and 2025-06-18 only say the server MUST
 /// validate it, so any 4xx passes there). By policy a breach fails only on a loopback target, where a web
 /// origin is invalid by construction; elsewhere the server decides which origins are
 /// valid, and a breach is a warning.
 pub(super) fn origin(ctx: &Ctx<'_>) -> Verdict {
-    let record = match http(ctx) {
-        Ok(r) => r,
-        Err(skip) => return skip,
+    let Some(record) = ctx.record.http.as_ref() else {
+        return Verdict::Skip(
+            "applies to revisions run over HTTP (Streamable HTTP or HTTP+SSE) only; this one \
+             ran over stdio"
+                .into(),
+        );
     };
+    if let Some(probe) = &record.sse_origin {
+        return super::http_sse::origin(record, probe);
+    }
     let Some(probe) = &record.origin else {
         return Verdict::Skip("the Origin probe did not run".into());
     };

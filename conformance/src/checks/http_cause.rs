@@ -1,7 +1,9 @@
 //! Why a request sent over HTTP got no response, told in HTTP terms.
 //!
 //! Over stdio a silent request is only silence; over HTTP its POST's answer often says
-//! why (a redirect, a 5xx, a body cut mid-way, an HTML page), and a finding that says
+//! why (a redirect, a 5xx, a body cut mid-way, an HTML page, or the POST still open when
+//! the session was closed: the transport keeps such a POST's exchange with that cause
+//! instead of dropping it, `transport::http` `Endpoint::close_open`), and a finding that says
 //! only "no response" hides the cause from the server's author. The checks that judge a
 //! silent exchange (rpc-response-required, lc-init-result and alike) add the POST's
 //! cause to their message ([`Ctx::silence_text`]) and its exchange (method, path,

@@ -1,11 +1,13 @@
 //! Judges for 2024-11-05's HTTP+SSE transport (2024-11-05 transports.mdx, HTTP with SSE):
 //! the stream opens with an `endpoint` event naming where to POST, and server messages
-//! come as `message` events. Each reads the record's SSE side
+//! come as `message` events; and the foreign-`Origin` requests of `http-origin` over this
+//! transport (Security Warning). Each reads the record's SSE side
 //! ([`crate::scenarios::HttpRecord::sse`]); over stdio or Streamable HTTP there is none, and
-//! both skip.
+//! the `sse-*` checks skip.
 
 use super::model::{Ctx, Evidence, Verdict, MAX_EXAMPLES};
-use crate::transport::{SseEvent, SseStream};
+use crate::scenarios::HttpRecord;
+use crate::transport::{SseEvent, SseOriginProbe, SseStream, FOREIGN_ORIGIN};
 
 fn stream<'a>(ctx: &'a Ctx<'_>) -> Result<&'a SseStream, Verdict> {
     ctx.record
@@ -141,4 +143,109 @@ pub(super) fn message_event(ctx: &Ctx<'_>) -> Verdict {
         ),
         evidence,
     )
+}
+
+/// `LC-HTTP-ORIGIN` over HTTP+SSE (2024-11-05 transports.mdx, Security Warning: "Servers
+/// MUST validate the Origin header on all incoming connections"). The text names no
+/// status, so a request from a foreign `Origin` counts as refused when it got a status that
+/// is not 2xx or no event stream (GET), and as served when it got a 2xx (POST) or an open
+/// event stream (GET); either served is a breach. As over Streamable HTTP, a breach fails on
+/// a loopback target and is a warning elsewhere. A request whose control (the same request
+/// without the `Origin`, made by the scripted session) was not served either says nothing,
+/// and is left out.
+pub(super) fn origin(record: &HttpRecord, probe: &SseOriginProbe) -> Verdict {
+    let stream = record.sse.as_ref();
+    // The scripted session's GET opened a stream, and its initialize POST was accepted.
+    let get_control = stream.is_some_and(|s| s.endpoint.is_some());
+    let post_control = record.facts.iter().any(|f| {
+        f.method == "POST"
+            && f.rpc_method.as_deref() == Some("initialize")
+            && f.status.is_some_and(|s| (200..300).contains(&s))
+    });
+    let mut judged = Vec::new();
+    if get_control {
+        judged.push((&probe.get, probe.get_served()));
+    }
+    if let (Some(post), Some(served), true) = (&probe.post, probe.post_served(), post_control) {
+        judged.push((post, served));
+    }
+    if judged.is_empty() {
+        return Verdict::Skip(format!(
+            "neither request could be judged: the scripted session's GET opened no stream or \
+             its initialize POST was not accepted{}",
+            probe
+                .no_post
+                .as_deref()
+                .map(|why| format!(" (the probe's own stream: {why})"))
+                .unwrap_or_default()
+        ));
+    }
+    let mut evidence: Vec<Evidence> = Vec::new();
+    for (step, served) in &judged {
+        evidence.push(Evidence::note(format!(
+            "{} ({}): {}",
+            step.purpose,
+            if *served { "served" } else { "refused" },
+            step.fact.describe()
+        )));
+        // A refusal's body says why; a served one's is a stream's first event or "Accepted",
+        // and an endpoint holds a fresh session id (the report would change run to run).
+        if let Some(body) = step.fact.body_text().filter(|_| !served) {
+            evidence.push(Evidence::note(format!("body: {body}")));
+        }
+    }
+    let served: Vec<&str> = judged
+        .iter()
+        .filter(|(_, served)| *served)
+        .map(|(step, _)| {
+            if step.fact.method == "GET" {
+                "the GET opened an event stream"
+            } else {
+                "the POST was accepted"
+            }
+        })
+        .collect();
+    if served.is_empty() {
+        let what: Vec<String> = judged.iter().map(|(s, _)| refusal(&s.fact)).collect();
+        return Verdict::Pass(format!(
+            "requests with Origin: {FOREIGN_ORIGIN} were refused ({}; 2024-11-05 names no \
+             status, any refusal passes)",
+            what.join("; ")
+        ));
+    }
+    let message = format!(
+        "with Origin: {FOREIGN_ORIGIN}, {}; the server MUST validate Origin on all incoming \
+         connections (2024-11-05 transports.mdx, Security Warning)",
+        served.join(" and ")
+    );
+    if probe.loopback {
+        Verdict::Violation(message, evidence)
+    } else {
+        Verdict::Warn(
+            format!(
+                "{message} (a warning: the target is not on this machine, and which origins \
+                 are valid is the server's to decide; on a loopback server a foreign origin is \
+                 invalid by construction)"
+            ),
+            evidence,
+        )
+    }
+}
+
+/// How a request was refused, in a few words.
+fn refusal(fact: &crate::transport::HttpFact) -> String {
+    let what = if fact.method == "GET" {
+        "the GET"
+    } else {
+        "the POST"
+    };
+    match (fact.status, &fact.error) {
+        (Some(s), _) if !(200..300).contains(&s) => format!("{what} got {s}"),
+        (Some(s), _) => format!(
+            "{what} got {s} {} (no event stream)",
+            fact.content_type.as_deref().unwrap_or("(no content type)")
+        ),
+        (None, Some(e)) => format!("{what} got no answer: {e}"),
+        (None, None) => format!("{what} got no answer"),
+    }
 }

@@ -184,13 +184,8 @@ pub(super) fn id_echo(ctx: &Ctx<'_>) -> Verdict {
     let ours = super::lifecycle::our_request_ids(ctx);
     let (mut unknown, mut twice) = (Vec::new(), Vec::new());
     // Responses to the cancellations of the edge probe are judged there (cancel-ignore-invalid).
-    let to_cancel = |seq| {
-        ctx.record
-            .edges
-            .cancel
-            .as_ref()
-            .is_some_and(|c| c.covers(seq))
-    };
+    let to_cancellations = super::edges::answers_to_cancellations(ctx);
+    let to_cancel = |seq| to_cancellations.contains(&seq);
     for e in ctx.transcript().received().filter(|e| e.unsolicited) {
         if to_initialized.contains(&e.seq) || to_cancel(e.seq) {
             continue;

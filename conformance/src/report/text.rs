@@ -1,5 +1,7 @@
 //! The human report on stdout, built to be read in ten seconds: a summary first (one line
-//! per distinct finding, with the revisions it holds in, and the totals), then each
+//! per distinct finding, with the revisions it holds in and, for a finding whose every
+//! occurrence shows an answer another finding showed first, "same cause as" that one;
+//! then the totals, with the number of root causes when it differs), then each
 //! distinct finding once with its evidence, then notes (era, revisions not spoken,
 //! coverage lost, baseline) and the per-revision counts. Pass and not-applicable lines
 //! only with [`Detail::Verbose`]; [`Detail::Quiet`] is the totals line alone.
@@ -134,14 +136,27 @@ pub fn render_text_with(report: &RunReport, options: TextOptions) -> String {
     out
 }
 
-/// The totals line: distinct findings, then every result's count.
+/// The totals line: distinct findings (and their root causes, when some share one),
+/// then every result's count.
 fn totals(report: &RunReport, findings: &[DistinctFinding<'_>]) -> String {
-    let fails = findings.iter().filter(|f| f.status == Status::Fail).count();
-    let warns = findings.len() - fails;
+    let count = |status: Status, noun: &str| {
+        let of_status = findings.iter().filter(|f| f.status == status);
+        let all = of_status.clone().count();
+        let roots = of_status.filter(|f| same_cause_as(f).is_none()).count();
+        if roots < all {
+            format!("{all} distinct {noun}(s) from {roots} root cause(s)")
+        } else {
+            format!("{all} distinct {noun}(s)")
+        }
+    };
     let distinct = if findings.is_empty() {
         "no findings".to_string()
     } else {
-        format!("{fails} distinct failure(s), {warns} distinct warning(s)")
+        format!(
+            "{}, {}",
+            count(Status::Fail, "failure"),
+            count(Status::Warn, "warning")
+        )
     };
     format!(
         "Summary: {distinct}; {} across {} revision(s); seed {}",
@@ -177,11 +192,29 @@ fn summary_lines(
         if let Some(grade) = graded(f) {
             let _ = write!(line, "  ({grade})");
         }
+        if let Some(roots) = same_cause_as(f) {
+            let _ = write!(line, "  (same cause as {})", roots.join(", "));
+        }
         if let Some(baselined) = baselined(report, f) {
             let _ = write!(line, "  ({baselined})");
         }
         let _ = writeln!(out, "{}", line.trim_end());
     }
+}
+
+/// The other checks a distinct finding shares its cause with (report/causes.rs), when
+/// every occurrence of it is linked to an earlier finding: it is derived, not a root
+/// cause of its own. `None` when some occurrence shows an answer first.
+fn same_cause_as(f: &DistinctFinding<'_>) -> Option<Vec<&'static str>> {
+    let mut roots = Vec::new();
+    for (_, r) in &f.occurrences {
+        let root = r.same_cause_as?;
+        // A link to this check's own finding in an earlier revision names no new cause.
+        if root.check != f.check && !roots.contains(&root.check) {
+            roots.push(root.check);
+        }
+    }
+    (!roots.is_empty()).then_some(roots)
 }
 
 /// The policy that graded the finding down, when every occurrence shares one.

@@ -22,6 +22,7 @@ use std::rc::Rc;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio::task::JoinSet;
 
 use crate::checks::{judge_all, skip_all, Ctx, CATALOG};
@@ -30,6 +31,7 @@ use crate::report::{
     Incomplete, NotSpoken, PartTiming, RevisionReport, RevisionTiming, RunReport, RunTiming,
     Summary, TargetInfo,
 };
+use crate::scenarios::slot::{self, Slot};
 use crate::scenarios::{
     negotiate, probe_unsupported, progress, run_revision, CallPolicy, NegotiationRecord,
     PropertyConfig, RevisionRecord,
@@ -55,7 +57,7 @@ pub struct RunConfig {
     pub properties: Option<PropertyConfig>,
     /// Where failing property cases are saved for `mcp-conformance replay`.
     pub cases_dir: Option<std::path::PathBuf>,
-    /// Revisions run at once (at least one). The report is the same for every value.
+    /// Revisions driven at once (at least one; a revision waiting on a server whose processes all sleep lends its slot, `scenarios::slot`). The report is the same for every value.
     pub jobs: usize,
     /// A bound on the whole run: past it, what finished is judged and the report is
     /// marked incomplete.
@@ -495,7 +497,8 @@ struct Finished {
     timing: PartTiming,
 }
 
-/// Runs every revision's conversation, up to `jobs` at once, until all have finished or
+/// Runs every revision's conversation, up to `jobs` driven at once (one waiting on a
+/// sleeping server lends its slot: `scenarios::slot`), until all have finished or
 /// `stop` yields. Returns one slot per revision, in the order asked (`None`: it did not
 /// finish), and the reason the run was cut, if it was. Unfinished conversations are
 /// aborted, which ends their servers.
@@ -511,31 +514,34 @@ async fn conversations(
     let mut live: Vec<(usize, &'static str, Arc<progress::Progress>)> = Vec::new();
     let mut ticker = tokio::time::interval(PROGRESS_EVERY);
     ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+    // A revision holds one of `jobs` permits while it is driven; one only waiting on a
+    // server that sleeps lends it (`scenarios::slot`), and the next revision starts.
+    let permits = Arc::new(Semaphore::new(config.jobs.max(1)));
     let mut next = 0;
     let mut cut = None;
+    // A slot the select below found free, for the next revision.
+    let mut ready: Option<OwnedSemaphorePermit> = None;
     loop {
-        while running.len() < config.jobs.max(1) && next < config.revisions.len() {
+        // Every revision a free slot allows starts now, in the order asked.
+        while next < config.revisions.len() {
+            let free = ready
+                .take()
+                .or_else(|| Arc::clone(&permits).try_acquire_owned().ok());
+            let Some(permit) = free else { break };
             let revision = config.revisions[next];
             on_event(RunEvent::RevisionStarted(revision.id));
-            let c = Rc::clone(&shared);
-            let slot = next;
-            let tracker = Arc::new(progress::Progress::default());
-            live.push((slot, revision.id, Arc::clone(&tracker)));
-            running.spawn_local(async move {
-                let conversation = run_revision(
-                    &c.command,
-                    revision,
-                    &c.session,
-                    &c.call_policy,
-                    c.properties.as_ref(),
-                    c.seed,
-                );
-                (slot, timed(progress::tracked(tracker, conversation)).await)
-            });
+            let slot = Slot::new(Arc::clone(&permits), permit);
+            let tracker = start(&mut running, &shared, next, slot);
+            live.push((next, revision.id, tracker));
             next += 1;
         }
+        let more = next < config.revisions.len();
         let joined = tokio::select! {
-            joined = running.join_next() => joined,
+            Ok(permit) = Arc::clone(&permits).acquire_owned(), if more => {
+                ready = Some(permit);
+                continue;
+            }
+            joined = running.join_next(), if !running.is_empty() || !more => joined,
             _ = ticker.tick() => {
                 let now = live.iter().map(|(_, rev, p)| (*rev, p.snapshot())).collect();
                 on_event(RunEvent::Progress(now));
@@ -568,6 +574,37 @@ async fn conversations(
     // their servers as they drop.
     running.shutdown().await;
     Ok((finished, cut))
+}
+
+/// What a revision's task yields: its place in the order asked, its record and its cost.
+type Conversation = (usize, (crate::Result<RevisionRecord>, PartTiming));
+
+/// Starts revision number `n` of the run holding `slot`, which it gives back when done.
+/// Returns what it reports progress to.
+fn start(
+    running: &mut JoinSet<Conversation>,
+    config: &Rc<RunConfig>,
+    n: usize,
+    slot: Arc<Slot>,
+) -> Arc<progress::Progress> {
+    let c = Rc::clone(config);
+    let tracker = Arc::new(progress::Progress::default());
+    let progress = Arc::clone(&tracker);
+    running.spawn_local(async move {
+        let conversation = run_revision(
+            &c.command,
+            c.revisions[n],
+            &c.session,
+            &c.call_policy,
+            c.properties.as_ref(),
+            c.seed,
+        );
+        let conversation = progress::tracked(progress, conversation);
+        let done = timed(slot::holding(Arc::clone(&slot), conversation)).await;
+        slot.release();
+        (n, done)
+    });
+    tracker
 }
 
 /// Runs `part`, measuring its wall time, processes and requests.

@@ -183,6 +183,10 @@ pub(super) async fn in_session(session: &mut Session, batching: bool, edges: &mu
     let Some(id) = finished.response().and(finished.request.get("id")).cloned() else {
         return;
     };
+    // One more ping, answered before the cancellations go out: anything the server still
+    // had to say about the first (a second answer to it) is read by then, and is not taken
+    // for an answer to a cancellation.
+    session.liveness().await;
     let cancel = |request_id: Value, reason: &str| {
         json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
             "params": {"requestId": request_id, "reason": reason}})

@@ -4,8 +4,9 @@
 //! of their own so that their wrong requests cannot disturb the scripted one, and the
 //! foreign-`Origin` request (both eras). In 2026-07-28 there is no session to probe: the
 //! modern probes ([`HttpModernProbe`]) are single requests with wrong metadata headers, an
-//! unimplemented method, a tool parameter header left out, and legacy traffic. Over 2024-11-05's HTTP+SSE there are no probes: the record holds the
-//! POSTs and what the SSE stream showed.
+//! unimplemented method, a tool parameter header left out, and legacy traffic. Over
+//! 2024-11-05's HTTP+SSE the record holds the POSTs, what the SSE stream showed, and the
+//! foreign-`Origin` GET and POST ([`SseOriginProbe`]).
 
 use serde_json::{json, Map, Value};
 
@@ -14,7 +15,7 @@ use super::revision::RevisionRecord;
 use crate::protocol::{stamp_request, Revision, Session, SessionConfig};
 use crate::transport::{
     annotations, HttpFact, HttpKind, HttpModernProbe, HttpProbe, OriginProbe, ParamTool,
-    ServerCommand, SseStream, StreamRecord, VERSION_HEADER,
+    ServerCommand, SseOriginProbe, SseStream, StreamRecord, VERSION_HEADER,
 };
 
 /// The HTTP side of a revision's conversation.
@@ -32,8 +33,10 @@ pub struct HttpRecord {
     pub streams_dropped: u64,
     /// The HTTP-only probes (`None` in the modern era, which has no session to probe).
     pub probe: Option<HttpProbe>,
-    /// The request from a foreign `Origin`.
+    /// The request from a foreign `Origin` (Streamable HTTP).
     pub origin: Option<OriginProbe>,
+    /// Over HTTP+SSE, the GET and the POST from a foreign `Origin`.
+    pub sse_origin: Option<SseOriginProbe>,
     /// The 2026-07-28 probes (`None` in the legacy era, or when the revision was not
     /// spoken).
     pub modern: Option<HttpModernProbe>,
@@ -80,6 +83,13 @@ pub(super) async fn record(
         probe,
         origin: if streamable {
             Some(origin(target, revision, config).await?)
+        } else {
+            None
+        },
+        sse_origin: if command.http_kind == HttpKind::Sse {
+            let params = super::initialize_params(revision.id);
+            let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": params});
+            Some(SseOriginProbe::run(target, &init, config.timeout).await?)
         } else {
             None
         },

@@ -15,7 +15,9 @@ mod policy;
 pub mod progress;
 mod property;
 mod replay;
+mod replay_headers;
 mod revision;
+pub mod slot;
 mod tools;
 
 pub use edges::{CancelProbe, EarlySession, EdgeRecord, MalformedInit, UNKNOWN_NOTIFICATION};

@@ -36,16 +36,13 @@ pub async fn replay(
     command: &ServerCommand,
     config: &SessionConfig,
 ) -> crate::Result<ReplayOutcome> {
-    // What the run learned from `tools/list` about `Mcp-Param-*` headers, which this
-    // process (a fresh `replay`) has not listed.
-    if let Some(url) = command.http.as_ref().map(|t| t.parsed_url()).transpose()? {
-        for (tool, annotations) in &case.tool_headers {
-            crate::transport::teach_tool_headers(url.as_str(), tool, annotations);
-        }
-    }
+    let url = command.http.as_ref().map(|t| t.parsed_url()).transpose()?;
     let mut session = Session::start(command, config.clone())?;
     // A modern case has no handshake: its session speaks 2026-07-28 from the first line.
     super::era::replay_era(&mut session, Revision::find(&case.revision));
+    // What the run learned from `tools/list` about `Mcp-Param-*` headers, which this
+    // process (a fresh `replay`) has not listed; learnt now for an older case file.
+    super::replay_headers::prepare(case, &mut session, url.as_ref().map(|u| u.as_str())).await;
     let mut exchanges: Vec<Exchange> = Vec::new();
     let mut group: Vec<Line> = Vec::new();
     for message in &case.messages {

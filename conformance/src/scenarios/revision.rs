@@ -15,11 +15,12 @@ use super::modern::{self, ModernRecord};
 use super::policy::CallPolicy;
 use super::progress::{self, Phase};
 use super::property::{PropertyConfig, PropertyRecord, PropertyRun};
+use super::slot;
 use super::tools::{self, ToolsRecord};
 use crate::protocol::{
     BatchExchange, Exchange, Revision, SchemaSet, Session, SessionConfig, Transcript,
 };
-use crate::transport::{ExitInfo, ServerCommand};
+use crate::transport::{group_asleep, ExitInfo, ServerCommand};
 
 /// Ids of the ping probes after the automatic integer one (`RPC-ID-ECHO`): a string with
 /// a non-ASCII character, the largest integer every JSON implementation keeps exact, and a
@@ -238,6 +239,8 @@ pub async fn run_revision(
         }
         _ => None,
     };
+    // Whether the edge probes' short session is still to run (see below).
+    let mut early = false;
     if record.stopped.is_none() {
         if record.modern.is_some() {
             converse_modern(&mut session, &mut record, policy).await;
@@ -246,10 +249,25 @@ pub async fn run_revision(
             converse(&mut session, &mut record, policy).await;
             // The edge probes' short session (initialize-phase probes: legacy only) runs
             // while the main session idles, not beside its traffic: on a loaded machine
-            // two busy processes of one server only make each slower.
-            record.edges.early = Some(edges::early_session(command, revision, config).await?);
+            // two busy processes of one server only make each slower. Over stdio that is
+            // once stdin is closed, while the first second of the shutdown only watches
+            // the process (below), not beside the property phase, whose work on this
+            // thread could hold up its reading; over HTTP here.
+            if session.is_http() {
+                record.edges.early = Some(edges::early_session(command, revision, config).await?);
+            } else {
+                early = true;
+            }
         }
     }
+    let early = async {
+        match early {
+            true => edges::early_session(command, revision, config)
+                .await
+                .map(Some),
+            false => Ok(None),
+        }
+    };
     let already_ended = session.ended().map(|s| s.describe());
     let shutdown = |(exit, voluntary, waited): crate::protocol::ShutdownOutcome| ShutdownRecord {
         exit,
@@ -266,10 +284,12 @@ pub async fn run_revision(
         Ok(())
     } else {
         let grace = start_up.saturating_mul(SHUTDOWN_PER_START_UP);
-        session
-            .begin_shutdown(QUIET_SHUTDOWN_CHECK, grace)
-            .await
-            .map(|ended| record.shutdown = Some(shutdown(ended)))
+        let (ended, early) =
+            tokio::join!(session.begin_shutdown(QUIET_SHUTDOWN_CHECK, grace), early);
+        if let Some(early) = early? {
+            record.edges.early = Some(early);
+        }
+        ended.map(|ended| record.shutdown = Some(shutdown(ended)))
     };
     match pending {
         Ok(()) => {
@@ -286,15 +306,29 @@ pub async fn run_revision(
             // Still running and quiet after stdin closed (a timer our calls started keeps
             // it alive): the rest of the grace only watches the process, so it is waited
             // beside the property phase (processes of its own) instead of before it.
+            // Once the property phase is done, a server still sleeping out its grace
+            // holds no job slot: the next revision starts meanwhile (`slot`).
+            let server = session.server_group();
             let ending = async move {
                 let ended = session.finish_shutdown(pending).await;
                 (ended, session.into_transcript(), started.elapsed())
             };
-            let (ending, generated) = tokio::join!(
-                ending,
-                generate(&record, command, config, policy, properties, seed)
-            );
-            let (ended, transcript, scripted) = ending;
+            tokio::pin!(ending);
+            let mut ended_first = None;
+            let generated = {
+                let work = generate(&record, command, config, policy, properties, seed);
+                tokio::pin!(work);
+                loop {
+                    tokio::select! {
+                        ended = &mut ending, if ended_first.is_none() => ended_first = Some(ended),
+                        generated = &mut work => break generated,
+                    }
+                }
+            };
+            let (ended, transcript, scripted) = match ended_first {
+                Some(ended) => ended,
+                None => slot::lend_rest(move || server.and_then(group_asleep), ending).await,
+            };
             record.shutdown = Some(shutdown(ended));
             record.transcript = transcript;
             record.phases.scripted = scripted;

@@ -14,9 +14,11 @@ use std::sync::Arc;
 use serde_json::{json, Value};
 
 use super::policy::CallPolicy;
+use super::slot;
 use crate::checks::rules::TaskSupport;
 use crate::generate::minimal_instance;
 use crate::protocol::{Exchange, Revision, Session, Silence};
+use crate::transport::group_asleep;
 
 /// Most tools probed with invalid arguments (each probe is a real call).
 const MAX_INVALID_PROBES: usize = 32;
@@ -441,7 +443,7 @@ pub async fn converse(
             Err(why) => call.skipped = Some(why),
             Ok(args) => {
                 let params = json!({"name": name, "arguments": args});
-                let exchange = session.request("tools/call", Some(params)).await;
+                let exchange = call_tool(session, params).await;
                 // A tool that outlasted the timeout costs its latency once: its
                 // invalid-argument probes would each wait it out again.
                 let slow = matches!(exchange.silence(), Some(Silence::Timeout(_)));
@@ -458,7 +460,7 @@ pub async fn converse(
                         break;
                     }
                     let params = json!({"name": name, "arguments": bad});
-                    let exchange = session.request("tools/call", Some(params)).await;
+                    let exchange = call_tool(session, params).await;
                     record.invalid_arguments.push(ToolCall {
                         name: name.clone(),
                         tool: shared.clone(),
@@ -474,14 +476,8 @@ pub async fn converse(
     if session.ended().is_some() {
         return record;
     }
-    record.unknown_tool = Some(
-        session
-            .request(
-                "tools/call",
-                Some(json!({"name": UNKNOWN_TOOL, "arguments": {}})),
-            )
-            .await,
-    );
+    record.unknown_tool =
+        Some(call_tool(session, json!({"name": UNKNOWN_TOOL, "arguments": {}})).await);
     for params in [
         json!({"arguments": {}}),
         json!({"name": 42, "arguments": {}}),
@@ -489,9 +485,7 @@ pub async fn converse(
         if session.ended().is_some() {
             break;
         }
-        record
-            .malformed
-            .push(session.request("tools/call", Some(params)).await);
+        record.malformed.push(call_tool(session, params).await);
     }
     if limits.tasks {
         task_calls(session, revision, &mut record).await;
@@ -514,17 +508,26 @@ pub async fn converse(
             return record;
         }
         let params = json!({"name": tool.name, "arguments": arguments});
-        let exchange = session.request("tools/call", Some(params)).await;
+        let exchange = call_tool(session, params).await;
         record
             .arguments_type
             .push(probe(format!("arguments given {what}"), exchange));
     }
     if session.ended().is_none() {
         let params = json!({"name": tool.name});
-        let exchange = session.request("tools/call", Some(params)).await;
+        let exchange = call_tool(session, params).await;
         record.arguments_omitted = Some(probe("arguments left out".into(), exchange));
     }
     record
+}
+
+/// A tools/call, lending the revision's job slot while the server sleeps on the answer (a
+/// tool that waits on a timer of its own: see `scenarios::slot`). What is sent and how
+/// long it is waited for do not change.
+async fn call_tool(session: &mut Session, params: Value) -> Exchange {
+    let server = session.server_group();
+    let asleep = move || server.and_then(group_asleep);
+    slot::lend_while(asleep, session.request("tools/call", Some(params))).await
 }
 
 /// The progress probe: `tool`'s valid call again, with `_meta.progressToken`
@@ -543,7 +546,7 @@ async fn progress_probe(session: &mut Session, tool: &ToolCall) -> ProgressProbe
         "arguments": arguments,
         "_meta": {"progressToken": PROGRESS_TOKEN},
     });
-    let exchange = session.request("tools/call", Some(params)).await;
+    let exchange = call_tool(session, params).await;
     let fence = session.liveness().await;
     ProgressProbe {
         call: ToolCall {
@@ -584,7 +587,7 @@ async fn task_calls(session: &mut Session, revision: &Revision, record: &mut Too
             "arguments": arguments,
             "task": {"ttl": TASK_TTL_MS},
         });
-        let exchange = session.request("tools/call", Some(params)).await;
+        let exchange = call_tool(session, params).await;
         out.push(ToolCall {
             name: call.name.clone(),
             tool: call.tool.clone(),

@@ -78,7 +78,15 @@ struct Shared {
     /// request ... MUST include an MCP-Protocol-Version header"), and cancellations close
     /// streams.
     modern: Option<String>,
+    /// The POSTs sent and not yet kept, by ticket: what each had got so far, so that one
+    /// still open when the session ends is kept saying so ([`Endpoint::close_open`]).
+    open: Vec<(u64, HttpFact)>,
+    next_ticket: u64,
 }
+
+/// Why a POST still open at the end of the session got no response (after "got").
+pub(super) const STILL_OPEN: &str = "no response before the session was closed: the POST \
+     was still open when the client ended the session";
 
 fn lock(shared: &Mutex<Shared>) -> MutexGuard<'_, Shared> {
     // A panicking task cannot leave the state half-written: every update is one field.
@@ -180,12 +188,52 @@ impl Endpoint {
     }
 
     pub(super) fn keep(&self, fact: HttpFact) {
+        push_fact(&mut lock(&self.shared), fact);
+    }
+
+    /// Registers a POST being sent (its fact so far); the ticket updates or keeps it.
+    fn open(&self, fact: &HttpFact) -> u64 {
         let mut shared = lock(&self.shared);
-        if shared.facts.len() < MAX_FACTS {
-            shared.facts.push(fact);
-        } else {
-            shared.facts_dropped += 1;
+        shared.next_ticket += 1;
+        let ticket = shared.next_ticket;
+        shared.open.push((ticket, fact.clone()));
+        ticket
+    }
+
+    /// What an open POST has got so far (its response head).
+    fn update_open(&self, ticket: u64, fact: &HttpFact) {
+        let mut shared = lock(&self.shared);
+        if let Some((_, open)) = shared.open.iter_mut().find(|(t, _)| *t == ticket) {
+            *open = fact.clone();
         }
+    }
+
+    /// Keeps the fact of POST `ticket`, unless the end of the session already kept it as
+    /// still open ([`Endpoint::close_open`]).
+    fn keep_post(&self, ticket: Option<u64>, fact: HttpFact) {
+        let mut shared = lock(&self.shared);
+        if let Some(ticket) = ticket {
+            let Some(at) = shared.open.iter().position(|(t, _)| *t == ticket) else {
+                return;
+            };
+            shared.open.remove(at);
+        }
+        push_fact(&mut shared, fact);
+    }
+
+    /// The session ends: every POST still open is kept with [`STILL_OPEN`] (and `how`
+    /// the session ended) as its error, so that a request left unanswered says its POST
+    /// was cut by the end of the session rather than only "no response".
+    fn close_open(&self, how: &str) -> Vec<HttpFact> {
+        let mut shared = lock(&self.shared);
+        let open = std::mem::take(&mut shared.open);
+        let mut closed = Vec::new();
+        for (_, mut fact) in open {
+            fact.error = Some(format!("{STILL_OPEN} ({how})"));
+            closed.push(fact.clone());
+            push_fact(&mut shared, fact);
+        }
+        closed
     }
 
     /// The session id and negotiated version to send.
@@ -220,6 +268,14 @@ impl Endpoint {
                 record.responses_dropped += 1;
             }
         }
+    }
+}
+
+fn push_fact(shared: &mut Shared, fact: HttpFact) {
+    if shared.facts.len() < MAX_FACTS {
+        shared.facts.push(fact);
+    } else {
+        shared.facts_dropped += 1;
     }
 }
 
@@ -356,6 +412,7 @@ impl HttpTransport {
                 max_line: self.max_line,
                 headers: Some(accepted),
                 cancel,
+                ticket: None,
             };
             self.tasks.spawn(post.run(permit));
             // A listen stream is waited for until its first event (the acknowledgment) has
@@ -462,8 +519,18 @@ impl HttpTransport {
         }
         let (session, version) = {
             let shared = lock(&self.endpoint.shared);
-            (shared.session_id.clone()?, shared.version.clone())
+            (shared.session_id.clone(), shared.version.clone())
         };
+        // The POSTs still open are cut here: each is kept saying so.
+        let how = if session.is_some() {
+            "with DELETE"
+        } else {
+            "without a session to DELETE"
+        };
+        for fact in self.endpoint.close_open(how) {
+            let _ = self.tx.try_send(TransportEvent::Note(fact.describe()));
+        }
+        let session = session?;
         let fact = delete(&self.endpoint, &session, version.as_deref()).await;
         self.endpoint.keep(fact.clone());
         let _ = self.tx.try_send(TransportEvent::Note(fact.describe()));
@@ -531,6 +598,8 @@ struct Post {
     headers: Option<tokio::sync::oneshot::Sender<()>>,
     /// A modern request's cancellation: the stream is closed when this fires.
     cancel: Option<tokio::sync::oneshot::Receiver<()>>,
+    /// This POST's entry among the open ones ([`Endpoint::open`]), once sent.
+    ticket: Option<u64>,
 }
 
 /// Why a modern request's stream was closed by us.
@@ -600,6 +669,7 @@ impl Post {
             self.body.clone(),
         );
         fact.sent = sent;
+        self.ticket = Some(self.endpoint.open(&fact));
         let timeout = self.endpoint.timeout;
         let mut cancel = self.cancel.take();
         let sending = tokio::time::timeout(timeout, builder.send());
@@ -622,6 +692,9 @@ impl Post {
             }
         };
         fact.read_head(&response);
+        if let Some(ticket) = self.ticket {
+            self.endpoint.update_open(ticket, &fact);
+        }
         if initialize {
             if let Some(id) = &fact.session_id {
                 lock(&self.endpoint.shared).session_id = Some(id.clone());
@@ -849,7 +922,7 @@ impl Post {
     /// Keeps the fact and notes it in the transcript.
     async fn keep(&self, fact: HttpFact) {
         let note = fact.describe();
-        self.endpoint.keep(fact);
+        self.endpoint.keep_post(self.ticket, fact);
         let _ = self.tx.send(TransportEvent::Note(note)).await;
     }
 }

@@ -88,8 +88,19 @@ impl Link {
     }
 
     fn fact(&self, method: &'static str, url: &reqwest::Url, carried: Carried) -> HttpFact {
+        // The query's keys are kept, their values (a fresh session id, as a rule) are not:
+        // the evidence stays the same from run to run.
         let path = match url.query() {
-            Some(query) => format!("{}?{query}", url.path()),
+            Some(query) => {
+                let keys: Vec<String> = query
+                    .split('&')
+                    .map(|kv| match kv.split_once('=') {
+                        Some((key, _)) => format!("{key}=…"),
+                        None => kv.to_string(),
+                    })
+                    .collect();
+                format!("{}?{}", url.path(), keys.join("&"))
+            }
             None => url.path().to_string(),
         };
         HttpFact {
@@ -165,14 +176,8 @@ impl SseTransport {
             return false;
         }
         while self.posts.try_join_next().is_some() {}
-        let ready =
-            tokio::time::timeout(timeout, self.endpoint.wait_for(|e| *e != Endpoint::Waiting));
-        let url = match ready.await {
-            Ok(Ok(state)) => match &*state {
-                Endpoint::Ready(url) => url.clone(),
-                _ => return false,
-            },
-            _ => return false,
+        let Some(url) = self.endpoint(timeout).await else {
+            return false;
         };
         for piece in bytes.split(|b| *b == b'\n').filter(|p| !p.is_empty()) {
             let slot = tokio::time::timeout(timeout, self.in_flight.clone().acquire_owned());
@@ -188,6 +193,17 @@ impl SseTransport {
             let _ = tokio::time::timeout(timeout, head).await;
         }
         true
+    }
+
+    /// The URI messages are POSTed to, once the stream named it (waited for up to
+    /// `timeout`); `None` when no usable endpoint came.
+    pub(super) async fn endpoint(&mut self, timeout: Duration) -> Option<reqwest::Url> {
+        let ready =
+            tokio::time::timeout(timeout, self.endpoint.wait_for(|e| *e != Endpoint::Waiting));
+        match &*ready.await.ok()?.ok()? {
+            Endpoint::Ready(url) => Some(url.clone()),
+            _ => None,
+        }
     }
 
     /// Next event (`None` never comes: a stream that ends says so with `StdoutClosed`).

@@ -8,6 +8,7 @@
 //! not know which transport they talk through ([`Transport`]); so do the `message` events of
 //! 2024-11-05's HTTP+SSE transport ([`SseTransport`]).
 
+mod asleep;
 mod detect;
 mod fact;
 mod framing;
@@ -18,6 +19,7 @@ mod legacy_sse;
 mod mirror;
 mod probe;
 mod probe_modern;
+mod probe_sse;
 mod reaper;
 mod sse;
 mod sse_record;
@@ -27,6 +29,7 @@ mod tls;
 
 use std::time::Duration;
 
+pub use asleep::group_asleep;
 pub use detect::speaks_sse;
 pub use fact::{is_media, Carried, HttpFact, HttpTarget};
 pub use framing::{Frame, LineFramer};
@@ -40,6 +43,7 @@ pub use mirror::{
 pub(crate) use mirror::{learned as learned_tool_headers, teach as teach_tool_headers};
 pub use probe::{HttpProbe, OriginProbe, ProbeStep, FOREIGN_ORIGIN};
 pub use probe_modern::{HttpModernProbe, ModernStep, ParamTool};
+pub use probe_sse::SseOriginProbe;
 pub use reaper::{adopt_orphans, adopting_orphans};
 pub use sse_record::{HttpKind, SseEvent, SseStream};
 pub use stdio::{
@@ -131,6 +135,15 @@ impl Transport {
             Transport::Stdio(t) => t.close_stdin(),
             Transport::Http(t) => t.close(),
             Transport::Sse(t) => t.close(),
+        }
+    }
+
+    /// The server's process group (stdio: the server leads a group of its own); `None`
+    /// over HTTP, where no process of ours is behind the session.
+    pub fn process_group(&self) -> Option<u32> {
+        match self {
+            Transport::Stdio(t) => t.process_group(),
+            Transport::Http(_) | Transport::Sse(_) => None,
         }
     }
 

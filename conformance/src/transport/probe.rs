@@ -17,7 +17,7 @@ use super::http::{answers, delete, Endpoint};
 use super::sse::SseDecoder;
 
 /// Body bytes a probe reads (it needs the status, the content type and a message).
-const EVIDENCE_CAP: usize = 64 * 1024;
+pub(super) const EVIDENCE_CAP: usize = 64 * 1024;
 /// A session id no server issued.
 pub const UNKNOWN_SESSION: &str = "mcp-conformance-unknown-session";
 /// A version header no revision has.
@@ -66,7 +66,7 @@ impl OriginProbe {
 }
 
 /// Whether `url` names this machine: `localhost`, 127.0.0.0/8 or `::1`.
-fn is_loopback(url: &reqwest::Url) -> bool {
+pub(super) fn is_loopback(url: &reqwest::Url) -> bool {
     let Some(host) = url.host_str() else {
         return false;
     };
@@ -186,7 +186,7 @@ impl HttpProbe {
     }
 }
 
-fn step(purpose: &'static str, fact: HttpFact) -> ProbeStep {
+pub(super) fn step(purpose: &'static str, fact: HttpFact) -> ProbeStep {
     ProbeStep { purpose, fact }
 }
 
@@ -202,7 +202,7 @@ async fn post(
 }
 
 /// [`post`] with `extra` headers, recorded in the fact as sent.
-async fn post_with(
+pub(super) async fn post_with(
     endpoint: &Endpoint,
     message: &Value,
     session: Option<&str>,

@@ -362,6 +362,12 @@ impl StdioTransport {
         self.stdin = None;
     }
 
+    /// The server's process group: it leads one of its own (`spawn`), whatever it starts
+    /// joins it unless it moves itself out. `None` once it was reaped.
+    pub fn process_group(&self) -> Option<u32> {
+        self.pid.filter(|_| self.exit.is_none())
+    }
+
     /// Whether the process has exited, without waiting.
     pub fn try_exit(&mut self) -> Option<ExitInfo> {
         if self.exit.is_none() {

@@ -60,7 +60,10 @@ impl Outcome {
             .into_iter()
             .flatten()
             .filter(|r| r["status"] == "fail" || r["status"] == "warn")
-            .map(|r| format!("{} {}", r["check"].as_str().unwrap_or(""), r["status"]))
+            .map(|r| {
+                let (check, status) = (r["check"].as_str(), r["status"].as_str());
+                format!("{} {}", check.unwrap_or(""), status.unwrap_or(""))
+            })
             .collect()
     }
 }

@@ -100,9 +100,6 @@ impl From<Call> for CallMode {
 /// `FileConfig::merge`.
 #[derive(clap::Args)]
 pub(crate) struct RunArgs {
-    /// Config file (default: ./mcp-conformance.toml when it exists).
-    #[arg(long, value_name = "FILE")]
-    pub config: Option<PathBuf>,
     /// Protocol revision to run (repeatable; default: all four).
     #[arg(long = "revision", value_name = "REV")]
     pub revisions: Vec<String>,
@@ -156,7 +153,7 @@ pub(crate) struct RunArgs {
     /// reject generated inputs (a time zone, a repository path)
     #[arg(long = "tool-args", value_name = "NAME=JSON")]
     pub tool_args: Vec<String>,
-    /// Revisions run at once (the report is the same for any value) [default: the number of cores]
+    /// Revisions driven at once; one waiting on a sleeping server lends its slot (the report is the same for any value) [default: the number of cores]
     #[arg(long, value_name = "N")]
     pub jobs: Option<usize>,
     /// Bound on the whole run: past it, the servers are ended, what finished is reported
@@ -171,18 +168,38 @@ pub(crate) struct RunArgs {
     /// Which tools to call. Tools have side effects: the default calls every tool.
     #[arg(long, value_enum)]
     pub call: Option<Call>,
-    /// Call only tools whose name matches this glob (repeatable).
-    #[arg(long = "allow-tool", value_name = "GLOB")]
-    pub allow_tool: Vec<String>,
-    /// Never call tools whose name matches this glob (repeatable; wins over --allow-tool).
-    #[arg(long = "deny-tool", value_name = "GLOB")]
-    pub deny_tool: Vec<String>,
+    #[command(flatten)]
+    pub tools: ToolFilter,
     /// Report only checks whose id matches this glob (repeatable; e.g. 'tool-*').
     #[arg(long = "check", value_name = "GLOB")]
     pub checks: Vec<String>,
     /// Leave out checks whose id matches this glob (repeatable; wins over --check).
     #[arg(long = "skip-check", value_name = "GLOB")]
     pub skip_checks: Vec<String>,
+    /// Test the bundled reference server (what `run` does when neither the command line
+    /// nor a config file names a server), even when a config file names one.
+    #[arg(long, conflicts_with_all = ["command", "url"])]
+    pub reference: bool,
+    /// Text report: also every pass and not-applicable line, and each revision's evidence.
+    #[arg(short, long, conflicts_with = "quiet")]
+    pub verbose: bool,
+    /// Text report: the summary line alone.
+    #[arg(short, long)]
+    pub quiet: bool,
+    /// Colour the text report: auto (on a terminal, unless NO_COLOR is set), always, never.
+    #[arg(long, value_enum, value_name = "WHEN", default_value = "auto")]
+    pub color: ColorWhen,
+    #[command(flatten)]
+    pub server: ServerArgs,
+}
+
+/// The server under test and how it is reached, for `run`, `fuzz` and `replay` alike:
+/// each flag given wins over the config file's `[server]` (and `--config` names the file).
+#[derive(clap::Args, Default)]
+pub(crate) struct ServerArgs {
+    /// Config file (default: ./mcp-conformance.toml when it exists).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
     /// Environment variable for the server, KEY=VALUE (repeatable).
     #[arg(long = "env", value_name = "KEY=VALUE")]
     pub env: Vec<String>,
@@ -201,26 +218,25 @@ pub(crate) struct RunArgs {
     /// Header sent on every HTTP request, 'Name: value' (repeatable; values never reported).
     #[arg(long = "header", value_name = "NAME: VALUE")]
     pub headers: Vec<String>,
-    /// PEM file of certificate authorities an https --url is trusted by, besides the
+    /// PEM file of certificate authorities an https server is trusted by, besides the
     /// platform's: a private CA or a self-signed certificate (repeatable).
     #[arg(long = "ca-cert", value_name = "PATH")]
     pub ca_certs: Vec<PathBuf>,
-    /// Test the bundled reference server (what `run` does when neither the command line
-    /// nor a config file names a server), even when a config file names one.
-    #[arg(long, conflicts_with_all = ["command", "url"])]
-    pub reference: bool,
-    /// Text report: also every pass and not-applicable line, and each revision's evidence.
-    #[arg(short, long, conflicts_with = "quiet")]
-    pub verbose: bool,
-    /// Text report: the summary line alone.
-    #[arg(short, long)]
-    pub quiet: bool,
-    /// Colour the text report: auto (on a terminal, unless NO_COLOR is set), always, never.
-    #[arg(long, value_enum, value_name = "WHEN", default_value = "auto")]
-    pub color: ColorWhen,
-    /// The server command and its arguments, after `--`.
+    /// The server command and its arguments, after `--` (else the config file's).
     #[arg(last = true, value_name = "COMMAND")]
     pub command: Vec<String>,
+}
+
+/// Which tools may be called, for `run`, `fuzz` and `replay` alike (each flag given
+/// replaces the config file's list).
+#[derive(clap::Args, Default)]
+pub(crate) struct ToolFilter {
+    /// Call only tools whose name matches this glob (repeatable).
+    #[arg(long = "allow-tool", value_name = "GLOB")]
+    pub allow_tool: Vec<String>,
+    /// Never call tools whose name matches this glob (repeatable; wins over --allow-tool).
+    #[arg(long = "deny-tool", value_name = "GLOB")]
+    pub deny_tool: Vec<String>,
 }
 
 /// `--color`.
@@ -253,26 +269,22 @@ pub(crate) struct InitArgs {
 pub(crate) struct ReplayArgs {
     /// The case file.
     pub file: PathBuf,
-    // Seconds to wait for each response; else the case's own, else the default.
+    // Seconds to wait for each response; else the config file's, else the case's own,
+    // else the default.
     #[arg(long, value_name = "SECS", help = format!(
-        "Seconds to wait for each response [default: {DEFAULT_TIMEOUT_SECS}]"
+        "Seconds to wait for each response [default: the config file's, else the case's, else {DEFAULT_TIMEOUT_SECS}]"
     ))]
     pub timeout: Option<f64>,
-    /// Reach the server over Streamable HTTP at this URL (with a command after `--`, that
-    /// command is started first and stopped at the end).
-    #[arg(long, value_name = "URL")]
-    pub url: Option<String>,
-    /// Header sent on every HTTP request, 'Name: value' (repeatable; values never reported).
-    #[arg(long = "header", value_name = "NAME: VALUE", requires = "url")]
-    pub headers: Vec<String>,
-    /// PEM file of certificate authorities an https server is trusted by, besides the
-    /// platform's: a private CA or a self-signed certificate (repeatable; added to the
-    /// case's own).
-    #[arg(long = "ca-cert", value_name = "PATH")]
-    pub ca_certs: Vec<PathBuf>,
-    /// Another server command than the one recorded in the case, after `--`.
-    #[arg(last = true, value_name = "COMMAND")]
-    pub command: Vec<String>,
+    /// Replay a case that calls a tool --deny-tool or --allow-tool (or the config file)
+    /// rules out; without it, such a case is refused (exit 2).
+    #[arg(long)]
+    pub call_denied: bool,
+    #[command(flatten)]
+    pub tools: ToolFilter,
+    // The server: from these flags, else the config file's `[server]`, else the one
+    // recorded in the case. `--ca-cert` without a URL is added to a case recorded over HTTP.
+    #[command(flatten)]
+    pub server: ServerArgs,
 }
 
 /// `fuzz`, in both modes (the property generators, or `--live` / `--input`).
@@ -284,21 +296,23 @@ pub(crate) struct FuzzArgs {
     /// Seconds to fuzz.
     #[arg(long, default_value_t = 60.0, value_name = "SECS")]
     pub time: f64,
-    /// Revision to negotiate.
-    #[arg(long, default_value = "2025-11-25", value_name = "REV")]
-    pub revision: String,
-    /// Seconds to wait for each response.
-    #[arg(long, default_value_t = DEFAULT_TIMEOUT_SECS, value_name = "SECS")]
-    pub timeout: f64,
-    /// Save each failing case here, for `mcp-conformance replay`.
+    /// Revision to negotiate [default: the newest of the config file's revisions, else 2025-11-25]
+    #[arg(long, value_name = "REV")]
+    pub revision: Option<String>,
+    // Seconds to wait for each response.
+    #[arg(long, value_name = "SECS", help = format!(
+        "Seconds to wait for each response [default: the config file's, else {DEFAULT_TIMEOUT_SECS}]"
+    ))]
+    pub timeout: Option<f64>,
+    /// Save each failing case here, for `mcp-conformance replay` [default: the config
+    /// file's cases_dir; with --live, else mcp-conformance-cases]
     #[arg(long, value_name = "DIR")]
     pub cases_dir: Option<PathBuf>,
-    /// Which tools to call (tools have side effects).
-    #[arg(long, value_enum, default_value = "all")]
-    pub call: Call,
-    /// Never call tools whose name matches this glob (repeatable).
-    #[arg(long, value_name = "GLOB")]
-    pub deny_tool: Vec<String>,
+    /// Which tools to call (tools have side effects) [default: the config file's, else all]
+    #[arg(long, value_enum)]
+    pub call: Option<Call>,
+    #[command(flatten)]
+    pub tools: ToolFilter,
     /// Use the live target of `cargo fuzz run live_server` (one server process, byte
     /// inputs from the seed turned into JSON-RPC lines, its oracle), without coverage
     /// guidance.
@@ -309,20 +323,9 @@ pub(crate) struct FuzzArgs {
     /// for `replay`. Implies --live.
     #[arg(long, value_name = "PATH")]
     pub input: Vec<PathBuf>,
-    /// Reach the server over Streamable HTTP at this URL (with a command after `--`, that
-    /// command is started first and stopped at the end).
-    #[arg(long, value_name = "URL")]
-    pub url: Option<String>,
-    /// Header sent on every HTTP request, 'Name: value' (repeatable; values never reported).
-    #[arg(long = "header", value_name = "NAME: VALUE", requires = "url")]
-    pub headers: Vec<String>,
-    /// PEM file of certificate authorities an https --url is trusted by, besides the
-    /// platform's: a private CA or a self-signed certificate (repeatable).
-    #[arg(long = "ca-cert", value_name = "PATH", requires = "url")]
-    pub ca_certs: Vec<PathBuf>,
-    /// The server command and its arguments, after `--` (optional with --url).
-    #[arg(last = true, value_name = "COMMAND", required_unless_present = "url")]
-    pub command: Vec<String>,
+    // The server: from these flags, else the config file's `[server]`.
+    #[command(flatten)]
+    pub server: ServerArgs,
 }
 
 /// `reference-server` (hidden).

@@ -7,8 +7,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
+use mcp_conformance::config::Flags;
 use mcp_conformance::fuzzing::{LiveConfig, LiveTarget};
-use mcp_conformance::protocol::{Revision, SessionConfig};
+use mcp_conformance::protocol::{Revision, SessionConfig, REVISIONS};
 use mcp_conformance::report::escape_server_text;
 use mcp_conformance::scenarios::{CallPolicy, FailureKind};
 use mcp_conformance::transport::ServerCommand;
@@ -16,21 +17,27 @@ use mcp_conformance::{Error, Result};
 
 use crate::args::FuzzArgs;
 use crate::exit::Exit;
-use crate::plan::globs;
+use crate::plan::{call_policy, config_file, server_flags};
 
-/// What both modes share: the revision, the server and the call policy.
+/// The revision fuzzed when neither `--revision` nor the config file names one.
+const DEFAULT_REVISION: &str = "2025-11-25";
+
+/// What both modes share, from the flags over the config file: the revision, the
+/// server, the call policy, the timeout and where case files go.
 struct Setup {
     revision: &'static Revision,
     server: ServerCommand,
     policy: CallPolicy,
+    timeout: f64,
+    /// `--cases-dir`, else the file's `cases_dir` (none: the mode's default).
+    cases_dir: Option<PathBuf>,
 }
 
 /// Dispatches to the mode asked for.
-pub(crate) fn fuzz(args: FuzzArgs) -> Result<Exit> {
-    let deny = globs(&args.deny_tool)?;
-    let setup = setup(&args, deny)?;
+pub(crate) fn fuzz(mut args: FuzzArgs) -> Result<Exit> {
+    let setup = setup(&mut args)?;
     // Over HTTP with a command, the server is started once for the whole fuzzing.
-    let started = crate::target::start(&setup.server, Duration::from_secs_f64(args.timeout))?;
+    let started = crate::target::start(&setup.server, Duration::from_secs_f64(setup.timeout))?;
     let exit = if args.live || !args.input.is_empty() {
         live(args, setup)
     } else {
@@ -40,38 +47,48 @@ pub(crate) fn fuzz(args: FuzzArgs) -> Result<Exit> {
     exit
 }
 
-/// The revision, the server and the call policy of either fuzz mode, the numbers checked.
-fn setup(args: &FuzzArgs, deny: Vec<glob::Pattern>) -> Result<Setup> {
-    let revision = Revision::named(&args.revision)
-        .ok_or_else(|| Error::UnknownRevision(args.revision.clone()))?;
-    let server = match (args.command.split_first(), &args.url) {
-        (Some((program, rest)), _) => ServerCommand::new(program.clone(), rest.to_vec()),
-        // `--url` alone: a server already running there.
-        (None, Some(_)) => ServerCommand::default(),
-        (None, None) => return Err(Error::NoCommand),
+/// The revision, the server and the call policy of either fuzz mode, the flags merged
+/// over the config file as `run` merges them, the numbers checked.
+fn setup(args: &mut FuzzArgs) -> Result<Setup> {
+    let file = config_file(&args.server)?;
+    let named = args.revision.is_some() || file.run.revisions.is_some();
+    let file_cases_dir = file.run.cases_dir.is_some();
+    let server = std::mem::take(&mut args.server);
+    let tools = std::mem::take(&mut args.tools);
+    let flags = Flags {
+        revisions: args.revision.iter().cloned().collect(),
+        timeout: args.timeout,
+        call: args.call.map(Into::into),
+        cases_dir: args.cases_dir.clone(),
+        ..server_flags(server, tools)
     };
-    let server = crate::target::with_url(
-        server,
-        args.url.clone(),
-        &args.headers,
-        args.ca_certs.clone(),
-    )?;
+    let settings = file.merge(flags, || Err(Error::NoCommand))?;
+    let revision = if named {
+        // The newest the file (or --revision) names.
+        settings
+            .revisions
+            .iter()
+            .copied()
+            .max_by_key(|r| REVISIONS.iter().position(|known| known.id == r.id))
+            .ok_or_else(|| Error::UnknownRevision(String::new()))?
+    } else {
+        Revision::named(DEFAULT_REVISION).expect("a known revision")
+    };
     let positive = |x: f64| x.is_finite() && x > 0.0 && x < 1e9;
-    if !positive(args.time) || !positive(args.timeout) {
+    if !positive(args.time) || !positive(settings.timeout) {
         return Err(Error::Config {
             path: "command line".into(),
             message: "--time and --timeout must be positive".into(),
         });
     }
-    let policy = CallPolicy {
-        mode: args.call.into(),
-        deny,
-        ..CallPolicy::default()
-    };
+    let policy = call_policy(&settings)?;
+    let cases_dir = (args.cases_dir.is_some() || file_cases_dir).then_some(settings.cases_dir);
     Ok(Setup {
         revision,
-        server,
+        server: settings.server,
         policy,
+        timeout: settings.timeout,
+        cases_dir,
     })
 }
 
@@ -81,14 +98,10 @@ fn generators(args: FuzzArgs, setup: Setup) -> Result<Exit> {
         revision,
         server,
         policy,
-    } = setup;
-    let FuzzArgs {
-        seed,
-        time,
         timeout,
         cases_dir,
-        ..
-    } = args;
+    } = setup;
+    let FuzzArgs { seed, time, .. } = args;
     let session = SessionConfig {
         timeout: Duration::from_secs_f64(timeout),
         ..SessionConfig::default()
@@ -150,17 +163,17 @@ fn live(args: FuzzArgs, setup: Setup) -> Result<Exit> {
         revision,
         server,
         policy,
+        timeout,
+        cases_dir,
     } = setup;
     let inputs = input_files(&args.input)?;
-    let cases_dir = args
-        .cases_dir
-        .clone()
-        .unwrap_or_else(|| PathBuf::from(mcp_conformance::config::DEFAULT_CASES_DIR));
+    let cases_dir =
+        cases_dir.unwrap_or_else(|| PathBuf::from(mcp_conformance::config::DEFAULT_CASES_DIR));
     let interrupted = Arc::new(AtomicBool::new(false));
     let config = LiveConfig {
         command: server,
         revision,
-        timeout: Duration::from_secs_f64(args.timeout),
+        timeout: Duration::from_secs_f64(timeout),
         policy,
         cases_dir: Some(cases_dir.clone()),
         interrupt: Some(Arc::clone(&interrupted)),

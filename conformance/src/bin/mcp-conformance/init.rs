@@ -77,8 +77,9 @@ pub(crate) fn template(command: &[String]) -> String {
             .to_string(),
     };
     format!(
-        "# mcp-conformance configuration: `mcp-conformance run` reads it from the working\n\
-         # directory. Flags override it value by value; paths are relative to this file.\n\
+        "# mcp-conformance configuration: `mcp-conformance run` (and `fuzz`, `replay`) read\n\
+         # it from the working directory. Flags override it value by value; paths are\n\
+         # relative to this file.\n\
          \n\
          # The server to test over stdio (a command and its arguments). Over Streamable\n\
          # HTTP, set url (the command, if any, starts the server and is stopped at the end).\n\

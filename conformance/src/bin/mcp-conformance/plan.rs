@@ -2,11 +2,15 @@
 //! [`FileConfig::merge`] decides every value (flag over file over default); this module
 //! only hands it the flags, supplies the bundled reference server as the default target,
 //! and shapes the result into a [`RunConfig`] and what `run` does with the report.
+//!
+//! `fuzz` and `replay` read the same file and take the same server and tool flags
+//! ([`ServerArgs`], [`ToolFilter`]) through the same merge: [`config_file`],
+//! [`server_flags`] and [`call_policy`] are theirs too.
 
 use std::path::PathBuf;
 use std::time::Duration;
 
-use mcp_conformance::config::{FileConfig, Flags};
+use mcp_conformance::config::{FileConfig, Flags, Settings};
 use mcp_conformance::protocol::SessionConfig;
 use mcp_conformance::report::{Format, GateOptions};
 use mcp_conformance::runner::RunConfig;
@@ -14,7 +18,7 @@ use mcp_conformance::scenarios::{CallPolicy, PropertyConfig};
 use mcp_conformance::transport::ServerCommand;
 use mcp_conformance::{Error, Result};
 
-use crate::args::RunArgs;
+use crate::args::{RunArgs, ServerArgs, ToolFilter};
 
 /// A run resolved from flags over the config file over defaults.
 pub(crate) struct Plan {
@@ -35,7 +39,7 @@ pub(crate) struct Plan {
 /// Reads the config file (`--config`, else `./mcp-conformance.toml` when present) and
 /// merges the flags over it.
 pub(crate) fn plan(args: RunArgs) -> Result<Plan> {
-    let mut file = FileConfig::discover(args.config.as_deref())?.unwrap_or_default();
+    let mut file = config_file(&args.server)?;
     if args.reference {
         // `--reference` wins over the file's server (clap keeps it from a command or URL).
         file.server = None;
@@ -54,6 +58,7 @@ pub(crate) fn plan(args: RunArgs) -> Result<Plan> {
         max_line: settings.max_line,
         ..SessionConfig::default()
     };
+    let call_policy = call_policy(&settings)?;
     Ok(Plan {
         config: RunConfig {
             command: settings.server,
@@ -63,12 +68,7 @@ pub(crate) fn plan(args: RunArgs) -> Result<Plan> {
             detect_sse: settings.detect_sse,
             session,
             seed: settings.seed,
-            call_policy: CallPolicy {
-                mode: settings.call,
-                allow: globs(&settings.allow_tool)?,
-                deny: globs(&settings.deny_tool)?,
-                arguments: settings.tool_arguments,
-            },
+            call_policy,
             properties,
             // Failing generated cases are always saved (only when there are some).
             cases_dir: Some(settings.cases_dir),
@@ -90,20 +90,11 @@ pub(crate) fn plan(args: RunArgs) -> Result<Plan> {
 /// The flags of `run` as the library's merge takes them (the config path aside).
 fn flags(args: RunArgs) -> Flags {
     Flags {
-        command: args.command,
-        url: args.url,
-        transport: args.transport.map(Into::into),
-        headers: args.headers,
-        ca_certs: args.ca_certs,
-        env: args.env,
-        cwd: args.cwd,
         revisions: args.revisions,
         timeout: args.timeout,
         max_line: args.max_line,
         seed: args.seed,
         call: args.call.map(Into::into),
-        allow_tool: args.allow_tool,
-        deny_tool: args.deny_tool,
         formats: args.formats,
         output: args.output,
         output_dir: args.output_dir,
@@ -118,7 +109,41 @@ fn flags(args: RunArgs) -> Flags {
         tool_args: args.tool_args,
         checks: args.checks,
         skip_checks: args.skip_checks,
+        ..server_flags(args.server, args.tools)
     }
+}
+
+/// The config file `--config` names, else `./mcp-conformance.toml` when it exists, else
+/// an empty one.
+pub(crate) fn config_file(server: &ServerArgs) -> Result<FileConfig> {
+    Ok(FileConfig::discover(server.config.as_deref())?.unwrap_or_default())
+}
+
+/// The server and tool flags `run`, `fuzz` and `replay` share, as the library's merge
+/// takes them (every other flag left out).
+pub(crate) fn server_flags(server: ServerArgs, tools: ToolFilter) -> Flags {
+    Flags {
+        command: server.command,
+        url: server.url,
+        transport: server.transport.map(Into::into),
+        headers: server.headers,
+        ca_certs: server.ca_certs,
+        env: server.env,
+        cwd: server.cwd,
+        allow_tool: tools.allow_tool,
+        deny_tool: tools.deny_tool,
+        ..Flags::default()
+    }
+}
+
+/// The merged `--call`, `--allow-tool`, `--deny-tool` and tool arguments as one policy.
+pub(crate) fn call_policy(settings: &Settings) -> Result<CallPolicy> {
+    Ok(CallPolicy {
+        mode: settings.call,
+        allow: globs(&settings.allow_tool)?,
+        deny: globs(&settings.deny_tool)?,
+        arguments: settings.tool_arguments.clone(),
+    })
 }
 
 /// The default target: this very binary's `reference-server` subcommand.

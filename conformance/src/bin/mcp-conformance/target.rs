@@ -1,51 +1,32 @@
 //! The server of `replay` and `fuzz` over Streamable HTTP, as for `run`: `--url URL`
 //! reaches a server already running, `--url URL -- CMD` starts CMD first (waiting until
-//! the URL accepts connections) and stops it and its process group at the end, and
-//! `--header` adds a header to every request, `--ca-cert` a CA an https server is trusted
-//! by. A case recorded over HTTP replays the same way without flags: its command carries
-//! its URL (and CA files).
+//! the URL accepts connections) and stops it and its process group at the end. The flags
+//! and the config file are merged by the library as for `run` (`plan`); a case recorded
+//! over HTTP replays the same way without flags: its command carries its URL (and CA
+//! files).
 //!
-//! Here and not in each subcommand so the two read the flags, and start and stop the
-//! server, the same way.
+//! Here and not in each subcommand so the two start and stop the server the same way.
 
 use std::path::PathBuf;
 use std::time::Duration;
 
-use mcp_conformance::config::parse_header;
-use mcp_conformance::transport::{check_tls, HttpTarget, LaunchedServer, ServerCommand};
+use mcp_conformance::transport::{check_tls, LaunchedServer, ServerCommand};
 use mcp_conformance::{Error, Result};
 
 /// Timeouts a started HTTP server may take to accept connections (as `run` allows).
 const STARTUP_WAIT: u32 = 3;
 
-/// `server` reached at `url` with `headers` (`'Name: value'`) and `ca_certs`, or `server`
-/// unchanged when no URL is given (but for `ca_certs`, added to its own HTTP target's).
-pub(crate) fn with_url(
-    mut server: ServerCommand,
-    url: Option<String>,
-    headers: &[String],
-    ca_certs: Vec<PathBuf>,
-) -> Result<ServerCommand> {
-    if let Some(url) = url {
-        let headers = headers
-            .iter()
-            .map(|h| parse_header(h))
-            .collect::<Result<Vec<_>>>()?;
-        server.http = Some(HttpTarget {
-            url,
-            headers,
-            ca_certs,
+/// Adds `ca_certs` (`--ca-cert` given without a URL) to the CAs of `server`'s own HTTP
+/// target, as recorded in a case; `Err` when it has none.
+pub(crate) fn add_ca_certs(server: &mut ServerCommand, ca_certs: Vec<PathBuf>) -> Result<()> {
+    let Some(target) = &mut server.http else {
+        return Err(Error::Config {
+            path: "command line".into(),
+            message: "--ca-cert needs --url (or a case recorded over HTTP)".into(),
         });
-    } else if !ca_certs.is_empty() {
-        let Some(target) = &mut server.http else {
-            return Err(Error::Config {
-                path: "command line".into(),
-                message: "--ca-cert needs --url (or a case recorded over HTTP)".into(),
-            });
-        };
-        target.ca_certs.extend(ca_certs);
-    }
-    Ok(server)
+    };
+    target.ca_certs.extend(ca_certs);
+    Ok(())
 }
 
 /// The HTTP server this process started, if it started one; stopped by [`Started::stop`]

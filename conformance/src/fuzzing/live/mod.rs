@@ -81,6 +81,46 @@ enum Judged {
     Failed(FailureKind, CheckId, String),
 }
 
+/// How many earlier cases of a session a late answer may belong to.
+const LATE_CASES: usize = 32;
+
+/// What earlier cases of the current session wrote that the server may still answer: a
+/// server that handles lines concurrently may answer a malformed frame after the ping that
+/// closed its case, and over HTTP, where each line is a POST of its own, that answer may
+/// come cases later.
+#[derive(Debug, Default)]
+struct Earlier {
+    /// The last [`LATE_CASES`] cases that passed: whether each wrote a malformed frame,
+    /// and the ids its frames showed.
+    cases: std::collections::VecDeque<(bool, Vec<Value>)>,
+    /// Malformed frames without a readable id (this case's included) that no error with a
+    /// null id has answered yet: each may take one.
+    unreadable: usize,
+}
+
+impl Earlier {
+    fn raw(&self) -> bool {
+        self.cases.iter().any(|(raw, _)| *raw)
+    }
+
+    fn tolerated(&self) -> impl Iterator<Item = &Value> {
+        self.cases.iter().flat_map(|(_, ids)| ids)
+    }
+
+    /// A case passed on a session that goes on.
+    fn push(&mut self, raw: bool, tolerated: &[Value]) {
+        if self.cases.len() == LATE_CASES {
+            self.cases.pop_front();
+        }
+        self.cases.push_back((raw, tolerated.to_vec()));
+    }
+
+    /// A fresh process never saw them.
+    fn clear(&mut self) {
+        *self = Self::default();
+    }
+}
+
 /// The oracle's state: schemas, tools, and the current session.
 struct State {
     config: LiveConfig,
@@ -101,13 +141,8 @@ struct State {
     probe_ids: HashSet<String>,
     /// Cases run on the current session.
     session_cases: u64,
-    /// What the previous case wrote that a concurrent server may still be answering: a
-    /// malformed frame (a null-id error may come late) and the ids its frames showed.
-    previous_raw: bool,
-    previous_tolerated: Vec<Value>,
-    /// Whether one of the previous case's malformed frames showed no readable id (an
-    /// error without an id may still answer it late).
-    previous_unreadable: bool,
+    /// What earlier cases of the session wrote that the server may still be answering.
+    earlier: Earlier,
     restarts: u64,
     /// The (check, kind) of every failure already saved as a case file: a failure met
     /// again is reported but not saved again (one case file per distinct failure).

@@ -30,6 +30,7 @@ const LATE_FACTOR: u32 = 3;
 impl State {
     /// Writes the case and judges what comes back.
     pub(super) async fn exec(&mut self, session: &mut Session, case: &Case) -> Judged {
+        self.earlier.unreadable += unreadable_frames(case);
         let exchanges = session.pipeline_lines(&case.lines).await;
         if session.transcript().dropped() > 0 {
             // Past the transcript's budget (a flood of output) bodies are not kept, and
@@ -168,7 +169,7 @@ impl State {
     }
 
     /// Lines on stdout that are not JSON-RPC messages, and responses nobody asked for.
-    fn judge_frames(&self, transcript: &Transcript, case: &Case) -> Judged {
+    fn judge_frames(&mut self, transcript: &Transcript, case: &Case) -> Judged {
         let failed = |b: Breach| Judged::Failed(b.kind, b.check, b.message);
         let tolerated = &case.tolerated;
         for entry in transcript.received() {
@@ -205,23 +206,25 @@ impl State {
             let is_error = message.get("error").is_some();
             // A malformed frame may be answered with an error whose id is null (the server
             // could not read one) or, by a lenient server, with the id the frame shows.
-            // The previous case's frames count too: a server handling lines concurrently
-            // may answer one after the ping that closed that case.
-            let raw = case.has_raw() || self.previous_raw;
-            if tolerated.contains(id) || self.previous_tolerated.contains(id) {
+            // Earlier cases' frames count too (`Earlier`: answered after the ping that
+            // closed their case).
+            let raw = case.has_raw() || self.earlier.raw();
+            if tolerated.contains(id) || self.earlier.tolerated().any(|t| t == id) {
                 continue;
             }
             if raw && id.is_null() && is_error {
                 // Only a frame whose id could not be read lets an error go without one
-                // (2025-11-25 index.mdx, Error Responses; earlier schemas require it).
-                if unreadable_frame(case) || self.previous_unreadable {
+                // (2025-11-25 index.mdx, Error Responses; earlier schemas require it),
+                // one such error per such frame.
+                if self.earlier.unreadable > 0 {
+                    self.earlier.unreadable -= 1;
                     continue;
                 }
                 let shown = readable_frame_ids(case)
                     .into_iter()
                     .chain(
-                        self.previous_tolerated
-                            .iter()
+                        self.earlier
+                            .tolerated()
                             .filter(|i| i.is_string() || i.is_i64() || i.is_u64())
                             .cloned(),
                     )
@@ -304,13 +307,16 @@ impl State {
     }
 }
 
-/// Whether a malformed frame of the case shows no id a server could read (a line that is
-/// not JSON, an id of the wrong type): an error without an id may answer it.
-pub(super) fn unreadable_frame(case: &Case) -> bool {
-    case.lines.iter().any(|l| match l {
-        Line::Raw(bytes) => rules::readable_frame_id(bytes).is_none(),
-        Line::Message(_) => false,
-    })
+/// How many malformed frames of the case show no id a server could read (a line that is
+/// not JSON, an id of the wrong type): an error without an id may answer each.
+fn unreadable_frames(case: &Case) -> usize {
+    case.lines
+        .iter()
+        .filter(|l| match l {
+            Line::Raw(bytes) => rules::readable_frame_id(bytes).is_none(),
+            Line::Message(_) => false,
+        })
+        .count()
 }
 
 /// The ids the case's malformed frames show, where a server can read them.

@@ -96,9 +96,7 @@ impl State {
         self.next_id = FIRST_ID;
         self.probe_ids.clear();
         self.session_cases = 0;
-        self.previous_raw = false;
-        self.previous_unreadable = false;
-        self.previous_tolerated.clear();
+        self.earlier.clear();
         let mut why = String::new();
         for _ in 0..3 {
             match self.fresh().await {
@@ -114,10 +112,13 @@ impl State {
 
     /// The first session: the tools to call.
     pub(super) async fn discover(&mut self) -> crate::Result<()> {
-        let (mut session, init) = self.fresh().await.map_err(|message| crate::Error::Config {
-            path: "MCP_FUZZ_SERVER".into(),
-            message,
-        })?;
+        let (mut session, init) = self
+            .fresh()
+            .await
+            .map_err(|reason| crate::Error::LiveStart {
+                command: self.config.command.display(),
+                reason,
+            })?;
         self.declared = init
             .pointer("/capabilities/tools")
             .is_some_and(Value::is_object);

@@ -7,7 +7,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use super::{Finding, Judged, LiveConfig, State, FIRST_ID};
+use super::{Earlier, Finding, Judged, LiveConfig, State, FIRST_ID};
 use crate::checks::CheckId;
 use crate::fuzzing::cases::{decode_for, Case, Tool};
 use crate::protocol::{Line, Revision, SchemaSet, Session, Transcript};
@@ -47,9 +47,7 @@ impl LiveTarget {
             next_id: FIRST_ID,
             probe_ids: HashSet::new(),
             session_cases: 0,
-            previous_raw: false,
-            previous_tolerated: Vec::new(),
-            previous_unreadable: false,
+            earlier: Earlier::default(),
             restarts: 0,
             saved: Vec::new(),
         };
@@ -58,9 +56,9 @@ impl LiveTarget {
         match runtime.block_on(interruptible(interrupt.as_deref(), state.discover())) {
             Some(started) => started?,
             None => {
-                return Err(crate::Error::Config {
-                    path: "MCP_FUZZ_SERVER".into(),
-                    message: "interrupted while starting the server".into(),
+                return Err(crate::Error::LiveStart {
+                    command: state.config.command.display(),
+                    reason: "interrupted".into(),
                 })
             }
         }
@@ -214,14 +212,12 @@ impl State {
         let judged = self.exec(&mut session, case).await;
         // Only a session that goes on may still answer this case's frames late; fresh
         // processes (a restart, the confirmation) never saw them.
-        self.previous_raw = false;
-        self.previous_unreadable = false;
-        self.previous_tolerated.clear();
+        if judged != Judged::Ok {
+            self.earlier.clear();
+        }
         match judged {
             Judged::Ok => {
-                self.previous_raw = case.has_raw();
-                self.previous_unreadable = super::oracle::unreadable_frame(case);
-                self.previous_tolerated.clone_from(&case.tolerated);
+                self.earlier.push(case.has_raw(), &case.tolerated);
                 self.session = Some(session);
                 None
             }

@@ -43,7 +43,13 @@ pub(super) struct Target<'a> {
     /// A ping sent right after the request: once it is answered, stop waiting (after a
     /// short grace for responses that are processed out of order).
     pub(super) fence: Option<Value>,
+    /// Give up at the first line that cannot be read as a message (not JSON, too deep, not
+    /// JSON-RPC): it may be the very answer waited for, unreadable.
+    pub(super) until_unreadable: bool,
 }
+
+/// The id of a fence ping is this, then a number.
+const FENCE_PREFIX: &str = "fence-";
 
 /// The first request of a session waits this many timeouts (it includes the start).
 pub(super) const STARTUP_FACTOR: u32 = 3;
@@ -103,6 +109,7 @@ impl Target<'_> {
             seq: None,
             accept_unread: false,
             fence: None,
+            until_unreadable: false,
         }
     }
 }
@@ -145,7 +152,7 @@ impl Session {
             });
         }
         let fence = if accept_unread && self.ended.is_none() && !self.unread_unfenced {
-            let fence_id = json!(format!("fence-{}", self.next_id));
+            let fence_id = json!(format!("{FENCE_PREFIX}{}", self.next_id));
             self.next_id += 1;
             let method = self.liveness_method();
             let ping = self.stamp(json!({"jsonrpc": "2.0", "id": fence_id, "method": method}));
@@ -178,10 +185,12 @@ impl Session {
                 seq: Some(request_seq),
                 accept_unread,
                 fence,
+                until_unreadable: false,
             };
             match self.pump(deadline, &target).await {
                 Ok(reply) => {
                     self.timed_out_at = None;
+                    self.drain_to_fence(&target, deadline).await;
                     reply
                 }
                 Err(Silence::Timeout(_)) => {
@@ -271,7 +280,11 @@ impl Session {
         let mut deadline = deadline;
         let mut overtaken = false;
         let mut exited = false;
+        let unreadable = self.transcript.unprompted().stray;
         loop {
+            if target.until_unreadable && self.transcript.unprompted().stray > unreadable {
+                return Err(Silence::Overtaken);
+            }
             if let (false, Some(sent)) = (overtaken, self.fence_answered(target)) {
                 overtaken = true;
                 let now = TokioInstant::now();
@@ -329,6 +342,37 @@ impl Session {
                 }
             }
         }
+    }
+
+    /// After a fenced probe got its answer, reads on until the fence is answered too (by
+    /// `deadline` at most): whatever the server wrote between the two (a second answer to
+    /// the probe, most often) is then recorded within this probe, and cannot be taken for
+    /// the answer to the next one, which may accept an error with a null id.
+    ///
+    /// A server that left an earlier fence unanswered, or answers this one with a line that
+    /// cannot be read, is not waited for: it would cost a timeout per probe.
+    async fn drain_to_fence(&mut self, target: &Target<'_>, deadline: TokioInstant) {
+        let Some(fence) = &target.fence else { return };
+        if self.ended.is_some() || self.fence_answered(target).is_some() {
+            return;
+        }
+        let earlier_unanswered = self.outstanding.iter().any(|o| {
+            &o.id != fence
+                && !o.answered
+                && o.id.as_str().is_some_and(|id| id.starts_with(FENCE_PREFIX))
+        });
+        if earlier_unanswered {
+            return;
+        }
+        let fence_target = Target {
+            id: Some(fence),
+            seq: None,
+            accept_unread: false,
+            fence: None,
+            until_unreadable: true,
+        };
+        // Silence here is the next request's to find: no note, no timeout counted.
+        let _ = self.pump(deadline, &fence_target).await;
     }
 
     /// When the target's fence was sent, once it has been answered.

@@ -171,6 +171,12 @@ impl Session {
         self.transport.http().and_then(|t| t.session_id())
     }
 
+    /// The server's process group while it runs (stdio only): what
+    /// [`crate::transport::group_asleep`] looks at.
+    pub fn server_group(&self) -> Option<u32> {
+        self.transport.process_group()
+    }
+
     /// The per-request timeout.
     pub fn timeout(&self) -> Duration {
         self.config.timeout
@@ -190,6 +196,11 @@ impl Session {
     pub fn into_transcript(mut self) -> Transcript {
         // Taken, not copied: a transcript may hold megabytes of listings.
         std::mem::take(&mut self.transcript)
+    }
+
+    /// Writes a line of the harness's own into the transcript (what it did and why).
+    pub(crate) fn harness_note(&mut self, text: &str) {
+        self.note(text);
     }
 
     /// Why the session can no longer talk, if it cannot.
@@ -376,6 +387,7 @@ impl Session {
                         seq: Some(seq),
                         accept_unread: false,
                         fence: fence.as_ref().map(|(id, ..)| id.clone()),
+                        until_unreadable: false,
                     };
                     match self.pump(deadline, &target).await {
                         Ok(reply) => reply,
@@ -416,6 +428,7 @@ impl Session {
                     seq: Some(seq),
                     accept_unread: false,
                     fence: None,
+                    until_unreadable: false,
                 };
                 let deadline = TokioInstant::now() + self.config.timeout;
                 match self.pump(deadline, &target).await {
@@ -549,6 +562,7 @@ impl Session {
             seq: Some(x.request_seq),
             accept_unread: false,
             fence: None,
+            until_unreadable: false,
         };
         let deadline = TokioInstant::now() + window;
         match self.pump(deadline, &target).await {

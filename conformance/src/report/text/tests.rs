@@ -174,3 +174,51 @@ fn colour_is_only_on_our_words_and_server_text_stays_escaped() {
     assert!(!coloured.contains("\u{1b}[32mok"), "{coloured:?}");
     assert!(coloured.contains("\\u{1b}[32mok"), "{coloured:?}");
 }
+
+/// Issue 15: a finding that only repeats another's server answer (report/causes.rs) is
+/// marked in the summary, and the totals count the root causes.
+#[test]
+fn a_derived_finding_names_its_root_cause_in_the_summary() {
+    let linked = |check, revision| {
+        let mut r = result(check, Level::Must, Status::Fail, "broken");
+        r.same_cause_as = Some(crate::checks::SameCause {
+            check: "tc-root",
+            revision,
+        });
+        r
+    };
+    let report = report(|i| {
+        let mut results = vec![
+            result("tc-root", Level::Must, Status::Fail, "broken"),
+            linked("schema-derived", REVS[i]),
+        ];
+        // Linked in one revision only: a root cause of its own elsewhere.
+        results.push(if i == 2 {
+            linked("rpc-own", REVS[i])
+        } else {
+            result("rpc-own", Level::Must, Status::Fail, "own")
+        });
+        results
+    });
+    let text = render_text(&report);
+    assert!(
+        text.contains("\nFAIL schema-derived  all  (same cause as tc-root)\n"),
+        "{text}"
+    );
+    assert!(text.contains("\nFAIL tc-root         all\n"), "{text}");
+    assert!(text.contains("\nFAIL rpc-own         all\n"), "{text}");
+    assert!(
+        text.contains(
+            "Summary: 3 distinct failure(s) from 2 root cause(s), 0 distinct warning(s);"
+        ),
+        "{text}"
+    );
+    // Without links, no root-cause count.
+    let plain = render_text(&super::tests::report(|_| {
+        vec![result("rpc-a", Level::Must, Status::Fail, "a")]
+    }));
+    assert!(
+        plain.contains("Summary: 1 distinct failure(s), 0"),
+        "{plain}"
+    );
+}

@@ -14,9 +14,9 @@ use super::FailureKind;
 use crate::checks::rules;
 use crate::checks::CheckId;
 use crate::protocol::{Exchange, Revision, SchemaSet, Session, SessionConfig, Silence, Transcript};
-use crate::scenarios::era;
 use crate::scenarios::tools::{compile_input_schema, ToolDef};
-use crate::transport::ServerCommand;
+use crate::scenarios::{era, slot};
+use crate::transport::{group_asleep, ServerCommand};
 
 /// What one case is.
 #[derive(Debug, Clone)]
@@ -210,12 +210,17 @@ impl<'a> Env<'a> {
             [one] => {
                 let id = one.get("id").cloned().unwrap_or(Value::Null);
                 let method = one["method"].as_str().unwrap_or_default().to_string();
-                session
-                    .request_with_id(id, &method, one.get("params").cloned())
-                    .await
+                // A case the server sleeps on (a fetch of a URL that never answers) lends
+                // the revision's job slot meanwhile (`slot`).
+                let server = session.server_group();
+                let request = session.request_with_id(id, &method, one.get("params").cloned());
+                slot::lend_while_timed(move || server.and_then(group_asleep), request).await
             }
             _ => return Outcome::Ok,
         };
+        // Waiting for a slot after the answer came is no part of the server's latency.
+        let (exchange, held_up) = exchange;
+        let sent = sent + held_up;
         let outcome = self.judge(probe, value, &exchange, session, sent).await;
         if !matches!(outcome, Outcome::Ok | Outcome::Lagged(_)) {
             return outcome;
