@@ -132,8 +132,9 @@ pub const RUN_STACK: usize = 64 << 20;
 
 /// Runs the suite to completion from synchronous code, on a thread of its own with
 /// [`RUN_STACK`] and a current-thread runtime: what the libtest harness and the tests
-/// use, safe from any thread whatever its stack. Async callers use [`run`] on a thread
-/// with a large stack (a `main` thread's 8 MiB is enough).
+/// use, safe from any thread whatever its stack. Async callers use [`run`], or
+/// [`run_until`] on a thread of [`RUN_STACK`] (the command line does: a `main` thread's
+/// 8 MiB overflowed in a debug build once the revisions lent their slots).
 pub fn run_blocking(config: &RunConfig) -> crate::Result<RunReport> {
     std::thread::scope(|scope| {
         let driver = std::thread::Builder::new()
@@ -591,14 +592,16 @@ fn start(
     let tracker = Arc::new(progress::Progress::default());
     let progress = Arc::clone(&tracker);
     running.spawn_local(async move {
-        let conversation = run_revision(
+        // Boxed: the conversation is a large future, and each wrapper below would
+        // otherwise hold (and, in a debug build, copy on its stack) the whole of it.
+        let conversation = Box::pin(run_revision(
             &c.command,
             c.revisions[n],
             &c.session,
             &c.call_policy,
             c.properties.as_ref(),
             c.seed,
-        );
+        ));
         let conversation = progress::tracked(progress, conversation);
         let done = timed(slot::holding(Arc::clone(&slot), conversation)).await;
         slot.release();

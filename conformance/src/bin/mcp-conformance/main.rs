@@ -51,7 +51,33 @@ fn main() -> Exit {
     if !matches!(cli.command, Command::ReferenceServer(_)) {
         mcp_conformance::transport::adopt_orphans();
     }
-    let outcome = match cli.command {
+    // On a thread with the library's run stack, not `main`'s 8 MiB: a debug build's poll
+    // frames are large, and what a conversation needs grows with what it checks.
+    let outcome = std::thread::Builder::new()
+        .name("mcp-conformance".into())
+        .stack_size(mcp_conformance::runner::RUN_STACK)
+        .spawn(move || dispatch(cli.command))
+        .map_err(Error::Runtime)
+        .and_then(|driver| {
+            driver
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+        });
+    let exit = outcome.unwrap_or_else(Exit::from);
+    // A report that could not be written whole (not a reader that left early) is a
+    // setup error, whatever the verdict was.
+    match output::take_error() {
+        Some(source) if !matches!(exit, Exit::Setup(_)) => Exit::Setup(Error::WriteReport {
+            path: "stdout".into(),
+            source,
+        }),
+        _ => exit,
+    }
+}
+
+/// Runs the subcommand to its outcome.
+fn dispatch(command: Command) -> Result<Exit, Error> {
+    match command {
         Command::Run(args) => run::run_command(*args),
         Command::List => Ok(catalog::list()),
         Command::Init(args) => Ok(init::init(args)),
@@ -70,15 +96,5 @@ fn main() -> Exit {
         Command::Replay(args) => replay::replay(args),
         Command::Fuzz(args) => fuzz::fuzz(args),
         Command::ReferenceServer(args) => Ok(reference::reference_server(args)),
-    };
-    let exit = outcome.unwrap_or_else(Exit::from);
-    // A report that could not be written whole (not a reader that left early) is a
-    // setup error, whatever the verdict was.
-    match output::take_error() {
-        Some(source) if !matches!(exit, Exit::Setup(_)) => Exit::Setup(Error::WriteReport {
-            path: "stdout".into(),
-            source,
-        }),
-        _ => exit,
     }
 }
