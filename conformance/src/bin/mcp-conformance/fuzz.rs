@@ -267,7 +267,7 @@ fn saved_line(saved: &[PathBuf], dir: &std::path::Path, distinct: usize) -> Stri
             dir.display()
         ),
         n => format!(
-            "{n} case file(s) written to {} for {distinct} distinct failure(s); replay one with `mcp-conformance replay FILE -- COMMAND`",
+            "{n} case file(s) written to {} for {distinct} distinct failure(s); replay one with `mcp-conformance replay FILE` (the file names its server)",
             dir.display()
         ),
     }

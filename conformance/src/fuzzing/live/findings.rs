@@ -52,10 +52,11 @@ impl Finding {
             "  NOT reproduced on a fresh process with this case alone: earlier inputs of this process may matter\n"
         });
         match &self.saved {
+            // The case file names its server (a config file's `[server]`, when there is
+            // one, comes first): the file alone replays it.
             Some(path) => out.push_str(&format!(
-                "  replay: mcp-conformance replay {} -- {}\n",
-                path.display(),
-                esc(&self.case.command.display()),
+                "  replay: mcp-conformance replay {}\n",
+                esc(&path.display().to_string()),
             )),
             None => out.push_str("  (no case file written)\n"),
         }
