@@ -319,7 +319,7 @@ catalog! {
         kinds: &[],
     }
     HttpOrigin = "http-origin" {
-        title: "a request from a foreign Origin is refused with 403 Forbidden",
+        title: "a request from a foreign Origin is refused (with 403 Forbidden from 2025-11-25 on)",
         level: MUST,
         requirement: Cite::One("LC-HTTP-ORIGIN"),
         applies: Applies::All,
