@@ -3,7 +3,7 @@
 # repository: from a scratch directory outside this workspace, with only the
 # `mcp-conformance` dependency pointed at this checkout instead of a git URL, then runs the
 # target for a few inputs against the reference server (which must pass).
-#   usage: .ci/server-fuzz.sh   (after `cargo build --release -p mcp-conformance`)
+#   usage: .ci/server-fuzz.sh   (after `cargo build -p mcp-conformance`)
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 SCRATCH="$(mktemp -d)"
@@ -17,7 +17,7 @@ cp "$ROOT/fuzz/Cargo.lock" .
 # Share the fuzz crate's build of the dependencies.
 export CARGO_TARGET_DIR="$ROOT/fuzz/target"
 cargo build --quiet
-export MCP_FUZZ_SERVER="$ROOT/target/release/mcp-conformance reference-server"
+export MCP_FUZZ_SERVER="$ROOT/target/debug/mcp-conformance reference-server"
 export MCP_FUZZ_CASES="$SCRATCH/live-cases"
 # Our corpus (each input once), then 50 generated inputs.
 "$CARGO_TARGET_DIR/debug/live_server" -runs=0 "$ROOT/fuzz/corpus/live_server" 2>&1 | tail -2
