@@ -86,8 +86,9 @@ pub fn render_text_with(report: &RunReport, options: TextOptions) -> String {
 
     if !findings.is_empty() {
         let _ = writeln!(out, "\n{}", p.bold("Findings"));
+        let shown = shown_evidence(&findings, options.detail);
         for finding in &findings {
-            render_distinct(&mut out, report, finding, &judged, options);
+            render_distinct(&mut out, report, finding, &judged, options, &shown);
         }
     }
     notes(&mut out, report, p);
@@ -265,12 +266,63 @@ fn likeness(
     )
 }
 
+/// The occurrences of one distinct finding, grouped by what the report prints of them
+/// after the first: the same message and evidence, the same message only, or neither.
+struct Groups<'a> {
+    same: Vec<&'a str>,
+    same_message: Vec<(&'a str, &'a CheckResult)>,
+    other: Vec<(&'a str, &'a CheckResult)>,
+}
+
+fn groups<'a>(f: &DistinctFinding<'a>) -> Groups<'a> {
+    let (first_rev, first) = f.occurrences[0];
+    let base = likeness(first_rev, first);
+    let mut g = Groups {
+        same: Vec::new(),
+        same_message: Vec::new(),
+        other: Vec::new(),
+    };
+    for (rev, r) in &f.occurrences[1..] {
+        let like = likeness(rev, r);
+        // The same server answer as this check's own earlier finding (report/causes.rs).
+        let same_answer = r.same_cause_as.is_some_and(|c| c.check == f.check);
+        if like == base || (same_answer && like.0 == base.0) {
+            g.same.push(*rev);
+        } else if like.0 == base.0 {
+            g.same_message.push((*rev, *r));
+        } else {
+            g.other.push((*rev, *r));
+        }
+    }
+    g
+}
+
+/// The (check, revision) occurrences whose evidence the report prints, in full or as
+/// "same in": where a derived finding may point ("the same server answer, shown
+/// there"). Every one with [`Detail::Verbose`]; else a finding's first occurrence and
+/// those with the same evidence.
+fn shown_evidence(findings: &[DistinctFinding<'_>], detail: Detail) -> Vec<(&'static str, String)> {
+    let mut shown = Vec::new();
+    for f in findings {
+        let revisions: Vec<&str> = if detail == Detail::Verbose {
+            f.occurrences.iter().map(|(rev, _)| *rev).collect()
+        } else {
+            let mut printed = groups(f).same;
+            printed.insert(0, f.occurrences[0].0);
+            printed
+        };
+        shown.extend(revisions.into_iter().map(|rev| (f.check, rev.to_string())));
+    }
+    shown
+}
+
 fn render_distinct(
     out: &mut String,
     report: &RunReport,
     f: &DistinctFinding<'_>,
     judged: &[&str],
     options: TextOptions,
+    shown: &[(&'static str, String)],
 ) {
     let p = Painter(options.color);
     let (first_rev, first) = f.occurrences[0];
@@ -310,23 +362,12 @@ fn render_distinct(
         prefix(first_rev),
         escape_server_text(&crate::protocol::cut_text(&first.message, MAX_LINE))
     );
-    render_evidence_of(out, first);
-    let base = likeness(first_rev, first);
-    let mut same = Vec::new();
-    let mut same_message = Vec::new();
-    let mut other = Vec::new();
-    for (rev, r) in &f.occurrences[1..] {
-        let like = likeness(rev, r);
-        // The same server answer as this check's own earlier finding (report/causes.rs).
-        let same_answer = r.same_cause_as.is_some_and(|c| c.check == f.check);
-        if like == base || (same_answer && like.0 == base.0) {
-            same.push(*rev);
-        } else if like.0 == base.0 {
-            same_message.push((*rev, *r));
-        } else {
-            other.push((*rev, *r));
-        }
-    }
+    render_evidence_of(out, first, shown);
+    let Groups {
+        same,
+        same_message,
+        other,
+    } = groups(f);
     if !same.is_empty() {
         let _ = writeln!(out, "     same in {}", same.join(", "));
     }
@@ -336,7 +377,7 @@ fn render_distinct(
         if verbose {
             for (rev, r) in &same_message {
                 let _ = writeln!(out, "     {rev}: the same message; its evidence:");
-                render_evidence_of(out, r);
+                render_evidence_of(out, r, shown);
             }
         } else {
             let _ = writeln!(
@@ -350,7 +391,7 @@ fn render_distinct(
         let message = crate::protocol::cut_text(&r.message, MAX_LINE);
         let _ = writeln!(out, "     {rev}: {}", escape_server_text(&message));
         if verbose {
-            render_evidence_of(out, r);
+            render_evidence_of(out, r, shown);
         }
     }
     if !other.is_empty() && !verbose {
@@ -368,12 +409,20 @@ fn citation(r: &CheckResult) -> String {
     }
 }
 
-fn render_evidence_of(out: &mut String, r: &CheckResult) {
+/// A finding's evidence, or the pointer to the finding that printed the same server
+/// answer. Only a printed answer is pointed at: one the report leaves to `-v` (another
+/// revision of the root finding, with other evidence) is printed here instead.
+fn render_evidence_of(out: &mut String, r: &CheckResult, shown: &[(&'static str, String)]) {
+    let printed = |root: &crate::checks::SameCause| {
+        shown
+            .iter()
+            .any(|(check, rev)| *check == root.check && rev == root.revision)
+    };
     match r.same_cause_as {
-        Some(root) => {
+        Some(root) if printed(&root) => {
             let _ = writeln!(out, "       ** {}", root.describe());
         }
-        None => r.evidence.iter().for_each(|e| render_evidence(out, e)),
+        _ => r.evidence.iter().for_each(|e| render_evidence(out, e)),
     }
 }
 
@@ -445,7 +494,8 @@ pub fn render_finding(revision: &str, result: &CheckResult) -> String {
         result.title,
         escape_server_text(&result.message)
     );
-    render_evidence_of(&mut out, result);
+    // Alone: its own evidence, never a pointer to a finding printed elsewhere.
+    render_evidence_of(&mut out, result, &[]);
     out
 }
 

@@ -222,3 +222,67 @@ fn a_derived_finding_names_its_root_cause_in_the_summary() {
         "{plain}"
     );
 }
+
+/// A derived finding points at its root only where the report prints the root's
+/// evidence: a root occurrence left to `-v` (another message, other evidence) is no place
+/// to point at, so the derived finding prints its own evidence there.
+#[test]
+fn a_derived_finding_points_only_at_evidence_the_report_prints() {
+    let derived = |i: usize, root_rev: &'static str| {
+        let mut d = result("tc-derived", Level::Must, Status::Fail, "derived");
+        d.evidence[0].text = format!("{{\"answer\":\"seen by the root in {i}\"}}");
+        d.same_cause_as = Some(crate::checks::SameCause {
+            check: "rpc-root",
+            revision: root_rev,
+        });
+        d
+    };
+    // The root's message differs by revision, so only its first occurrence's evidence
+    // (2024-11-05) is printed by default. One derived finding links to that one, another
+    // to the root in 2025-03-26, whose evidence is left to -v.
+    let report = report(|i| {
+        let root = result(
+            "rpc-root",
+            Level::Must,
+            Status::Fail,
+            &format!("broken {i}"),
+        );
+        match i {
+            0 => vec![root, derived(0, REVS[0])],
+            1 => {
+                let mut other = derived(1, REVS[1]);
+                other.check = "tc-other";
+                vec![root, other]
+            }
+            _ => vec![root],
+        }
+    });
+    let text = render_text(&report);
+    assert!(
+        text.contains("** same cause as rpc-root (2024-11-05)"),
+        "{text}"
+    );
+    assert!(!text.contains("seen by the root in 0"), "{text}");
+    // Pointing at the root in 2025-03-26 would point at nothing printed: its own evidence.
+    assert!(
+        !text.contains("** same cause as rpc-root (2025-03-26)"),
+        "{text}"
+    );
+    assert!(text.contains("seen by the root in 1"), "{text}");
+    // Verbose prints every occurrence's evidence: every link is a pointer.
+    let verbose = render_text_with(
+        &report,
+        TextOptions {
+            detail: Detail::Verbose,
+            color: false,
+        },
+    );
+    assert!(
+        verbose.contains("** same cause as rpc-root (2025-03-26)"),
+        "{verbose}"
+    );
+    assert!(!verbose.contains("seen by the root in 1"), "{verbose}");
+    // Alone (the harness's failure message), a finding always shows its own evidence.
+    let (rev, alone) = (REVS[0], &report.revisions[0].results[1]);
+    assert!(render_finding(rev, alone).contains("seen by the root in 0"));
+}
