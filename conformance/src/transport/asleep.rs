@@ -10,6 +10,8 @@
 //! on a timer or a pipe is in `S`. Linux `/proc` only; elsewhere nothing is known and no
 //! slot is lent.
 
+use super::procfs::{pids, stat_fields};
+
 /// Whether every thread of every process in process group `group` (the server and
 /// whatever it started, see `StdioTransport::spawn`) is asleep now: `None` when it cannot
 /// be told (not Linux, or no such process left).
@@ -23,14 +25,7 @@ pub fn group_asleep(group: u32) -> Option<bool> {
 
 fn linux_group_asleep(group: u32) -> Option<bool> {
     let mut found = false;
-    for entry in std::fs::read_dir("/proc").ok()?.flatten() {
-        let Some(pid) = entry
-            .file_name()
-            .to_str()
-            .and_then(|n| n.parse::<u32>().ok())
-        else {
-            continue;
-        };
+    for pid in pids() {
         let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
             continue;
         };
@@ -54,15 +49,12 @@ fn linux_group_asleep(group: u32) -> Option<bool> {
     found.then_some(true)
 }
 
-/// Fields of `/proc/PID/stat` after the command name (which may hold spaces and
-/// parentheses, so it is skipped up to its last `)`), counted from 0: `state`, `ppid`,
-/// `pgrp` (proc(5)).
+/// Fields of a `stat` line after the command name ([`stat_fields`]), counted from 0.
 const STATE: usize = 0;
 const PGRP: usize = 2;
 
 fn stat_field(stat: &str, n: usize) -> Option<&str> {
-    let rest = &stat[stat.rfind(')')? + 1..];
-    rest.split_whitespace().nth(n)
+    stat_fields(stat)?.nth(n)
 }
 
 /// Running or ready to run (`R`), or in uninterruptible I/O (`D`).
@@ -75,7 +67,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_stat_line_is_read_past_a_command_name_with_spaces_and_parentheses() {
+    fn the_state_and_group_fields_are_read_from_a_stat_line() {
         let stat = "4242 (node (x) y) S 1 4240 4240 0 -1 4194560";
         assert_eq!(stat_field(stat, STATE), Some("S"));
         assert_eq!(stat_field(stat, PGRP), Some("4240"));

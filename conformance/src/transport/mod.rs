@@ -20,6 +20,7 @@ mod mirror;
 mod probe;
 mod probe_modern;
 mod probe_sse;
+mod procfs;
 mod reaper;
 mod sse;
 mod sse_record;

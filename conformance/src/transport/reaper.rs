@@ -89,8 +89,7 @@ pub(crate) fn reaped(pid: Option<u32>) {
 /// `(state, parent pid)` of a process, from `/proc/PID/stat`.
 fn state_and_parent(pid: u32) -> Option<(char, u32)> {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    // The command name may hold spaces and parentheses: the fields follow the last ')'.
-    let mut fields = stat.rsplit_once(')')?.1.split_whitespace();
+    let mut fields = super::procfs::stat_fields(&stat)?;
     let state = fields.next()?.chars().next()?;
     let parent = fields.next()?.parse().ok()?;
     Some((state, parent))
@@ -101,10 +100,7 @@ fn adopted(set: &mut HashSet<u32>) -> Vec<u32> {
     let me = std::process::id();
     // A spawned pid that is gone from /proc was reaped by tokio (a zombie still shows).
     set.retain(|&pid| std::path::Path::new(&format!("/proc/{pid}")).exists());
-    let Ok(dir) = std::fs::read_dir("/proc") else {
-        return Vec::new();
-    };
-    dir.filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
+    super::procfs::pids()
         .filter(|pid| !set.contains(pid))
         .filter(|&pid| state_and_parent(pid).is_some_and(|(_, parent)| parent == me))
         .collect()

@@ -227,11 +227,8 @@ pub(super) fn new_marker() -> String {
 /// elsewhere). Processes we may not read are not ours to end anyway.
 pub fn marked_processes(marker: &str) -> Vec<i32> {
     let wanted = format!("{MARKER_VAR}={marker}");
-    let Ok(dir) = std::fs::read_dir("/proc") else {
-        return Vec::new();
-    };
     let me = std::process::id();
-    dir.filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
+    super::procfs::pids()
         .filter(|&pid| pid != me)
         .filter(|pid| {
             std::fs::read(format!("/proc/{pid}/environ"))
