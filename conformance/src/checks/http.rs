@@ -447,7 +447,14 @@ pub(super) fn origin(ctx: &Ctx<'_>) -> Verdict {
         )));
     }
     let message = format!("a request with Origin: {FOREIGN_ORIGIN} {got}; {rule}");
-    if probe.loopback {
+    origin_served(message, evidence, probe.loopback)
+}
+
+/// A foreign `Origin` served, over either HTTP transport: a breach of the MUST when the
+/// target is on this machine (no web origin is valid for it), a warning elsewhere, where
+/// which origins are valid is the server's to decide (explain/http-origin.md, Grading).
+pub(super) fn origin_served(message: String, evidence: Vec<Evidence>, loopback: bool) -> Verdict {
+    if loopback {
         Verdict::Violation(message, evidence)
     } else {
         Verdict::Warn(

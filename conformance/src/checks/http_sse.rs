@@ -218,18 +218,7 @@ pub(super) fn origin(record: &HttpRecord, probe: &SseOriginProbe) -> Verdict {
          connections (2024-11-05 transports.mdx, Security Warning)",
         served.join(" and ")
     );
-    if probe.loopback {
-        Verdict::Violation(message, evidence)
-    } else {
-        Verdict::Warn(
-            format!(
-                "{message} (a warning: the target is not on this machine, and which origins \
-                 are valid is the server's to decide; on a loopback server a foreign origin is \
-                 invalid by construction)"
-            ),
-            evidence,
-        )
-    }
+    super::http::origin_served(message, evidence, probe.loopback)
 }
 
 /// How a request was refused, in a few words.
