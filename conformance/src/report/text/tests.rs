@@ -45,6 +45,17 @@ fn report(results: impl Fn(usize) -> Vec<CheckResult>) -> RunReport {
     RunReport::new(target, 0, revisions)
 }
 
+/// The report with every pass line and every occurrence's evidence (`-v`).
+fn render_verbose(report: &RunReport) -> String {
+    render_text_with(
+        report,
+        TextOptions {
+            detail: Detail::Verbose,
+            color: false,
+        },
+    )
+}
+
 fn pass(check: &'static str) -> CheckResult {
     let mut r = result(check, Level::Must, Status::Pass, "held");
     r.evidence.clear();
@@ -100,13 +111,7 @@ fn a_finding_in_some_revisions_lists_them_and_says_what_differs() {
         text.contains("(their evidence: -v or the JSON report)"),
         "{text}"
     );
-    let verbose = render_text_with(
-        &report,
-        TextOptions {
-            detail: Detail::Verbose,
-            color: false,
-        },
-    );
+    let verbose = render_verbose(&report);
     assert!(
         verbose.contains("<- {\"answer\":\"broken otherwise\"}"),
         "{verbose}"
@@ -270,13 +275,7 @@ fn a_derived_finding_points_only_at_evidence_the_report_prints() {
     );
     assert!(text.contains("seen by the root in 1"), "{text}");
     // Verbose prints every occurrence's evidence: every link is a pointer.
-    let verbose = render_text_with(
-        &report,
-        TextOptions {
-            detail: Detail::Verbose,
-            color: false,
-        },
-    );
+    let verbose = render_verbose(&report);
     assert!(
         verbose.contains("** same cause as rpc-root (2025-03-26)"),
         "{verbose}"
