@@ -214,10 +214,20 @@ fn format_strategy(format: &str) -> Option<BoxedStrategy<String>> {
     let time = (0u32..=23, 0u32..=59, 0u32..=59, fraction, offset)
         .prop_map(|(h, m, s, f, o)| format!("{h:02}:{m:02}:{s:02}{f}{o}"))
         .boxed();
+    // Only names reserved for examples and tests (RFC 2606, RFC 6761): a server's fetch or
+    // mail tool called with a generated URL or address must never reach a real third
+    // party's host.
     let host = (
         // No "--" (labels like "xn--" are reserved for IDNA).
         vec(regex("[a-z][a-z0-9]{0,4}(-[a-z0-9]{1,4})?"), 1..=2),
-        select(vec!["com", "org", "net", "io", "example"]),
+        select(vec![
+            "example.com",
+            "example.org",
+            "example.net",
+            "example",
+            "test",
+            "invalid",
+        ]),
     )
         .prop_map(|(labels, tld)| format!("{}.{tld}", labels.join(".")))
         .boxed();

@@ -71,6 +71,36 @@ fn strings_patterns_and_formats() {
     valid_rows("strings", rows);
 }
 
+/// A generated URL, address or host name only ever names a host reserved for examples
+/// and tests (RFC 2606, RFC 6761): a server's fetch or mail tool must not reach a real
+/// third party because the suite called it.
+#[test]
+fn generated_hosts_are_reserved_names() {
+    let reserved = [
+        ".example.com",
+        ".example.org",
+        ".example.net",
+        ".example",
+        ".test",
+        ".invalid",
+    ];
+    for format in ["uri", "url", "iri", "uri-template", "email", "hostname"] {
+        let schema = json!({"type": "string", "format": format});
+        for v in sample(&valid(&schema, &schema).unwrap(), 300, 5) {
+            let text = v.as_str().unwrap();
+            let after_scheme = text.split_once("://").map_or(text, |(_, rest)| rest);
+            let after_at = after_scheme
+                .rsplit_once('@')
+                .map_or(after_scheme, |(_, h)| h);
+            let host = after_at.split(['/', '?', '#']).next().unwrap_or_default();
+            assert!(
+                reserved.iter().any(|r| host.ends_with(r)),
+                "{format}: {text:?} names host {host:?}"
+            );
+        }
+    }
+}
+
 #[test]
 fn strings_carry_hostile_text_when_the_schema_allows() {
     let values = sample(
