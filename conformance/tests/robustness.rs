@@ -20,6 +20,7 @@ use mcp_conformance::checks::Status;
 use mcp_conformance::protocol::{Revision, SessionConfig};
 use mcp_conformance::report::RunReport;
 use mcp_conformance::runner::RunConfig;
+use mcp_conformance::scenarios::PropertyConfig;
 use mcp_conformance::transport::ServerCommand;
 
 fn run_sh(script: &str) -> RunReport {
@@ -103,6 +104,44 @@ fn an_over_long_line_is_a_framing_finding() {
         framing.message
     );
     assert_eq!(status(&report, "lc-init-result"), Status::Pass);
+}
+
+/// A server whose timer still writes a line now and then after stdin closed (it never
+/// exits: server-everything's `toggle-*` timers) has the rest of its shutdown grace
+/// waited beside the property phase, as a quiet one does, not before it: the revision
+/// takes less than its two phases one after the other. It is still warned about.
+#[test]
+fn a_server_chatting_after_stdin_closed_is_waited_beside_the_property_phase() {
+    let tick = r#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"tick"}}"#;
+    let script = format!(r#""$0" reference-server; while :; do echo '{tick}'; sleep 0.2; done"#);
+    let mut config = RunConfig::new(ServerCommand::new(
+        "sh",
+        [
+            "-c".to_string(),
+            script,
+            env!("CARGO_BIN_EXE_mcp-conformance").to_string(),
+        ],
+    ));
+    config.revisions = vec![Revision::find("2025-06-18").unwrap()];
+    config.session = SessionConfig {
+        timeout: Duration::from_secs(5),
+        shutdown_grace: Duration::from_secs(3),
+        max_line: 1024,
+    };
+    // Enough cases for a property phase far longer than the few milliseconds between the
+    // end of the grace and the end of the revision: that is the margin asserted below.
+    config.properties = Some(PropertyConfig {
+        cases: 1024,
+        ..PropertyConfig::default()
+    });
+    let report = common::run_blocking(&config);
+    assert_eq!(status(&report, "lc-shutdown-stdio"), Status::Warn);
+    let timing = &report.timing.as_ref().expect("timing").revisions[0];
+    assert!(timing.property_ms > 0, "the property phase ran: {timing:?}");
+    assert!(
+        timing.total.wall_ms < timing.scripted_ms + timing.property_ms,
+        "the grace and the property phase overlapped: {timing:?}"
+    );
 }
 
 #[test]
@@ -235,6 +274,31 @@ fn hostile_fork_grandchild_holding_stdout() {
         "rpc-response-required",
         "fail",
         "the server exited",
+    );
+}
+
+/// A tool that answers every call well but after 2 s, its server asleep meanwhile
+/// (within the 3 s timeout, over the 1 s that counts as slow): the tool's own latency,
+/// not a loaded machine's, so its generated cases stop after the first slow one (a slow
+/// tool costs its latency once) and the phase says so. The property phase then waits for
+/// two calls (that case and the cancellation sequence's call, which the single-threaded
+/// server sleeps on before it reads the cancellation): 4 s and its own work, where a
+/// second slow case would make it 6 s at least.
+#[test]
+fn hostile_lagging_tool_costs_its_latency_once() {
+    let outcome = hostile_with(
+        &["lag-tool", "2000"],
+        &["--cases", "8"],
+        "prop-server-survives",
+        "pass",
+        "its server asleep meanwhile",
+    );
+    let property_ms = outcome.report["timing"]["revisions"][0]["property_ms"]
+        .as_u64()
+        .expect("property timing");
+    assert!(
+        (4000..5800).contains(&property_ms),
+        "one slow case waited, not two: {property_ms} ms"
     );
 }
 

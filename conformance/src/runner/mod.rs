@@ -22,7 +22,6 @@ use std::rc::Rc;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio::task::JoinSet;
 
 use crate::checks::{judge_all, skip_all, Ctx, CATALOG};
@@ -31,7 +30,7 @@ use crate::report::{
     Incomplete, NotSpoken, PartTiming, RevisionReport, RevisionTiming, RunReport, RunTiming,
     Summary, TargetInfo,
 };
-use crate::scenarios::slot::{self, Slot};
+use crate::scenarios::slot::{self, Pool, Slot};
 use crate::scenarios::{
     negotiate, probe_unsupported, progress, run_revision, CallPolicy, NegotiationRecord,
     PropertyConfig, RevisionRecord,
@@ -517,29 +516,27 @@ async fn conversations(
     ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
     // A revision holds one of `jobs` permits while it is driven; one only waiting on a
     // server that sleeps lends it (`scenarios::slot`), and the next revision starts.
-    let permits = Arc::new(Semaphore::new(config.jobs.max(1)));
+    let pool = Pool::new(config.jobs);
     let mut next = 0;
     let mut cut = None;
     // A slot the select below found free, for the next revision.
-    let mut ready: Option<OwnedSemaphorePermit> = None;
+    let mut ready: Option<Arc<Slot>> = None;
     loop {
         // Every revision a free slot allows starts now, in the order asked.
         while next < config.revisions.len() {
-            let free = ready
-                .take()
-                .or_else(|| Arc::clone(&permits).try_acquire_owned().ok());
-            let Some(permit) = free else { break };
+            let Some(slot) = ready.take().or_else(|| pool.try_slot()) else {
+                break;
+            };
             let revision = config.revisions[next];
             on_event(RunEvent::RevisionStarted(revision.id));
-            let slot = Slot::new(Arc::clone(&permits), permit);
             let tracker = start(&mut running, &shared, next, slot);
             live.push((next, revision.id, tracker));
             next += 1;
         }
         let more = next < config.revisions.len();
         let joined = tokio::select! {
-            Ok(permit) = Arc::clone(&permits).acquire_owned(), if more => {
-                ready = Some(permit);
+            Some(slot) = pool.slot(), if more => {
+                ready = Some(slot);
                 continue;
             }
             joined = running.join_next(), if !running.is_empty() || !more => joined,

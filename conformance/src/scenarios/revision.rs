@@ -353,7 +353,8 @@ const SHUTDOWN_PER_START_UP: u32 = 3;
 
 /// How long the scripted shutdown is waited for before the property phase starts beside
 /// it: most servers exit within it (a Node server in milliseconds, a Python one in 0.2 to
-/// 0.4 s), and one that writes anything in it is read in its own turn.
+/// 0.4 s), and one that writes more than a few lines in it (a flood as stdin closes, not a
+/// timer's notification: [`Session::begin_shutdown`]) is read in its own turn.
 const QUIET_SHUTDOWN_CHECK: Duration = Duration::from_secs(1);
 
 /// The property phase (its own server processes) with what the scripted conversation

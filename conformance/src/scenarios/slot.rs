@@ -12,18 +12,28 @@
 //! slot back before it sends anything more, so at most `jobs` conversations ever do
 //! anything but wait on a sleeping server.
 //!
-//! Lending changes when a revision runs, never what it sends or how long it waits for an
-//! answer (deadlines count from the request, as before), so the report is the same for
-//! any `--jobs`. A server that computes is never asleep: it keeps its slot, and no
+//! A revision waiting to go on after a lent wait goes first: between two generated
+//! cases, a property phase that has driven for [`TURN`] hands its slot to it and waits for
+//! a slot again ([`take_turn`]). Without that, a revision whose sleeping server has just
+//! answered waits for whole property phases of others before it can send its next line,
+//! and the one step left before its own shutdown grace (seconds of a server's timers)
+//! starts seconds late. Turns go only to revisions already under way: a new one still
+//! starts only on a slot released or lent, so no more revisions (processes, records) are
+//! in flight than before.
+//!
+//! Lending and turns change when a revision runs, never what it sends or how long it
+//! waits for an answer (deadlines count from the request, as before), so the report is
+//! the same for any `--jobs`. A server that computes is never asleep: it keeps its slot, and no
 //! revision is started beside it to slow it down (a verdict that would depend on load).
 //! The slot lives in a task-local cell the runner installs per revision ([`holding`]);
 //! without one (replay, fuzzing, tests) nothing is lent.
 
+use std::collections::VecDeque;
 use std::future::Future;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tokio::sync::{oneshot, OwnedSemaphorePermit, Semaphore};
 
 tokio::task_local! {
     static CURRENT: Arc<Slot>;
@@ -38,20 +48,79 @@ pub const SAMPLE_EVERY: Duration = Duration::from_millis(50);
 /// is caught in one of them.
 pub const ASLEEP_SAMPLES: u32 = 4;
 
-/// One revision's slot: a permit of the run's semaphore of `jobs` permits, or none while
+/// How long a property phase drives with its slot before a revision waiting to go on
+/// gets a turn: far longer than a case of a fast server (milliseconds), short next to
+/// the waits a turn saves.
+pub const TURN: Duration = Duration::from_millis(250);
+
+/// The run's `jobs` slots: a fair semaphore of permits, and the revisions waiting to go on
+/// after a lent wait (or a turn given away), to whom a revision taking its turn hands its
+/// permit directly. A revision not yet started gets a permit only from the semaphore
+/// (one released or lent), so turns never start more revisions than lending would.
+#[derive(Debug)]
+pub struct Pool {
+    semaphore: Arc<Semaphore>,
+    resuming: Mutex<VecDeque<oneshot::Sender<OwnedSemaphorePermit>>>,
+}
+
+impl Pool {
+    /// `jobs` slots (at least one).
+    pub fn new(jobs: usize) -> Arc<Self> {
+        Arc::new(Self {
+            semaphore: Arc::new(Semaphore::new(jobs.max(1))),
+            resuming: Mutex::new(VecDeque::new()),
+        })
+    }
+
+    /// A free slot for a revision to start with, if there is one now.
+    pub fn try_slot(self: &Arc<Self>) -> Option<Arc<Slot>> {
+        let permit = Arc::clone(&self.semaphore).try_acquire_owned().ok()?;
+        Some(Slot::holding_permit(self, permit))
+    }
+
+    /// Waits for a free slot for a revision to start with (cancel-safe: a wait dropped
+    /// takes nothing).
+    pub async fn slot(self: &Arc<Self>) -> Option<Arc<Slot>> {
+        let permit = Arc::clone(&self.semaphore).acquire_owned().await.ok()?;
+        Some(Slot::holding_permit(self, permit))
+    }
+
+    /// Hands `permit` to the revision that has waited longest to go on, if one waits;
+    /// otherwise gives it back.
+    fn hand_over(&self, mut permit: OwnedSemaphorePermit) -> Result<(), OwnedSemaphorePermit> {
+        loop {
+            let next = self.resuming.lock().ok().and_then(|mut q| q.pop_front());
+            let Some(waiting) = next else {
+                return Err(permit);
+            };
+            // A waiter that got a permit from the semaphore meanwhile is gone.
+            match waiting.send(permit) {
+                Ok(()) => return Ok(()),
+                Err(back) => permit = back,
+            }
+        }
+    }
+
+    fn anyone_resuming(&self) -> bool {
+        self.resuming
+            .lock()
+            .is_ok_and(|q| q.iter().any(|w| !w.is_closed()))
+    }
+}
+
+/// One revision's slot: a permit of its [`Pool`], with when it was taken, or none while
 /// it is lent.
 #[derive(Debug)]
 pub struct Slot {
-    semaphore: Arc<Semaphore>,
-    permit: Mutex<Option<OwnedSemaphorePermit>>,
+    pool: Arc<Pool>,
+    permit: Mutex<Option<(OwnedSemaphorePermit, Instant)>>,
 }
 
 impl Slot {
-    /// A slot holding `permit`, taken from `semaphore`.
-    pub fn new(semaphore: Arc<Semaphore>, permit: OwnedSemaphorePermit) -> Arc<Self> {
+    fn holding_permit(pool: &Arc<Pool>, permit: OwnedSemaphorePermit) -> Arc<Self> {
         Arc::new(Self {
-            semaphore,
-            permit: Mutex::new(Some(permit)),
+            pool: Arc::clone(pool),
+            permit: Mutex::new(Some((permit, Instant::now()))),
         })
     }
 
@@ -61,14 +130,53 @@ impl Slot {
     }
 
     fn take(&self) -> Option<OwnedSemaphorePermit> {
-        self.permit.lock().map_or(None, |mut p| p.take())
+        self.permit
+            .lock()
+            .map_or(None, |mut p| p.take())
+            .map(|(permit, _)| permit)
     }
 
+    fn hold(&self, permit: OwnedSemaphorePermit) {
+        if let Ok(mut held) = self.permit.lock() {
+            *held = Some((permit, Instant::now()));
+        }
+    }
+
+    /// How long the permit has been held; `None` while it is lent.
+    fn held_for(&self) -> Option<Duration> {
+        self.permit
+            .lock()
+            .ok()
+            .and_then(|p| p.as_ref().map(|(_, since)| since.elapsed()))
+    }
+
+    /// Waits for a permit to go on with after a lent wait: one handed over by a revision
+    /// taking its turn, or one from the (fair) semaphore, whichever comes first.
     async fn take_back(&self) {
-        if let Ok(permit) = Arc::clone(&self.semaphore).acquire_owned().await {
-            if let Ok(mut held) = self.permit.lock() {
-                *held = Some(permit);
-            }
+        let (handed, received) = oneshot::channel();
+        if let Ok(mut q) = self.pool.resuming.lock() {
+            q.push_back(handed);
+        }
+        self.take_back_from(received).await;
+    }
+
+    /// Waits for a permit from the semaphore only, behind every revision already waiting
+    /// (after giving a turn away: turns go to revisions resuming from a lent wait, so
+    /// property phases do not take turns among themselves).
+    async fn wait_turn(&self) {
+        let (_never, received) = oneshot::channel();
+        self.take_back_from(received).await;
+    }
+
+    async fn take_back_from(&self, received: oneshot::Receiver<OwnedSemaphorePermit>) {
+        let semaphore = Arc::clone(&self.pool.semaphore);
+        let permit = tokio::select! {
+            biased;
+            Ok(permit) = received => Some(permit),
+            permit = semaphore.acquire_owned() => permit.ok(),
+        };
+        if let Some(permit) = permit {
+            self.hold(permit);
         }
     }
 }
@@ -78,6 +186,26 @@ pub async fn holding<F: Future>(slot: Arc<Slot>, part: F) -> F::Output {
     CURRENT.scope(slot, part).await
 }
 
+/// Between two steps of work that may interleave with other revisions (generated cases):
+/// once this revision has held its slot for [`TURN`] and another waits to go on after a
+/// lent wait (its sleeping server answered), the slot is handed to the one that has
+/// waited longest, and this revision waits for a slot like any other (not as one resuming:
+/// property phases do not take turns among themselves, each runs mostly on its own as
+/// before). Outside a revision (replay, fuzzing, tests), or with no one waiting, nothing.
+pub async fn take_turn() {
+    let Ok(slot) = CURRENT.try_with(Arc::clone) else {
+        return;
+    };
+    if slot.held_for().is_none_or(|held| held < TURN) || !slot.pool.anyone_resuming() {
+        return;
+    }
+    let Some(permit) = slot.take() else { return };
+    match slot.pool.hand_over(permit) {
+        Ok(()) => slot.wait_turn().await,
+        Err(permit) => slot.hold(permit),
+    }
+}
+
 /// Waits on `wait` (a request to the server), lending this revision's slot while the
 /// server sleeps on it (`asleep`: [`crate::transport::group_asleep`] of its group), and
 /// taking a slot back before returning when it was lent.
@@ -85,26 +213,27 @@ pub async fn lend_while<F: Future>(asleep: impl Fn() -> Option<bool>, wait: F) -
     lend_while_timed(asleep, wait).await.0
 }
 
-/// [`lend_while`], also returning how long taking a slot back took after `wait` ended:
-/// time that is no part of the server's latency, for a caller that measures it.
+/// [`lend_while`], also telling whether the slot was lent, which means the server was
+/// seen asleep on the wait, every process of it, [`ASLEEP_SAMPLES`] looks in a row: a wait
+/// on its own timer or I/O, not on a busy machine's scheduler. `Some` then holds how long
+/// taking a slot back took after `wait` ended: time that is no part of the server's
+/// latency, for a caller that measures it.
 pub async fn lend_while_timed<F: Future>(
     asleep: impl Fn() -> Option<bool>,
     wait: F,
-) -> (F::Output, Duration) {
+) -> (F::Output, Option<Duration>) {
     let Ok(slot) = CURRENT.try_with(Arc::clone) else {
-        return (wait.await, Duration::ZERO);
+        return (wait.await, None);
     };
     tokio::pin!(wait);
-    let lent = tokio::select! {
-        out = &mut wait => return (out, Duration::ZERO),
-        lent = lend_once_asleep(&slot, &asleep) => lent,
+    tokio::select! {
+        out = &mut wait => return (out, None),
+        _ = lend_once_asleep(&slot, &asleep) => {}
     };
     let out = wait.await;
     let ended = std::time::Instant::now();
-    if lent.is_some() {
-        slot.take_back().await;
-    }
-    (out, ended.elapsed())
+    slot.take_back().await;
+    (out, Some(ended.elapsed()))
 }
 
 /// Waits on `wait` (the rest of the revision: its server's exit), giving the slot up
@@ -153,10 +282,15 @@ mod tests {
     /// hang, not a measure.
     const HANG_GUARD: Duration = Duration::from_secs(60);
 
-    fn one_slot() -> (Arc<Semaphore>, Arc<Slot>) {
-        let semaphore = Arc::new(Semaphore::new(1));
-        let permit = Arc::clone(&semaphore).try_acquire_owned().unwrap();
-        (Arc::clone(&semaphore), Slot::new(semaphore, permit))
+    /// A pool of one slot, and that slot (holding the permit).
+    fn one_slot() -> (Arc<Pool>, Arc<Slot>) {
+        let pool = Pool::new(1);
+        let slot = pool.try_slot().expect("a free slot");
+        (pool, slot)
+    }
+
+    fn free(pool: &Pool) -> usize {
+        pool.semaphore.available_permits()
     }
 
     /// With one slot, a conversation waiting on a sleeping server lends it: a second one
@@ -164,47 +298,128 @@ mod tests {
     /// back before going on.
     #[tokio::test]
     async fn a_wait_on_a_sleeping_server_lends_the_slot_and_takes_it_back() {
-        let (semaphore, slot) = one_slot();
+        let (pool, slot) = one_slot();
         let (answer, answered) = tokio::sync::oneshot::channel::<u32>();
         let waiting = holding(Arc::clone(&slot), async {
             let out = lend_while(|| Some(true), answered).await;
-            assert_eq!(semaphore.available_permits(), 0, "the slot is held again");
+            assert_eq!(free(&pool), 0, "the slot is held again");
             out
         });
         let other = async {
-            let permit = Arc::clone(&semaphore).acquire_owned().await.unwrap();
+            let started = pool.slot().await.expect("a slot");
             let _ = answer.send(7);
-            drop(permit);
+            started.release();
         };
         let (out, ()) = tokio::time::timeout(HANG_GUARD, async { tokio::join!(waiting, other) })
             .await
             .expect("the slot was lent");
         assert_eq!(out, Ok(7));
         slot.release();
-        assert_eq!(semaphore.available_permits(), 1);
+        assert_eq!(free(&pool), 1);
+    }
+
+    /// A revision that has driven for a turn hands its slot to one waiting to go on, and
+    /// goes on once that one is done with it; before its turn is up it keeps going.
+    #[tokio::test]
+    async fn a_revision_that_drove_a_turn_hands_its_slot_to_one_waiting_to_go_on() {
+        let pool = Pool::new(1);
+        // A revision whose wait lent the slot (it holds none now)...
+        let resuming = pool.try_slot().expect("a free slot");
+        resuming.release();
+        // ...and one driving with it.
+        let driving = pool.try_slot().expect("the lent slot");
+        let order = Arc::new(Mutex::new(Vec::new()));
+        let (queued, is_queued) = oneshot::channel::<()>();
+        let drive = holding(Arc::clone(&driving), {
+            let order = Arc::clone(&order);
+            let pool_of_driver = Arc::clone(&pool);
+            async move {
+                let _ = is_queued.await;
+                take_turn().await;
+                order.lock().unwrap().push("kept: turn not up");
+                tokio::time::sleep(TURN).await;
+                take_turn().await;
+                order.lock().unwrap().push("driving again");
+                assert!(!pool_of_driver.anyone_resuming(), "it waited as any other");
+            }
+        });
+        let resume = {
+            let order = Arc::clone(&order);
+            let resuming = Arc::clone(&resuming);
+            async move {
+                let back = resuming.take_back();
+                tokio::pin!(back);
+                // Polled once, so it waits before the driver looks.
+                assert!(poll_once(back.as_mut()).await.is_none());
+                let _ = queued.send(());
+                back.await;
+                order.lock().unwrap().push("went on");
+                resuming.release();
+            }
+        };
+        tokio::time::timeout(HANG_GUARD, async { tokio::join!(drive, resume) })
+            .await
+            .expect("turns taken");
+        assert_eq!(
+            *order.lock().unwrap(),
+            ["kept: turn not up", "went on", "driving again"]
+        );
+        assert_eq!(free(&pool), 0, "the driver holds the slot again");
+        driving.release();
+        assert_eq!(free(&pool), 1);
+    }
+
+    /// A revision not yet started gets no turn: it starts only on a slot released or lent,
+    /// so turns never put more revisions in flight.
+    #[tokio::test]
+    async fn a_revision_not_yet_started_gets_no_turn() {
+        let (pool, slot) = one_slot();
+        let start = pool.slot();
+        tokio::pin!(start);
+        assert!(poll_once(start.as_mut()).await.is_none(), "no free slot");
+        tokio::time::sleep(TURN).await;
+        holding(Arc::clone(&slot), take_turn()).await;
+        assert!(slot.held_for().is_some(), "the driver kept its slot");
+        assert!(poll_once(start.as_mut()).await.is_none(), "still waiting");
+        slot.release();
+        let started = tokio::time::timeout(HANG_GUARD, start)
+            .await
+            .expect("the released slot");
+        assert!(started.is_some());
+    }
+
+    /// Polls `f` once: its output if it was ready.
+    async fn poll_once<F: Future + Unpin>(mut f: F) -> Option<F::Output> {
+        std::future::poll_fn(|cx| {
+            std::task::Poll::Ready(match std::pin::Pin::new(&mut f).poll(cx) {
+                std::task::Poll::Ready(out) => Some(out),
+                std::task::Poll::Pending => None,
+            })
+        })
+        .await
     }
 
     #[tokio::test]
     async fn a_busy_or_unknown_server_keeps_its_slot() {
         for asleep in [Some(false), None] {
-            let (semaphore, slot) = one_slot();
+            let (pool, slot) = one_slot();
             let wait = tokio::time::sleep(LEND_AFTER + SAMPLE_EVERY * (ASLEEP_SAMPLES + 2));
             holding(Arc::clone(&slot), lend_while(|| asleep, wait)).await;
-            assert_eq!(semaphore.available_permits(), 0, "never lent ({asleep:?})");
+            assert_eq!(free(&pool), 0, "never lent ({asleep:?})");
         }
     }
 
     #[tokio::test]
     async fn the_rest_of_a_revision_gives_its_slot_up_and_no_slot_means_no_lending() {
-        let (semaphore, slot) = one_slot();
+        let (pool, slot) = one_slot();
         let given_up = async {
-            let _permit = Arc::clone(&semaphore).acquire_owned().await.unwrap();
+            let _next = pool.slot().await.expect("a slot");
         };
         let rest = holding(slot, lend_rest(|| Some(true), given_up));
         tokio::time::timeout(HANG_GUARD, rest)
             .await
             .expect("the slot was given up");
-        assert_eq!(semaphore.available_permits(), 1);
+        assert_eq!(free(&pool), 1);
         // Outside a revision (replay, fuzzing): just the wait.
         assert_eq!(lend_while(|| Some(true), async { 7 }).await, 7);
     }

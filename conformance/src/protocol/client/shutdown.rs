@@ -21,6 +21,12 @@ pub struct PendingShutdown {
     grace: Duration,
 }
 
+/// Lines a server may write in the first stage of a shutdown and still have the rest of
+/// its grace waited beside other work: server-everything's `toggle-*` timers write a few
+/// notifications a second, a flood writes thousands (the reference server's
+/// `flood-on-stdin-eof` 12,000, cut at [`super::flood_bound`]'s 10,000).
+pub const CHATTER_LINES: usize = 100;
+
 /// How a shutdown ended: the exit, whether the server exited by itself within the grace,
 /// and how long it took.
 pub type ShutdownOutcome = (ExitInfo, bool, Duration);
@@ -55,9 +61,10 @@ impl Session {
     /// configured grace when longer: a caller may scale it to how slowly the server
     /// started on this machine now). Ends the shutdown as
     /// [`Session::shutdown`] does when the server exited in that time, or when it wrote
-    /// anything meanwhile (a server that floods as stdin closes is read in its own turn:
-    /// how much of it is read must not depend on work beside it). A server still running
-    /// and quiet is handed back: its rest of the grace only watches the process.
+    /// more than [`CHATTER_LINES`] lines meanwhile (a server that floods as stdin closes is
+    /// read in its own turn: how much of it is read must not depend on work beside it).
+    /// A server still running and quiet, or only chatting (a timer's notification now and
+    /// then), is handed back: its rest of the grace mostly watches the process.
     pub async fn begin_shutdown(
         &mut self,
         first: Duration,
@@ -79,7 +86,7 @@ impl Session {
         {
             return Ok(self.exited_by_itself(exit, started));
         }
-        if self.transcript().entries().len() > seen {
+        if self.transcript().entries().len() > seen + CHATTER_LINES {
             return Ok(self.finish_shutdown(pending).await);
         }
         Err(pending)

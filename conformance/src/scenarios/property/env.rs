@@ -41,15 +41,17 @@ pub(super) enum Outcome {
     /// A rule of the rule book was broken.
     Broke(rules::Breach),
     /// A tool call answered within the timeout, and well, but slowly (over
-    /// [`slow_call`]): twice in a row, the tool's other cases are not waited out one by one.
-    Lagged(Duration),
+    /// [`slow_call`]), and whether the server was seen asleep on it (the tool waited on a
+    /// timer or I/O of its own: no scheduling stall of a loaded machine). Once asleep, or
+    /// twice in a row, the tool's other cases are not waited out one by one.
+    Lagged(Duration, bool),
 }
 
 impl Outcome {
     /// The failure's kind, description and the rule broken, if the case failed.
     pub(super) fn failed(&self) -> Option<(FailureKind, &str, Option<CheckId>)> {
         match self {
-            Outcome::Ok | Outcome::Slow(_) | Outcome::Lagged(_) => None,
+            Outcome::Ok | Outcome::Slow(_) | Outcome::Lagged(..) => None,
             Outcome::Failed(kind, text) => Some((*kind, text, None)),
             Outcome::Broke(b) => Some((b.kind, &b.message, Some(b.check))),
         }
@@ -63,10 +65,12 @@ const MIN_STEP_WAIT: Duration = Duration::from_millis(200);
 /// [`MIN_STEP_WAIT`], at most the timeout).
 const STEP_WAIT_FACTOR: u32 = 20;
 
-/// A tool answer slower than this (within the timeout), twice in a row, makes the tool
-/// slow: its other cases are not run, so it costs its latency twice, not every time. A
-/// tenth of the timeout, at least 1 s (far above any prompt answer, even on a loaded
-/// machine, where one scheduling stall can still pass it once: hence twice).
+/// A tool answer slower than this (within the timeout) makes the tool slow when its
+/// server was seen asleep on it (a timer or I/O of its own), else when it happens twice in
+/// a row: its other cases are not run, so it costs its latency once (or twice), not every
+/// time. A tenth of the timeout, at least 1 s (far above any prompt answer, even on a
+/// loaded machine, where one scheduling stall can still pass it once: hence twice when
+/// the server was not seen asleep).
 pub(super) fn slow_call(timeout: Duration) -> Duration {
     (timeout / 10).max(Duration::from_secs(1))
 }
@@ -219,10 +223,13 @@ impl<'a> Env<'a> {
             _ => return Outcome::Ok,
         };
         // Waiting for a slot after the answer came is no part of the server's latency.
-        let (exchange, held_up) = exchange;
-        let sent = sent + held_up;
-        let outcome = self.judge(probe, value, &exchange, session, sent).await;
-        if !matches!(outcome, Outcome::Ok | Outcome::Lagged(_)) {
+        let (exchange, lent) = exchange;
+        let sent = sent + lent.unwrap_or_default();
+        let outcome = match self.judge(probe, value, &exchange, session, sent).await {
+            Outcome::Lagged(took, _) => Outcome::Lagged(took, lent.is_some()),
+            other => other,
+        };
+        if !matches!(outcome, Outcome::Ok | Outcome::Lagged(..)) {
             return outcome;
         }
         // The server still answers after each case.
@@ -232,7 +239,7 @@ impl<'a> Env<'a> {
             // A slow answer is the tool's only when a ping right after it is answered
             // far faster: a loaded machine slows both, and must not cut a tool's cases.
             None => match outcome {
-                Outcome::Lagged(took) if pinged.elapsed() * LAG_RATIO >= took => Outcome::Ok,
+                Outcome::Lagged(took, _) if pinged.elapsed() * LAG_RATIO >= took => Outcome::Ok,
                 other => other,
             },
             Some(Silence::Exited(exit)) => Outcome::Failed(
@@ -439,7 +446,7 @@ impl<'a> Env<'a> {
         match breach {
             Some(b) => Outcome::Broke(b),
             None if tool.is_some() && took > slow_call(self.config.timeout) => {
-                Outcome::Lagged(took)
+                Outcome::Lagged(took, false)
             }
             None => Outcome::Ok,
         }

@@ -19,6 +19,7 @@ use crate::protocol::{Exchange, Revision, SchemaSet, SessionConfig};
 use crate::scenarios::era;
 use crate::scenarios::policy::CallPolicy;
 use crate::scenarios::progress::{self, Phase};
+use crate::scenarios::slot;
 use crate::scenarios::tools::compile_input_schema;
 use crate::transport::ServerCommand;
 
@@ -185,6 +186,8 @@ impl PropertyRun<'_> {
                         record.notes.push(why);
                         break 'passes;
                     }
+                    // A revision waiting for a job slot gets a turn between cases.
+                    slot::take_turn().await;
                     let flow = self
                         .case(&mut env, &mut items[at], &mut record, &mut walk)
                         .await;
@@ -287,9 +290,10 @@ impl PropertyRun<'_> {
         let label = item.label.as_str();
         let outcome = env.evaluate(probe, &value).await;
         if let Some(t) = &tool_name {
-            // A slow answer counts when the tool's next case is slow too: one scheduling
-            // stall of a loaded machine must not cut a tool's cases (and move the report).
-            let lagged = matches!(outcome, Outcome::Lagged(_));
+            // A slow answer counts when the server was seen asleep on it, or when the
+            // tool's next case is slow too: one scheduling stall of a loaded machine must
+            // not cut a tool's cases (and move the report).
+            let lagged = matches!(outcome, Outcome::Lagged(_, false));
             let before = walk.lagging.iter().position(|l| l == t);
             match (lagged, before) {
                 (true, None) => {
@@ -304,15 +308,23 @@ impl PropertyRun<'_> {
         }
         match outcome {
             Outcome::Ok => Flow::Next,
-            Outcome::Lagged(took) => {
-                // Answered in time, but slowly twice in a row: the tool's other cases would
-                // each cost as much, so it costs its latency once more, not every time.
+            Outcome::Lagged(took, asleep) => {
+                // Answered in time, but slowly while the server slept on it, or slowly twice
+                // in a row: the tool's other cases would each cost as much, so it costs its
+                // latency once (or once more), not every time.
                 if let Some(t) = tool_name {
-                    record.notes.push(format!(
-                        "tool {t:?} answered two cases in a row slowly, the second ({value}) only after {:.2} s (within --timeout {:.1} s); its other generated cases were not run, so a slow tool costs its latency twice, not every time",
-                        took.as_secs_f64(),
-                        self.session.timeout.as_secs_f64()
-                    ));
+                    record.notes.push(match asleep {
+                        true => format!(
+                            "tool {t:?} answered a case ({value}) only after {:.2} s (within --timeout {:.1} s), its server asleep meanwhile (waiting on a timer or I/O of its own); its other generated cases were not run, so a slow tool costs its latency once, not every time",
+                            took.as_secs_f64(),
+                            self.session.timeout.as_secs_f64()
+                        ),
+                        false => format!(
+                            "tool {t:?} answered two cases in a row slowly, the second ({value}) only after {:.2} s (within --timeout {:.1} s); its other generated cases were not run, so a slow tool costs its latency twice, not every time",
+                            took.as_secs_f64(),
+                            self.session.timeout.as_secs_f64()
+                        ),
+                    });
                     walk.done_tools.push(t);
                 }
                 item.done = item.n;
