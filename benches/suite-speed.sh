@@ -3,7 +3,7 @@
 # client replaying the same lines), issue 12's speed targets; figures go in reports/bench.md.
 # Builds the release binary and the rmcp fixture server; installs the third-party servers
 # (npm server-everything, PyPI mcp) when node and python3 are there. Usage:
-#   benches/suite-speed.sh [TARGET...]    (reference rmcp python-sdk everything stall)
+#   benches/suite-speed.sh [TARGET...]    (reference rmcp python-sdk everything everything-confined stall)
 # A target that is not installed is skipped with the reason.
 set -euo pipefail
 cd "$(dirname "$0")/.."
