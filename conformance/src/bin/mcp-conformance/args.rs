@@ -100,7 +100,7 @@ impl From<Call> for CallMode {
 /// `FileConfig::merge`.
 #[derive(clap::Args)]
 pub(crate) struct RunArgs {
-    /// Protocol revision to run (repeatable; default: all four).
+    /// Protocol revision to run (repeatable; default: every revision the transport speaks).
     #[arg(long = "revision", value_name = "REV")]
     pub revisions: Vec<String>,
     // Seconds to wait for each response.
