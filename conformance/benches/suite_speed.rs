@@ -156,6 +156,20 @@ fn targets(root: &Path) -> Vec<Target> {
         .map(PathBuf::from)
         .unwrap_or_else(|| root.join("target/third-party"));
     let path = |p: PathBuf| p.to_string_lossy().into_owned();
+    let everything = ServerCommand::new(
+        "node",
+        [
+            path(
+                third
+                    .join("npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js"),
+            ),
+            "stdio".to_string(),
+        ],
+    );
+    let mut everything_confined = everything.clone();
+    everything_confined
+        .env
+        .push(("GZIP_ALLOWED_DOMAINS".into(), "example.invalid".into()));
     vec![
         Target {
             name: "reference",
@@ -184,15 +198,7 @@ fn targets(root: &Path) -> Vec<Target> {
         Target {
             name: "everything",
             label: "server-everything".into(),
-            command: ServerCommand::new(
-                "node",
-                [
-                    path(third.join(
-                        "npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js",
-                    )),
-                    "stdio".to_string(),
-                ],
-            ),
+            command: everything,
             goal: Goal::Under(20.0),
         },
         // The same server with its gzip tool confined to a domain no generated URL names:
@@ -203,21 +209,7 @@ fn targets(root: &Path) -> Vec<Target> {
         Target {
             name: "everything-confined",
             label: "server-everything, GZIP_ALLOWED_DOMAINS=example.invalid".into(),
-            command: {
-                let mut command = ServerCommand::new(
-                    "node",
-                    [
-                        path(third.join(
-                            "npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js",
-                        )),
-                        "stdio".to_string(),
-                    ],
-                );
-                command
-                    .env
-                    .push(("GZIP_ALLOWED_DOMAINS".into(), "example.invalid".into()));
-                command
-            },
+            command: everything_confined,
             goal: Goal::Under(20.0),
         },
         Target {

@@ -23,7 +23,8 @@ use mcp_conformance::runner::RunConfig;
 use mcp_conformance::scenarios::PropertyConfig;
 use mcp_conformance::transport::ServerCommand;
 
-fn run_sh(script: &str) -> RunReport {
+/// 2025-06-18 against `sh -c SCRIPT` (`$0` is the built binary), with `session`.
+fn sh_config(script: &str, session: SessionConfig) -> RunConfig {
     let mut config = RunConfig::new(ServerCommand::new(
         "sh",
         [
@@ -33,12 +34,17 @@ fn run_sh(script: &str) -> RunReport {
         ],
     ));
     config.revisions = vec![Revision::find("2025-06-18").unwrap()];
-    config.session = SessionConfig {
+    config.session = session;
+    config
+}
+
+fn run_sh(script: &str) -> RunReport {
+    let session = SessionConfig {
         timeout: Duration::from_millis(1500),
         shutdown_grace: Duration::from_millis(500),
         max_line: 1024,
     };
-    common::run_blocking(&config)
+    common::run_blocking(&sh_config(script, session))
 }
 
 /// Waits up to 5 s for the process whose pid `pidfile` holds to be gone; `what` names it
@@ -114,20 +120,12 @@ fn an_over_long_line_is_a_framing_finding() {
 fn a_server_chatting_after_stdin_closed_is_waited_beside_the_property_phase() {
     let tick = r#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"tick"}}"#;
     let script = format!(r#""$0" reference-server; while :; do echo '{tick}'; sleep 0.2; done"#);
-    let mut config = RunConfig::new(ServerCommand::new(
-        "sh",
-        [
-            "-c".to_string(),
-            script,
-            env!("CARGO_BIN_EXE_mcp-conformance").to_string(),
-        ],
-    ));
-    config.revisions = vec![Revision::find("2025-06-18").unwrap()];
-    config.session = SessionConfig {
+    let session = SessionConfig {
         timeout: Duration::from_secs(5),
         shutdown_grace: Duration::from_secs(3),
         max_line: 1024,
     };
+    let mut config = sh_config(&script, session);
     // Enough cases for a property phase far longer than the few milliseconds between the
     // end of the grace and the end of the revision: that is the margin asserted below.
     config.properties = Some(PropertyConfig {

@@ -23,8 +23,9 @@
 //!
 //! Lending and turns change when a revision runs, never what it sends or how long it
 //! waits for an answer (deadlines count from the request, as before), so the report is
-//! the same for any `--jobs`. A server that computes is never asleep: it keeps its slot, and no
-//! revision is started beside it to slow it down (a verdict that would depend on load).
+//! the same for any `--jobs`. A server that computes is never asleep: it keeps its slot,
+//! and no revision is started beside it to slow it down (a verdict that would depend on
+//! load).
 //! The slot lives in a task-local cell the runner installs per revision ([`holding`]);
 //! without one (replay, fuzzing, tests) nothing is lent.
 
@@ -54,8 +55,7 @@ pub const ASLEEP_SAMPLES: u32 = 4;
 pub const TURN: Duration = Duration::from_millis(250);
 
 /// The run's `jobs` slots: a fair semaphore of permits, and the revisions waiting to go on
-/// after a lent wait (or a turn given away), to whom a revision taking its turn hands its
-/// permit directly. A revision not yet started gets a permit only from the semaphore
+/// after a lent wait, to whom a revision taking its turn hands its permit directly. A revision not yet started gets a permit only from the semaphore
 /// (one released or lent), so turns never start more revisions than lending would.
 #[derive(Debug)]
 pub struct Pool {
@@ -155,20 +155,10 @@ impl Slot {
     async fn take_back(&self) {
         let (handed, received) = oneshot::channel();
         if let Ok(mut q) = self.pool.resuming.lock() {
+            // Waiters served by the semaphore are gone: the queue holds only live ones.
+            q.retain(|w| !w.is_closed());
             q.push_back(handed);
         }
-        self.take_back_from(received).await;
-    }
-
-    /// Waits for a permit from the semaphore only, behind every revision already waiting
-    /// (after giving a turn away: turns go to revisions resuming from a lent wait, so
-    /// property phases do not take turns among themselves).
-    async fn wait_turn(&self) {
-        let (_never, received) = oneshot::channel();
-        self.take_back_from(received).await;
-    }
-
-    async fn take_back_from(&self, received: oneshot::Receiver<OwnedSemaphorePermit>) {
         let semaphore = Arc::clone(&self.pool.semaphore);
         let permit = tokio::select! {
             biased;
@@ -176,6 +166,15 @@ impl Slot {
             permit = semaphore.acquire_owned() => permit.ok(),
         };
         if let Some(permit) = permit {
+            self.hold(permit);
+        }
+    }
+
+    /// Waits for a permit from the semaphore only, behind every revision already waiting
+    /// (after giving a turn away: turns go to revisions resuming from a lent wait, so
+    /// property phases do not take turns among themselves).
+    async fn wait_turn(&self) {
+        if let Ok(permit) = Arc::clone(&self.pool.semaphore).acquire_owned().await {
             self.hold(permit);
         }
     }

@@ -186,7 +186,8 @@ impl PropertyRun<'_> {
                         record.notes.push(why);
                         break 'passes;
                     }
-                    // A revision waiting for a job slot gets a turn between cases.
+                    // A revision waiting to go on after a lent wait gets a turn between
+                    // cases (`slot`).
                     slot::take_turn().await;
                     let flow = self
                         .case(&mut env, &mut items[at], &mut record, &mut walk)
@@ -313,18 +314,19 @@ impl PropertyRun<'_> {
                 // in a row: the tool's other cases would each cost as much, so it costs its
                 // latency once (or once more), not every time.
                 if let Some(t) = tool_name {
-                    record.notes.push(match asleep {
-                        true => format!(
-                            "tool {t:?} answered a case ({value}) only after {:.2} s (within --timeout {:.1} s), its server asleep meanwhile (waiting on a timer or I/O of its own); its other generated cases were not run, so a slow tool costs its latency once, not every time",
-                            took.as_secs_f64(),
-                            self.session.timeout.as_secs_f64()
+                    let (answered, why, cost) = match asleep {
+                        true => (
+                            "a case",
+                            ", its server asleep meanwhile (waiting on a timer or I/O of its own)",
+                            "once",
                         ),
-                        false => format!(
-                            "tool {t:?} answered two cases in a row slowly, the second ({value}) only after {:.2} s (within --timeout {:.1} s); its other generated cases were not run, so a slow tool costs its latency twice, not every time",
-                            took.as_secs_f64(),
-                            self.session.timeout.as_secs_f64()
-                        ),
-                    });
+                        false => ("two cases in a row slowly, the second", "", "twice"),
+                    };
+                    record.notes.push(format!(
+                        "tool {t:?} answered {answered} ({value}) only after {:.2} s (within --timeout {:.1} s){why}; its other generated cases were not run, so a slow tool costs its latency {cost}, not every time",
+                        took.as_secs_f64(),
+                        self.session.timeout.as_secs_f64()
+                    ));
                     walk.done_tools.push(t);
                 }
                 item.done = item.n;
