@@ -5,7 +5,10 @@
 //!   with its params malformed (`LC-INIT-PARAMS-MALFORMED`), then a ping between the
 //!   initialize response and `notifications/initialized` (`LC-PING-ANYTIME`). Its own
 //!   process, because a server may rightly end or refuse a session whose initialize was
-//!   malformed, and because the main session must stay a well-behaved client.
+//!   malformed, and because the main session must stay a well-behaved client. Over stdio,
+//!   a session the server kept healthy (every malformed initialize refused, the real one
+//!   and the ping answered) is initialized and goes on as the property phase's first
+//!   session: one process start less per revision.
 //! - In the main session: an empty batch and a batch of notifications only, in the
 //!   revision that has batches (`RPC-BATCH-RESPONSE-R2`); a cancellation of a request
 //!   already answered and a malformed one (`CANCEL-IGNORE-INVALID`).
@@ -113,11 +116,18 @@ fn malformed_params(version: &str) -> Vec<(&'static str, Option<Value>)> {
 /// server refuses them with an error (a success or silence ends the series: the session
 /// is then initialized, or in doubt), the well-formed one if all were refused, then a
 /// ping before `notifications/initialized`.
+///
+/// With `keep`, a session left healthy (every malformed initialize refused, the
+/// well-formed one answered with `revision`, the ping with a result) is sent
+/// `notifications/initialized` and handed back with its history forgotten: the property
+/// phase starts on it instead of a fresh process (a Python server's start costs about a
+/// second). Its record's transcript ends before that notification.
 pub(super) async fn early_session(
     command: &ServerCommand,
     revision: &'static Revision,
     config: &SessionConfig,
-) -> crate::Result<EarlySession> {
+    keep: bool,
+) -> crate::Result<(EarlySession, Option<Session>)> {
     let mut session = Session::start(command, config.clone())?;
     let mut malformed = Vec::new();
     let mut refused_all = true;
@@ -143,9 +153,28 @@ pub(super) async fn early_session(
     if record.initialized().is_some() && session.ended().is_none() {
         record.ping = Some(session.request("ping", None).await);
     }
+    let answered = record
+        .initialize
+        .as_ref()
+        .and_then(Exchange::result)
+        .and_then(|r| r.get("protocolVersion"))
+        .and_then(Value::as_str);
+    let healthy = refused_all
+        && answered == Some(revision.id)
+        && record.ping.as_ref().is_some_and(|p| p.result().is_some());
+    if keep && healthy && session.exited().is_none() {
+        record.transcript = session.transcript().clone();
+        session.notify("notifications/initialized", None).await;
+        if session.ended().is_none() && session.forget_history() {
+            session.harness_note(
+                "the edge probes' session, initialized and handed to the property phase (its earlier lines are in the edge probes' record)",
+            );
+            return Ok((record, Some(session)));
+        }
+    }
     session.kill().await;
     record.transcript = session.into_transcript();
-    Ok(record)
+    Ok((record, None))
 }
 
 /// A ping with the id `true`, sent after the request without `method`: an invalid Request

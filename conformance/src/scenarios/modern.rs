@@ -22,8 +22,8 @@
 use serde_json::{json, Value};
 
 use super::revision::RevisionRecord;
-use super::{tools, CLIENT_NAME};
-use crate::protocol::{Exchange, Session, SessionConfig, Transcript};
+use super::{era, tools, CLIENT_NAME};
+use crate::protocol::{Exchange, Revision, Session, SessionConfig, Transcript};
 use crate::transport::ServerCommand;
 
 /// The `_meta` key of the protocol version (index.mdx, Per-request protocol fields).
@@ -210,17 +210,16 @@ fn compact(value: &Value) -> String {
 }
 
 /// The probes only the modern era has, after the Tools conversation and the malformed
-/// probes. Each runs only while the server still answers.
+/// probes. Each runs only while the server still answers. Returns the fresh walk's
+/// session when it is kept for the property phase (see [`fresh_walk`]).
 pub async fn probes(
     session: &mut Session,
     record: &mut RevisionRecord,
     command: &ServerCommand,
     config: &SessionConfig,
-) {
+) -> Option<Session> {
     let version = record.requested.id;
-    let Some(mut modern) = record.modern.take() else {
-        return;
-    };
+    let mut modern = record.modern.take()?;
     // M-META-REQUIRED: each required field left out in turn (raw lines: the session
     // would stamp the field back in).
     let client_info = json!({"name": CLIENT_NAME, "version": env!("CARGO_PKG_VERSION")});
@@ -290,13 +289,18 @@ pub async fn probes(
     if session.ended().is_none() {
         modern.late_walk = tools::walk(session, super::revision::MAX_PAGES).await.0;
     }
+    // Over stdio, the fresh walk's process goes on as the property phase's first session.
+    let mut spare = None;
     if session.ended().is_none() {
-        modern.fresh_walk = fresh_walk(command, config, version).await;
+        let keep = !session.is_http();
+        let walked = fresh_walk(command, config, record.requested, keep).await;
+        (modern.fresh_walk, spare) = walked;
     }
     if session.ended().is_none() {
         modern.initialize = legacy_initialize(command, config).await;
     }
     record.modern = Some(modern);
+    spare
 }
 
 /// `subscriptions/listen` for tool-list changes, a liveness request (the acknowledgment
@@ -392,15 +396,32 @@ async fn legacy_initialize(
 }
 
 /// One walk of `tools/list` on a fresh process (`M-STATELESS`: a list must not depend
-/// on what came before on the connection).
+/// on what came before on the connection). With `keep`, a process whose every page was
+/// answered with a result is handed back, history forgotten, speaking `revision` as
+/// [`era::open`] would: the property phase starts on it instead of a fresh process.
 async fn fresh_walk(
     command: &ServerCommand,
     config: &SessionConfig,
-    version: &str,
-) -> Option<(Vec<Exchange>, Transcript)> {
-    let mut session = Session::start(command, config.clone()).ok()?;
-    session.speak_modern(request_meta(version, json!({})));
+    revision: &'static Revision,
+    keep: bool,
+) -> (Option<(Vec<Exchange>, Transcript)>, Option<Session>) {
+    let Ok(mut session) = Session::start(command, config.clone()) else {
+        return (None, None);
+    };
+    session.speak_modern(request_meta(revision.id, json!({})));
     let (pages, _) = tools::walk(&mut session, super::revision::MAX_PAGES).await;
+    if keep && !pages.is_empty() && pages.iter().all(|p| p.result().is_some()) {
+        let transcript = session.transcript().clone();
+        if session.exited().is_none()
+            && session.forget_history()
+            && era::open(&mut session, revision).await.is_ok()
+        {
+            session.harness_note(
+                "the fresh tools/list walk's session, handed to the property phase (its earlier lines are in the walk's record)",
+            );
+            return (Some((pages, transcript)), Some(session));
+        }
+    }
     session.kill().await;
-    Some((pages, session.into_transcript()))
+    (Some((pages, session.into_transcript())), None)
 }

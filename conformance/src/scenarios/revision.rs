@@ -241,10 +241,13 @@ pub async fn run_revision(
     };
     // Whether the edge probes' short session is still to run (see below).
     let mut early = false;
+    // A probe's session left healthy, where the property phase starts instead of a fresh
+    // process (over stdio, where a session is a process start).
+    let mut spare = None;
     if record.stopped.is_none() {
         if record.modern.is_some() {
             converse_modern(&mut session, &mut record, policy).await;
-            modern::probes(&mut session, &mut record, command, config).await;
+            spare = modern::probes(&mut session, &mut record, command, config).await;
         } else {
             converse(&mut session, &mut record, policy).await;
             // The edge probes' short session (initialize-phase probes: legacy only) runs
@@ -254,7 +257,8 @@ pub async fn run_revision(
             // the process (below), not beside the property phase, whose work on this
             // thread could hold up its reading; over HTTP here.
             if session.is_http() {
-                record.edges.early = Some(edges::early_session(command, revision, config).await?);
+                let (found, _) = edges::early_session(command, revision, config, false).await?;
+                record.edges.early = Some(found);
             } else {
                 early = true;
             }
@@ -262,7 +266,7 @@ pub async fn run_revision(
     }
     let early = async {
         match early {
-            true => edges::early_session(command, revision, config)
+            true => edges::early_session(command, revision, config, true)
                 .await
                 .map(Some),
             false => Ok(None),
@@ -286,8 +290,9 @@ pub async fn run_revision(
         let grace = start_up.saturating_mul(SHUTDOWN_PER_START_UP);
         let (ended, early) =
             tokio::join!(session.begin_shutdown(QUIET_SHUTDOWN_CHECK, grace), early);
-        if let Some(early) = early? {
-            record.edges.early = Some(early);
+        if let Some((found, kept)) = early? {
+            record.edges.early = Some(found);
+            spare = spare.or(kept);
         }
         ended.map(|ended| record.shutdown = Some(shutdown(ended)))
     };
@@ -296,7 +301,7 @@ pub async fn run_revision(
             record.transcript = session.into_transcript();
             record.phases.scripted = started.elapsed();
             if let Some((found, took)) =
-                generate(&record, command, config, policy, properties, seed).await?
+                generate(&record, spare, command, config, policy, properties, seed).await?
             {
                 record.properties = Some(found);
                 record.phases.properties = took;
@@ -316,7 +321,7 @@ pub async fn run_revision(
             tokio::pin!(ending);
             let mut ended_first = None;
             let generated = {
-                let work = generate(&record, command, config, policy, properties, seed);
+                let work = generate(&record, spare, command, config, policy, properties, seed);
                 tokio::pin!(work);
                 loop {
                     tokio::select! {
@@ -362,6 +367,7 @@ const QUIET_SHUTDOWN_CHECK: Duration = Duration::from_secs(1);
 /// stopped, or the server flooded it).
 async fn generate(
     record: &RevisionRecord,
+    spare: Option<Session>,
     command: &ServerCommand,
     config: &SessionConfig,
     policy: &CallPolicy,
@@ -372,6 +378,9 @@ async fn generate(
     // A server that flooded the scripted session would flood every property case too.
     let flooded = record.transcript.flood_cut().is_some();
     let (Some(props), None, false) = (properties, &record.stopped, flooded) else {
+        if let Some(mut spare) = spare {
+            spare.kill().await;
+        }
         return Ok(None);
     };
     let revision = record
@@ -404,7 +413,10 @@ async fn generate(
         config: props,
         slow_tools: &slow_tools,
     };
-    let found = run.run().await;
+    // The spare session speaks the revision it was opened for: the property phase's
+    // only when the server negotiated the revision asked for.
+    let spare = spare.filter(|_| revision.id == record.requested.id);
+    let found = run.run_on(spare).await;
     Ok(Some((found, started.elapsed())))
 }
 

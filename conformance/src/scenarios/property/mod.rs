@@ -2,8 +2,9 @@
 //! sequences drawn from proptest strategies, with a fixed seed, shrinking and replay.
 //!
 //! Scripted scenarios find what we thought of; these find what we did not. Every case
-//! is one request (plus a liveness ping) in a session of its own server process, which is
-//! restarted whenever a case kills it. A failing case is shrunk with proptest's value
+//! is one request (plus a liveness ping) in a session of the phase's own server process
+//! (one a scripted probe left healthy, when there is one), which is restarted whenever a
+//! case kills it. A failing case is shrunk with proptest's value
 //! trees to the smallest input that fails the same way, confirmed once more in a fresh
 //! process, and kept as a [`CaseFile`] that `mcp-conformance replay` repeats exactly.
 //!

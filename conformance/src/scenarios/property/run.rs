@@ -15,7 +15,7 @@ use super::env::{probe_checks, probe_tool, Env, Outcome, Probe};
 use super::plan::{Item, TOOL_CASE_BUDGET};
 use super::{CaseFile, CaseMessage, FailureKind, InputIndependent, PropertyRecord, SlowCall};
 use crate::checks::CheckId;
-use crate::protocol::{Exchange, Revision, SchemaSet, SessionConfig};
+use crate::protocol::{Exchange, Revision, SchemaSet, Session, SessionConfig};
 use crate::scenarios::era;
 use crate::scenarios::policy::CallPolicy;
 use crate::scenarios::progress::{self, Phase};
@@ -153,9 +153,17 @@ impl PropertyRun<'_> {
     /// (the values do not depend on the order: each property draws from its own seeded
     /// runner). Without one, each property runs all its cases in turn, in plan order.
     pub async fn run(&self) -> PropertyRecord {
+        self.run_on(None).await
+    }
+
+    /// [`PropertyRun::run`], starting on `opened` (a session of the server already
+    /// opened for this revision, every request on it answered) instead of a fresh
+    /// process.
+    pub async fn run_on(&self, opened: Option<Session>) -> PropertyRecord {
         let started = Instant::now();
         let mut record = PropertyRecord::default();
         let mut env = Env::new(self.command, self.session, self.revision, self.schemas);
+        env.session = opened;
         let mut items = self.plan(&mut record).await;
         progress::enter(Phase::Property);
         let total: u64 = items.iter().map(|i| u64::from(i.n)).sum();
