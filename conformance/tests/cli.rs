@@ -569,6 +569,17 @@ fn same_report_for_any_jobs(dir: &Path, _: &[Output]) {
         "four revisions and the negotiation probes: {timing}"
     );
     assert!(timing["requests"].as_u64().unwrap() > 4 * 10, "{timing}");
+    // Over stdio, no process is started where a healthy one can go on: per handshake
+    // revision the scripted session's and the edge probes' (the property phase starts on
+    // the latter, the sequences go on it); in 2026-07-28 also the `initialize` probe's.
+    for revision in timing["revisions"].as_array().unwrap() {
+        let want = if revision["revision"] == "2026-07-28" {
+            3
+        } else {
+            2
+        };
+        assert_eq!(revision["processes"], want, "{revision}");
+    }
     assert_eq!(one, three);
 }
 

@@ -478,6 +478,32 @@ fn hostile_answers_every_id_twice() {
     assert!(fails.is_empty(), "misattributed: {fails:?}");
 }
 
+/// A server that degrades with use (every request answered twice once it has answered
+/// 40 pings in one process): the sequences, sent on the property phase's process after
+/// its cases, see the double answers there; sent again in a fresh process, they are
+/// answered well, and that verdict stands (what earlier cases left behind never decides
+/// it), with a note saying what the worn process did.
+#[test]
+fn a_sequence_broken_only_on_a_worn_process_is_judged_on_a_fresh_one() {
+    let outcome = hostile_with(
+        &["tired", "40"],
+        &["--cases", "16"],
+        "prop-server-survives",
+        "pass",
+        "a fresh process answered the sequence well",
+    );
+    let (_, message, _) = outcome.result("prop-server-survives");
+    assert!(
+        message.contains("seq-pipelined: on the property phase's process")
+            && message.contains("\"pipe-1\" was answered again"),
+        "{message}"
+    );
+    for check in ["seq-pipelined", "seq-cancel"] {
+        let (status, message, _) = outcome.result(check);
+        assert_eq!(status, "pass", "{check}: {message}");
+    }
+}
+
 /// A flood of stderr between stdout lines: a conformant server otherwise, judged as
 /// one (stderr is evidence, kept up to a budget and counted past it).
 #[test]

@@ -128,7 +128,7 @@ impl PropertyRun<'_> {
                     let mut shown = first.problems;
                     shown.extend(first.again);
                     record.notes.push(format!(
-                        "{check}: after the property phase's cases, the same process answered the sequence with {}; a fresh process answered it well",
+                        "{check}: on the property phase's process, after its cases: {}; a fresh process answered the sequence well",
                         shown.join("; ")
                     ));
                 }
