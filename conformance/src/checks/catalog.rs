@@ -1005,6 +1005,28 @@ impl CheckId {
     pub fn parse(id: &str) -> Option<CheckId> {
         CheckId::ALL.iter().copied().find(|c| c.as_str() == id)
     }
+
+    /// Whether the check judges whole messages or generated cases by rules other rows
+    /// state (the schema sweep, the property phase): a finding of it on an answer another
+    /// check already failed is that check's fault seen again. A check of a rule of its
+    /// own judges a fault of its own, even on the same answer (a wrong error code and a
+    /// multi-line error message are two fixes).
+    pub fn restates(self) -> bool {
+        use CheckId::*;
+        matches!(
+            self,
+            SchemaServerMessages
+                | PropServerSurvives
+                | PropValidCallResult
+                | PropValidCallAccepted
+                | PropInvalidCallRejected
+                | PropIdRoundtrip
+                | PropUnknownMethod
+                | PropRandomCursor
+                | SeqPipelined
+                | SeqCancel
+        )
+    }
 }
 
 impl std::fmt::Display for CheckId {

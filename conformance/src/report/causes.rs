@@ -8,36 +8,50 @@
 //! A finding shares the cause of an earlier one when every answer its evidence shows
 //! (ids aside), each with the request it follows (ids, `_meta` and empty params aside: a
 //! request with `params: {}` or only `_meta` asks what one without params asks), was shown
-//! before: the link
-//! never hides an answer the reader has not seen. It points at the first finding that
-//! showed its first answer.
-//! Initialize answers are left out (every generated case shows one), and so are
-//! notifications and lines that are not JSON: they do not point at one cause. Findings
-//! are linked only to a finding of the same status, the first in report order
-//! (revisions in order; within one, failures then warnings, in catalog order).
+//! before: the link never hides an answer the reader has not seen. It points at the first
+//! finding that showed its first answer. Initialize answers are left out (every generated
+//! case shows one), and so are notifications and lines that are not JSON: they do not
+//! point at one cause.
+//!
+//! Findings are linked only to a finding of the same status, the first in report order
+//! (revisions in order; within one, failures then warnings, in catalog order), and only
+//! when they can be its fault seen again: a finding of the same check (in another
+//! revision), or of a check that restates rules of others ([`CheckId::restates`]: the
+//! schema sweep, the property phase). Two checks of rules of their own that one answer
+//! breaks (a wrong error code, a multi-line message) are two causes.
 
 use std::collections::HashMap;
 
 use serde_json::Value;
 
 use super::model::RunReport;
-use crate::checks::{Evidence, SameCause, Status};
+use crate::checks::{CheckId, Evidence, SameCause, Status};
 use crate::protocol::Direction;
 
 impl RunReport {
     /// Links each finding that shows a server answer an earlier finding of the same
     /// status already showed (see the module documentation).
     pub fn link_causes(&mut self) {
-        let mut first: HashMap<(Status, String), SameCause> = HashMap::new();
+        // Per answer, the root findings that showed it, first first (one per check).
+        let mut shown: HashMap<(Status, String), Vec<SameCause>> = HashMap::new();
         for rev in &mut self.revisions {
             let revision = rev.revision;
             for status in [Status::Fail, Status::Warn] {
                 for result in rev.results.iter_mut().filter(|r| r.status == status) {
                     let keys = answers(&result.evidence);
+                    let restates = CheckId::parse(result.check).is_some_and(CheckId::restates);
+                    // The finding this one's answer can be the fault of: the first that
+                    // showed it, or, for a check of a rule of its own, its own earlier one.
+                    let root_of = |key: &String| {
+                        let roots = shown.get(&(status, key.clone()))?;
+                        roots
+                            .iter()
+                            .find(|root| restates || root.check == result.check)
+                            .copied()
+                    };
                     // Linked only when every answer it shows was shown before: a link
                     // never hides an answer the reader has not seen.
-                    let shown = |k: &String| first.get(&(status, k.clone())).copied();
-                    let root = match keys.iter().map(shown).collect::<Option<Vec<_>>>() {
+                    let root = match keys.iter().map(root_of).collect::<Option<Vec<_>>>() {
                         Some(roots) => roots.first().copied(),
                         None => None,
                     };
@@ -46,7 +60,10 @@ impl RunReport {
                         revision,
                     });
                     for key in keys {
-                        first.entry((status, key)).or_insert(owner);
+                        let roots = shown.entry((status, key)).or_default();
+                        if !roots.iter().any(|r| r.check == owner.check) {
+                            roots.push(owner);
+                        }
                     }
                     result.same_cause_as = root;
                 }
@@ -212,6 +229,51 @@ mod tests {
                 ("2024-11-05", "prop-valid-call-result", root),
                 ("2024-11-05", "schema-server-messages", root),
                 ("2025-03-26", "tc-content-types", root),
+            ]
+        );
+    }
+
+    #[test]
+    fn two_rules_of_their_own_broken_by_one_answer_are_two_causes() {
+        let dump = [
+            call(json!(7)),
+            (
+                Direction::Received,
+                json!({"jsonrpc": "2.0", "id": 7, "error": {"code": -32603, "message": "[\n  {\n"}}),
+            ),
+        ];
+        let mut r = report(vec![
+            (
+                "2024-11-05",
+                vec![
+                    finding("rpc-error-message", Status::Warn, &dump),
+                    finding("tc-err-malformed", Status::Warn, &dump),
+                    finding("prop-invalid-call-rejected", Status::Warn, &dump),
+                ],
+            ),
+            (
+                "2025-03-26",
+                vec![finding("tc-err-malformed", Status::Warn, &dump)],
+            ),
+        ]);
+        r.link_causes();
+        let root = |check| {
+            Some(SameCause {
+                check,
+                revision: "2024-11-05",
+            })
+        };
+        assert_eq!(
+            links(&r),
+            [
+                ("2024-11-05", "rpc-error-message", None),
+                ("2024-11-05", "tc-err-malformed", None),
+                (
+                    "2024-11-05",
+                    "prop-invalid-call-rejected",
+                    root("rpc-error-message")
+                ),
+                ("2025-03-26", "tc-err-malformed", root("tc-err-malformed")),
             ]
         );
     }
