@@ -188,9 +188,17 @@ impl<'a> Env<'a> {
         }
     }
 
+    /// A fresh process, opened for the revision. In 2026-07-28, which has no handshake, a
+    /// liveness request goes first: the first request of a process also waits for it to
+    /// start (three timeouts), and a case must get one timeout, as after a legacy
+    /// `initialize` (a stall confirmed in a fresh process would otherwise cost 30 s, not 10).
     pub(super) async fn fresh(&self) -> Option<Session> {
         let mut session = Session::start(self.command, self.config.clone()).ok()?;
         era::open(&mut session, self.revision).await.ok()?;
+        if self.revision.modern() && session.liveness().await.silence().is_some() {
+            session.kill().await;
+            return None;
+        }
         Some(session)
     }
 
