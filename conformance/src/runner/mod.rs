@@ -32,7 +32,7 @@ use crate::report::{
 };
 use crate::scenarios::slot::{self, Pool, Slot};
 use crate::scenarios::{
-    negotiate, probe_unsupported, progress, run_revision, CallPolicy, NegotiationRecord,
+    negotiate, probe_unsupported, progress, run_revision, CallPolicy, NegotiationRecord, PlanCache,
     PropertyConfig, RevisionRecord,
 };
 use crate::transport::{check_tls, speaks_sse, HttpKind, LaunchedServer, ServerCommand};
@@ -508,6 +508,8 @@ async fn conversations(
     stop: &mut (impl Future<Output = String> + Unpin),
 ) -> crate::Result<(Vec<Option<Finished>>, Option<String>)> {
     let shared = Rc::new(config.clone());
+    // Tool strategies, built by the first revision that lists a tool, reused by the rest.
+    let plans = Rc::new(PlanCache::default());
     let mut finished: Vec<Option<Finished>> = config.revisions.iter().map(|_| None).collect();
     let mut running = JoinSet::new();
     // What each running revision is doing, for the front end's status line.
@@ -529,7 +531,7 @@ async fn conversations(
             };
             let revision = config.revisions[next];
             on_event(RunEvent::RevisionStarted(revision.id));
-            let tracker = start(&mut running, &shared, next, slot);
+            let tracker = start(&mut running, &shared, &plans, next, slot);
             live.push((next, revision.id, tracker));
             next += 1;
         }
@@ -582,10 +584,12 @@ type Conversation = (usize, (crate::Result<RevisionRecord>, PartTiming));
 fn start(
     running: &mut JoinSet<Conversation>,
     config: &Rc<RunConfig>,
+    plans: &Rc<PlanCache>,
     n: usize,
     slot: Arc<Slot>,
 ) -> Arc<progress::Progress> {
     let c = Rc::clone(config);
+    let plans = Rc::clone(plans);
     let tracker = Arc::new(progress::Progress::default());
     let progress = Arc::clone(&tracker);
     running.spawn_local(async move {
@@ -598,6 +602,7 @@ fn start(
             &c.call_policy,
             c.properties.as_ref(),
             c.seed,
+            &plans,
         ));
         let conversation = progress::tracked(progress, conversation);
         let done = timed(slot::holding(Arc::clone(&slot), conversation)).await;

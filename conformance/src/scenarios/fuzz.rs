@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use super::initialize_params;
 use super::policy::CallPolicy;
-use super::property::{PropertyConfig, PropertyFailure, PropertyRun};
+use super::property::{PlanCache, PropertyConfig, PropertyFailure, PropertyRun};
 use super::tools::walk;
 use crate::protocol::{Revision, SchemaSet, Session, SessionConfig};
 use crate::transport::ServerCommand;
@@ -55,6 +55,8 @@ pub async fn fuzz(
     let listed = tools && !pages.is_empty() && pages.iter().all(|p| p.result().is_some());
     let schemas = SchemaSet::new(revision)?;
     let mut outcome = FuzzOutcome::default();
+    // The strategies do not depend on the seed: built in the first round, reused after.
+    let plans = PlanCache::default();
     while started.elapsed() < budget {
         let remaining = budget.saturating_sub(started.elapsed());
         let config = PropertyConfig {
@@ -72,6 +74,7 @@ pub async fn fuzz(
             seed: seed.wrapping_add(outcome.rounds),
             config: &config,
             slow_tools: &[],
+            plans: Some(&plans),
         };
         let record = run.run().await;
         if let Some(ii) = &record.input_independent {

@@ -35,7 +35,7 @@ pub use negotiation::{
 pub use policy::{CallMode, CallPolicy};
 pub(crate) use property::splitmix64;
 pub use property::{
-    runner_for, CaseFile, CaseMessage, FailureKind, InputIndependent, PropertyConfig,
+    runner_for, CaseFile, CaseMessage, FailureKind, InputIndependent, PlanCache, PropertyConfig,
     PropertyFailure, PropertyRecord, PropertyRun, RawFrame, SlowCall, TOOL_CASE_BUDGET,
 };
 pub use replay::{replay, ReplayOutcome};

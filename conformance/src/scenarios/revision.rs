@@ -14,7 +14,7 @@ use super::initialize_params;
 use super::modern::{self, ModernRecord};
 use super::policy::CallPolicy;
 use super::progress::{self, Phase};
-use super::property::{PropertyConfig, PropertyRecord, PropertyRun};
+use super::property::{PlanCache, PropertyConfig, PropertyRecord, PropertyRun};
 use super::slot;
 use super::tools::{self, ToolsRecord};
 use crate::protocol::{
@@ -166,7 +166,8 @@ impl RevisionRecord {
 /// A raw line that is not JSON (truncated in the middle of an object).
 pub const MALFORMED_JSON: &str = r#"{"jsonrpc": "2.0", "method": "ping", "id": "#;
 
-/// Runs the revision's conversation against a fresh server process.
+/// Runs the revision's conversation against a fresh server process. `plans` holds the
+/// tool strategies the run's other revisions built (see [`PlanCache`]).
 pub async fn run_revision(
     command: &ServerCommand,
     revision: &'static Revision,
@@ -174,6 +175,7 @@ pub async fn run_revision(
     policy: &CallPolicy,
     properties: Option<&PropertyConfig>,
     seed: u64,
+    plans: &PlanCache,
 ) -> crate::Result<RevisionRecord> {
     let started = std::time::Instant::now();
     progress::enter(Phase::Starting);
@@ -300,8 +302,10 @@ pub async fn run_revision(
         Ok(()) => {
             record.transcript = session.into_transcript();
             record.phases.scripted = started.elapsed();
-            if let Some((found, took)) =
-                generate(&record, spare, command, config, policy, properties, seed).await?
+            if let Some((found, took)) = generate(
+                &record, spare, plans, command, config, policy, properties, seed,
+            )
+            .await?
             {
                 record.properties = Some(found);
                 record.phases.properties = took;
@@ -321,7 +325,9 @@ pub async fn run_revision(
             tokio::pin!(ending);
             let mut ended_first = None;
             let generated = {
-                let work = generate(&record, spare, command, config, policy, properties, seed);
+                let work = generate(
+                    &record, spare, plans, command, config, policy, properties, seed,
+                );
                 tokio::pin!(work);
                 loop {
                     tokio::select! {
@@ -365,9 +371,11 @@ const QUIET_SHUTDOWN_CHECK: Duration = Duration::from_secs(1);
 /// The property phase (its own server processes) with what the scripted conversation
 /// learned, and how long it took; `None` when it does not run (disabled, the conversation
 /// stopped, or the server flooded it).
+#[allow(clippy::too_many_arguments)]
 async fn generate(
     record: &RevisionRecord,
     spare: Option<Session>,
+    plans: &PlanCache,
     command: &ServerCommand,
     config: &SessionConfig,
     policy: &CallPolicy,
@@ -412,6 +420,7 @@ async fn generate(
         seed,
         config: props,
         slow_tools: &slow_tools,
+        plans: Some(plans),
     };
     // The spare session speaks the revision it was opened for: the property phase's
     // only when the server negotiated the revision asked for.

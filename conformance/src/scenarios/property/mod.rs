@@ -29,7 +29,7 @@ mod shrink;
 
 pub use crate::checks::rules::FailureKind;
 pub use case::{CaseFile, CaseMessage, RawFrame};
-pub use plan::TOOL_CASE_BUDGET;
+pub use plan::{PlanCache, TOOL_CASE_BUDGET};
 pub use record::{InputIndependent, PropertyFailure, PropertyRecord, SlowCall};
 pub use run::{PropertyConfig, PropertyRun};
 pub use seeds::runner_for;

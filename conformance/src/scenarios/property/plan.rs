@@ -8,6 +8,7 @@
 //! strategies is bounded by the generators' size budget; the plan yields to the runtime
 //! between tools, so a signal is seen while a long listing is planned.
 
+use std::cell::RefCell;
 use std::sync::Arc;
 
 use proptest::strategy::BoxedStrategy;
@@ -51,6 +52,62 @@ impl Item {
     /// Cases not run yet.
     pub(super) fn left(&self) -> u32 {
         self.n - self.done
+    }
+}
+
+/// Tool argument strategies built once per run. Most servers list the same tools in every
+/// revision, and building a tool's strategies (each filter probed with 64 draws) is the
+/// largest cost of a fast server's run: a revision whose tool has the inputSchema another
+/// revision built for, in the same dialect, takes that one's. Strategies do not depend on
+/// the seed (each property's runner does), so the cases and the report are the same.
+/// Bounded as the tools are: [`MAX_CALLED_TOOLS`] per revision.
+///
+/// [`MAX_CALLED_TOOLS`]: crate::scenarios::tools::MAX_CALLED_TOOLS
+#[derive(Default)]
+pub struct PlanCache {
+    built: RefCell<Vec<Built>>,
+}
+
+/// A tool's strategies, with the schema and dialect they were built for.
+struct Built {
+    name: String,
+    dialect: strategy::Dialect,
+    tool: ToolDef,
+    valid: Result<BoxedStrategy<Value>, strategy::Unsupported>,
+    invalid: Result<Vec<strategy::InvalidVariant>, strategy::Unsupported>,
+}
+
+/// Most entries a cache keeps: every callable tool of two dialects, twice over (a server
+/// listing other tools in other revisions).
+const MAX_CACHED: usize = 4 * crate::scenarios::tools::MAX_CALLED_TOOLS;
+
+impl PlanCache {
+    /// The strategies for `tool` in `dialect`, built by `build` unless an equal
+    /// inputSchema was built for already.
+    fn get_or_build(
+        &self,
+        name: &str,
+        dialect: strategy::Dialect,
+        tool: &ToolDef,
+        build: impl FnOnce() -> Built,
+    ) -> (
+        Result<BoxedStrategy<Value>, strategy::Unsupported>,
+        Result<Vec<strategy::InvalidVariant>, strategy::Unsupported>,
+    ) {
+        let found = self.built.borrow().iter().find_map(|b| {
+            (b.name == name && b.dialect == dialect && b.tool["inputSchema"] == tool["inputSchema"])
+                .then(|| (b.valid.clone(), b.invalid.clone()))
+        });
+        if let Some(found) = found {
+            return found;
+        }
+        let built = build();
+        let out = (built.valid.clone(), built.invalid.clone());
+        let mut cache = self.built.borrow_mut();
+        if cache.len() < MAX_CACHED {
+            cache.push(built);
+        }
+        out
     }
 }
 
@@ -177,8 +234,24 @@ impl PropertyRun<'_> {
         };
         // The definition is the listing's, shared by the tool's properties and the
         // strategies' judge (it may be megabytes).
-        let doc: Arc<dyn strategy::SchemaDoc> = Arc::new(InputSchema(tool.clone()));
-        match strategy::valid_doc(Arc::clone(&doc), dialect) {
+        let build = || {
+            let doc: Arc<dyn strategy::SchemaDoc> = Arc::new(InputSchema(tool.clone()));
+            Built {
+                name: name.to_string(),
+                dialect,
+                tool: tool.clone(),
+                valid: strategy::valid_doc(Arc::clone(&doc), dialect),
+                invalid: strategy::invalid_doc(doc, dialect),
+            }
+        };
+        let (valid, invalid) = match self.plans {
+            Some(cache) => cache.get_or_build(name, dialect, &tool, build),
+            None => {
+                let built = build();
+                (built.valid, built.invalid)
+            }
+        };
+        match valid {
             Ok(s) => {
                 plan.valid = Some(Item::new(
                     self.seed,
@@ -193,7 +266,7 @@ impl PropertyRun<'_> {
                 e.0
             )),
         }
-        match strategy::invalid_doc(doc, dialect) {
+        match invalid {
             Ok(variants) => {
                 let per = (cases / 4).max(2);
                 for v in variants {

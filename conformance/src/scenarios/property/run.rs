@@ -12,7 +12,7 @@ use proptest::strategy::{Strategy, ValueTree};
 use serde_json::Value;
 
 use super::env::{probe_checks, probe_tool, Env, Outcome, Probe};
-use super::plan::{Item, TOOL_CASE_BUDGET};
+use super::plan::{Item, PlanCache, TOOL_CASE_BUDGET};
 use super::{CaseFile, CaseMessage, FailureKind, InputIndependent, PropertyRecord, SlowCall};
 use crate::checks::CheckId;
 use crate::protocol::{Exchange, Revision, SchemaSet, Session, SessionConfig};
@@ -143,6 +143,8 @@ pub struct PropertyRun<'a> {
     /// Tools whose scripted call outlasted the timeout: they get no generated cases (a
     /// slow tool costs its latency once, in the scripted phase, where it is reported).
     pub slow_tools: &'a [String],
+    /// Strategies other revisions of the run built, when they are shared.
+    pub plans: Option<&'a PlanCache>,
 }
 
 impl PropertyRun<'_> {
