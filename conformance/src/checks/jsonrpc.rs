@@ -510,7 +510,7 @@ pub(super) fn response_required(ctx: &Ctx<'_>) -> Verdict {
         if let Some(ii) = phase.and_then(|p| p.input_independent.as_ref()) {
             let seqs: Vec<usize> = (0..ii.transcript.entries().len()).collect();
             let mut evidence = vec![Evidence::note(format!("first seen on {}", ii.first_seen))];
-            evidence.push(Evidence::note("in a fresh server process:"));
+            evidence.push(Evidence::fresh_process());
             evidence.extend(evidence_from(&ii.transcript, &seqs));
             return Verdict::Violation(
                 format!(

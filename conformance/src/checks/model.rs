@@ -323,7 +323,20 @@ impl Evidence {
             text: text.into(),
         }
     }
+
+    /// The note that the messages after it are a fresh server process's, from its start
+    /// (its opening included: `initialize`, or a `server/discover` in 2026-07-28).
+    pub fn fresh_process() -> Self {
+        Self::note(FRESH_PROCESS)
+    }
+
+    /// Whether this is the [`Evidence::fresh_process`] note.
+    pub fn is_fresh_process(&self) -> bool {
+        self.direction == Direction::Harness && self.text == FRESH_PROCESS
+    }
 }
+
+const FRESH_PROCESS: &str = "in a fresh server process:";
 
 /// What a judge decided.
 #[derive(Debug, Clone)]

@@ -49,7 +49,7 @@ pub(super) fn failure_evidence(f: &PropertyFailure) -> Vec<Evidence> {
             "the minimal case did not fail the same way in a fresh process (flaky?)",
         ));
     }
-    out.push(Evidence::note("in a fresh server process:"));
+    out.push(Evidence::fresh_process());
     let seqs: Vec<usize> = (0..f.transcript.entries().len()).collect();
     out.extend(evidence_from(&f.transcript, &seqs));
     out.push(Evidence::note(match &f.case_path {

@@ -10,8 +10,9 @@
 //! request with `params: {}` or only `_meta` asks what one without params asks), was shown
 //! before: the link never hides an answer the reader has not seen. It points at the first
 //! finding that showed its first answer. Initialize answers are left out (every generated
-//! case shows one), and so are notifications and lines that are not JSON: they do not
-//! point at one cause.
+//! case shows one), and so is the `server/discover` a fresh 2026-07-28 process opens with
+//! (after the [`Evidence::fresh_process`] note), notifications and lines that are not
+//! JSON: they do not point at one cause.
 //!
 //! Findings are linked only to a finding of the same status, the first in report order
 //! (revisions in order; within one, failures then warnings, in catalog order), and only
@@ -76,7 +77,14 @@ impl RunReport {
 fn answers(evidence: &[Evidence]) -> Vec<String> {
     let mut keys = Vec::new();
     let mut request: Option<Value> = None;
+    // Right after the fresh-process note: the process's first request opens it.
+    let mut opening = false;
+    let mut opened_by = false;
     for e in evidence {
+        if e.is_fresh_process() {
+            opening = true;
+            continue;
+        }
         let Ok(mut message) = serde_json::from_str::<Value>(&e.text) else {
             continue;
         };
@@ -93,13 +101,16 @@ fn answers(evidence: &[Evidence]) -> Vec<String> {
                         object.remove("params");
                     }
                 }
+                opened_by = std::mem::take(&mut opening);
                 request = Some(message);
             }
             Direction::Received
                 if object.contains_key("result") || object.contains_key("error") =>
             {
                 let Some(request) = &request else { continue };
-                if request.get("method").and_then(Value::as_str) == Some("initialize") {
+                let method = request.get("method").and_then(Value::as_str);
+                if method == Some("initialize") || (opened_by && method == Some("server/discover"))
+                {
                     continue;
                 }
                 keys.push(format!("{request}\n{message}"));
@@ -274,6 +285,59 @@ mod tests {
                     root("rpc-error-message")
                 ),
                 ("2025-03-26", "tc-err-malformed", root("tc-err-malformed")),
+            ]
+        );
+    }
+
+    #[test]
+    fn the_discover_a_fresh_process_opens_with_does_not_keep_a_link_away() {
+        let shown = [call(json!(13)), answer(json!(13), "resource_link")];
+        let discover = |id: i64| {
+            [
+                (
+                    Direction::Sent,
+                    json!({"jsonrpc": "2.0", "id": id, "method": "server/discover"}),
+                ),
+                (
+                    Direction::Received,
+                    json!({"jsonrpc": "2.0", "id": id, "result": {"supportedVersions": []}}),
+                ),
+            ]
+        };
+        let mut generated = vec![Evidence::fresh_process()];
+        let mut scripted_discover = Vec::new();
+        for (direction, v) in discover(1).into_iter().chain(shown.clone()) {
+            generated.push(Evidence {
+                direction,
+                text: v.to_string(),
+            });
+        }
+        for (direction, v) in discover(5) {
+            scripted_discover.push((direction, v));
+        }
+        let mut prop = finding("prop-valid-call-result", Status::Fail, &[]);
+        prop.evidence = generated;
+        let mut r = report(vec![(
+            "2026-07-28",
+            vec![
+                finding("tc-content-types", Status::Fail, &shown),
+                prop,
+                // A discover answer shown as evidence of its own (not a process's opening)
+                // still counts.
+                finding("schema-server-messages", Status::Fail, &scripted_discover),
+            ],
+        )]);
+        r.link_causes();
+        let root = Some(SameCause {
+            check: "tc-content-types",
+            revision: "2026-07-28",
+        });
+        assert_eq!(
+            links(&r),
+            [
+                ("2026-07-28", "tc-content-types", None),
+                ("2026-07-28", "prop-valid-call-result", root),
+                ("2026-07-28", "schema-server-messages", None),
             ]
         );
     }
