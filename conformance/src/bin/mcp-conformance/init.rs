@@ -7,7 +7,8 @@
 use std::io::Write;
 
 use mcp_conformance::config::{
-    CONFIG_FILE, DEFAULT_CASES, DEFAULT_CASES_DIR, DEFAULT_SEED, DEFAULT_TIMEOUT_SECS,
+    CONFIG_FILE, DEFAULT_CASES, DEFAULT_CASES_DIR, DEFAULT_MAX_LINE, DEFAULT_SEED,
+    DEFAULT_TIMEOUT_SECS,
 };
 use mcp_conformance::Error;
 
@@ -93,6 +94,10 @@ pub(crate) fn template(command: &[String]) -> String {
          # seed = {DEFAULT_SEED}                       # generated scenarios (printed in every report)\n\
          # cases = {DEFAULT_CASES}                     # generated cases per property; 0 skips them\n\
          # cases_dir = \"{DEFAULT_CASES_DIR}\"   # failing generated cases, for `replay`\n\
+         # time_budget = 60.0             # seconds of generated cases per revision (default: none)\n\
+         # jobs = 2                       # revisions driven at once (default: the number of cores)\n\
+         # max_time = 600.0               # bound on the whole run, in seconds (default: none)\n\
+         # max_line = {DEFAULT_MAX_LINE}            # longest stdout line accepted, in bytes\n\
          # call = \"all\"                  # which tools to call: all | read-only | none\n\
          # allow_tool = [\"get_*\"]        # call only tools matching these globs\n\
          # deny_tool = [\"delete_*\"]      # never call these\n\
@@ -145,6 +150,10 @@ mod tests {
                     "seed",
                     "cases",
                     "cases_dir",
+                    "time_budget",
+                    "jobs",
+                    "max_time",
+                    "max_line",
                     "call",
                     "allow_tool",
                     "deny_tool",
