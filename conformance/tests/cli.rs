@@ -286,6 +286,17 @@ const CASES: &[Case] = &[
         check: None,
     },
     Case {
+        name: "replay against the config file's server, not the recorded one: a not-reproduced verdict names both (0)",
+        files: &[("mcp-conformance.toml", "[server]\ncommand = \"{exe}\"\nargs = [\"reference-server\"]\n")],
+        steps: &[
+            (&["run", "--revision", "2025-11-25", "--cases-dir", "{dir}/cases", "--", "{exe}", "reference-server", "--fault", "crash-on-astral"],
+             1, &["replay: mcp-conformance replay"], &[]),
+            (&["replay", "{case}"], 0,
+             &["not reproduced against the server of mcp-conformance.toml (the case recorded `"], &["replaying against the server of"]),
+        ],
+        check: None,
+    },
+    Case {
         name: "2026-07-28: the property phase runs on the modern-only server (0); a failing generated case is saved without a handshake (1) and replays: reproduced (1), not against the fixed server (0)",
         files: &[],
         steps: &[

@@ -62,7 +62,10 @@ pub(crate) fn replay(args: ReplayArgs) -> Result<Exit> {
     if !case_ca_certs.is_empty() {
         crate::target::add_ca_certs(&mut target, case_ca_certs)?;
     }
-    if !settings.default_server && !named_on_command_line && !same_server(&target, &case.command) {
+    // The config file's server, not the one the case recorded (nor one named here).
+    let config_server =
+        !settings.default_server && !named_on_command_line && !same_server(&target, &case.command);
+    if config_server {
         eprintln!(
             "mcp-conformance: replaying against the server of {} (the case recorded `{}`; \
              `-- COMMAND` names another)",
@@ -106,6 +109,14 @@ pub(crate) fn replay(args: ReplayArgs) -> Result<Exit> {
         outln!(
             "reproduced ({:?}): {}",
             case.kind,
+            escape_server_text(&outcome.observed)
+        );
+    } else if config_server {
+        // Not the recorded server: "not reproduced" may only mean it lacks the case's tool.
+        outln!(
+            "not reproduced against the server of {} (the case recorded `{}`): {}",
+            config_name.display(),
+            case.command.display(),
             escape_server_text(&outcome.observed)
         );
     } else {
