@@ -304,19 +304,12 @@ mod tests {
                 ),
             ]
         };
-        let mut generated = vec![Evidence::fresh_process()];
-        let mut scripted_discover = Vec::new();
-        for (direction, v) in discover(1).into_iter().chain(shown.clone()) {
-            generated.push(Evidence {
-                direction,
-                text: v.to_string(),
-            });
-        }
-        for (direction, v) in discover(5) {
-            scripted_discover.push((direction, v));
-        }
-        let mut prop = finding("prop-valid-call-result", Status::Fail, &[]);
-        prop.evidence = generated;
+        let mut prop = finding(
+            "prop-valid-call-result",
+            Status::Fail,
+            &[discover(1).as_slice(), &shown].concat(),
+        );
+        prop.evidence.insert(0, Evidence::fresh_process());
         let mut r = report(vec![(
             "2026-07-28",
             vec![
@@ -324,7 +317,7 @@ mod tests {
                 prop,
                 // A discover answer shown as evidence of its own (not a process's opening)
                 // still counts.
-                finding("schema-server-messages", Status::Fail, &scripted_discover),
+                finding("schema-server-messages", Status::Fail, &discover(5)),
             ],
         )]);
         r.link_causes();

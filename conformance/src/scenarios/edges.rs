@@ -165,10 +165,9 @@ pub(super) async fn early_session(
     if keep && healthy && session.exited().is_none() {
         record.transcript = session.transcript().clone();
         session.notify("notifications/initialized", None).await;
-        if session.ended().is_none() && session.forget_history() {
-            session.harness_note(
-                "the edge probes' session, initialized and handed to the property phase (its earlier lines are in the edge probes' record)",
-            );
+        if session.hand_over(
+            "the edge probes' session, initialized and handed to the property phase (its earlier lines are in the edge probes' record)",
+        ) {
             return Ok((record, Some(session)));
         }
     }

@@ -412,13 +412,10 @@ async fn fresh_walk(
     let (pages, _) = tools::walk(&mut session, super::revision::MAX_PAGES).await;
     if keep && !pages.is_empty() && pages.iter().all(|p| p.result().is_some()) {
         let transcript = session.transcript().clone();
-        if session.exited().is_none()
-            && session.forget_history()
-            && era::open(&mut session, revision).await.is_ok()
+        if session.hand_over(
+            "the fresh tools/list walk's session, handed to the property phase (its earlier lines are in the walk's record)",
+        ) && era::open(&mut session, revision).await.is_ok()
         {
-            session.harness_note(
-                "the fresh tools/list walk's session, handed to the property phase (its earlier lines are in the walk's record)",
-            );
             return (Some((pages, transcript)), Some(session));
         }
     }

@@ -424,7 +424,13 @@ async fn generate(
     };
     // The spare session speaks the revision it was opened for: the property phase's
     // only when the server negotiated the revision asked for.
-    let spare = spare.filter(|_| revision.id == record.requested.id);
+    let spare = match spare {
+        Some(mut other) if revision.id != record.requested.id => {
+            other.kill().await;
+            None
+        }
+        spare => spare,
+    };
     let found = run.run_on(spare).await;
     Ok(Some((found, started.elapsed())))
 }

@@ -462,6 +462,18 @@ impl Session {
         true
     }
 
+    /// Lets another part of the run go on with this session: when the server still runs
+    /// and every request sent was answered, the history is forgotten
+    /// ([`Session::forget_history`]) and the new transcript opens with `note` (where the
+    /// session comes from). `false`, changing nothing, otherwise.
+    pub fn hand_over(&mut self, note: &str) -> bool {
+        if self.exited().is_some() || !self.forget_history() {
+            return false;
+        }
+        self.note(note);
+        true
+    }
+
     /// Whether the server process has exited (checked without waiting), as a silence.
     pub fn exited(&mut self) -> Option<Silence> {
         if let Some(end) = &self.ended {

@@ -28,18 +28,16 @@ struct Shared {
 impl Shared {
     /// `session` as a shared one, if every request on it was answered and it still runs;
     /// else it is ended.
-    async fn take(mut session: Session, earlier: Vec<Value>, what: &str) -> Option<Shared> {
-        let mut earlier = earlier;
+    async fn take(mut session: Session, mut earlier: Vec<Value>, what: &str) -> Option<Shared> {
         earlier.extend(session.transcript().request_ids().into_iter().cloned());
         let lines = session.transcript().entries().len();
-        if session.exited().is_some() || !session.forget_history() {
-            session.kill().await;
-            return None;
-        }
-        session.harness_note(&format!(
+        if session.hand_over(&format!(
             "the same server process, after {what} ({lines} transcript line(s) before this one, every request answered)"
-        ));
-        Some(Shared { session, earlier })
+        )) {
+            return Some(Shared { session, earlier });
+        }
+        session.kill().await;
+        None
     }
 }
 
@@ -50,6 +48,13 @@ struct Seen {
     problems: Vec<String>,
     /// Requests answered more than once (the rule book's warning).
     again: Vec<String>,
+}
+
+impl Seen {
+    /// Whether the sequence was answered well.
+    fn clean(&self) -> bool {
+        self.problems.is_empty() && self.again.is_empty()
+    }
 }
 
 impl PropertyRun<'_> {
@@ -104,7 +109,7 @@ impl PropertyRun<'_> {
                 let seen = self
                     .sequence(&mut session, check, &messages, &earlier)
                     .await;
-                if seen.problems.is_empty() && seen.again.is_empty() {
+                if seen.clean() {
                     shared = Shared::take(session, earlier, "the pipelined requests").await;
                     continue;
                 }
@@ -119,11 +124,7 @@ impl PropertyRun<'_> {
             };
             let seen = self.sequence(&mut session, check, &messages, &[]).await;
             session.kill().await;
-            let Seen {
-                mut problems,
-                again,
-            } = seen;
-            if problems.is_empty() && again.is_empty() {
+            if seen.clean() {
                 if let Some(first) = first_look {
                     let mut shown = first.problems;
                     shown.extend(first.again);
@@ -134,6 +135,10 @@ impl PropertyRun<'_> {
                 }
                 continue;
             }
+            let Seen {
+                mut problems,
+                again,
+            } = seen;
             let kind = if problems.is_empty() {
                 FailureKind::AnsweredAgain
             } else {
