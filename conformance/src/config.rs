@@ -469,7 +469,10 @@ impl FileConfig {
         } else {
             names
                 .iter()
-                .map(|n| Revision::named(n).ok_or_else(|| Error::UnknownRevision(n.clone())))
+                .map(|n| {
+                    Revision::named(n)
+                        .ok_or_else(|| Error::UnknownRevision(crate::suggest::unknown_revision(n)))
+                })
                 .collect::<Result<Vec<_>>>()?
         };
         if let Some(why) = revisions.iter().find_map(|r| not_spoken(r)) {

@@ -71,11 +71,13 @@ pub enum Error {
         "start a server: no command was given (after `--`, or as [server] command in mcp-conformance.toml)"
     )]
     NoCommand,
-    /// A revision name (command line, config file, harness) is not one the suite knows.
-    #[error("select a revision: {}", crate::suggest::unknown_revision(.0))]
+    /// A revision name (command line, config file, harness) is not one the suite knows:
+    /// why, with the nearest known name ([`crate::suggest::unknown_revision`]).
+    #[error("select a revision: {0}")]
     UnknownRevision(String),
-    /// A check id (or a check glob that matches no id) named by the user.
-    #[error("select a check: {}", crate::suggest::unknown_check(.0))]
+    /// A check id (or a check glob that matches no id) named by the user: why, with the
+    /// nearest id ([`crate::suggest::unknown_check`]).
+    #[error("select a check: {0}")]
     UnknownCheck(String),
     /// A configuration or baseline file is unreadable or invalid.
     #[error("read {path}: {message}")]

@@ -51,7 +51,7 @@ fn patterns(list: &[String]) -> Result<Vec<glob::Pattern>> {
             if CATALOG.iter().any(|c| pattern.matches(c.id.as_str())) {
                 Ok(pattern)
             } else {
-                Err(Error::UnknownCheck(text.clone()))
+                Err(Error::UnknownCheck(crate::suggest::unknown_check(text)))
             }
         })
         .collect()

@@ -70,7 +70,7 @@ fn setup(args: &mut FuzzArgs) -> Result<Setup> {
             .iter()
             .copied()
             .max_by_key(|r| REVISIONS.iter().position(|known| known.id == r.id))
-            .ok_or_else(|| Error::UnknownRevision(String::new()))?
+            .ok_or_else(|| Error::UnknownRevision(mcp_conformance::suggest::unknown_revision("")))?
     } else {
         Revision::named(DEFAULT_REVISION).expect("a known revision")
     };
