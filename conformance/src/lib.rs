@@ -40,6 +40,8 @@ pub mod protocol;
 #[doc(hidden)]
 pub mod report;
 #[doc(hidden)]
+pub mod rules;
+#[doc(hidden)]
 pub mod runner;
 #[doc(hidden)]
 pub mod scenarios;

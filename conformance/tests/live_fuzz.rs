@@ -515,7 +515,7 @@ fn every_fault_meets_its_live_expectation() {
         );
     }
     // Every check the live oracle reports is proven able to fail by some fault.
-    for check in mcp_conformance::fuzzing::live::LIVE_CHECKS {
+    for check in mcp_conformance::rules::CheckId::live_checks() {
         assert!(
             mcp_conformance::checks::find(check.as_str()).is_some(),
             "{check} is not in the catalog"

@@ -72,7 +72,8 @@ fn no_check_id_is_written_as_a_string_outside_the_catalog() {
     sources(&root, &mut files);
     let mut found = Vec::new();
     for path in &files {
-        if path.ends_with("checks/catalog.rs") {
+        // The catalog's rows: the one place ids are written.
+        if path.ends_with("rules/rows.rs") {
             continue;
         }
         let text = std::fs::read_to_string(path).expect("readable source");

@@ -9,8 +9,8 @@
 use serde_json::Value;
 
 use super::model::{evidence_from, exchange_evidence, Ctx, Evidence, Verdict, MAX_EXAMPLES};
-use super::rules::meta::{key_problem, meta_objects, MetaKeyProblem};
 use crate::protocol::{BatchExchange, Silence};
+use crate::rules::meta::{key_problem, meta_objects, MetaKeyProblem};
 
 /// `LC-INIT-PARAMS-MALFORMED` (policy): an initialize whose params break InitializeRequest
 /// gets -32602 (or -32600); a success, another code or silence warns.
@@ -197,7 +197,7 @@ pub(super) fn answers_to_cancellations(ctx: &Ctx<'_>) -> Vec<usize> {
         .filter(|e| {
             e.json
                 .as_ref()
-                .is_none_or(|j| super::rules::answered_again(j, &others).is_none())
+                .is_none_or(|j| crate::rules::answered_again(j, &others).is_none())
         })
         .map(|e| e.seq)
         .collect()

@@ -4,10 +4,10 @@
 use serde_json::Value;
 
 use super::model::{evidence_from, Ctx, Evidence, Verdict, MAX_EXAMPLES};
-use super::rules;
 use crate::protocol::{
     flood_bound, thousands, Entry, Exchange, FrameProblem, IdMatch, MessageKind, Tally,
 };
+use crate::rules;
 
 fn json_messages<'a>(ctx: &'a Ctx<'_>) -> impl Iterator<Item = (&'a Entry, &'a Value)> {
     ctx.transcript()

@@ -6,8 +6,8 @@
 //! returns a [`Verdict`]; it never talks to a server. Reading the catalog in order
 //! should feel like reading the spec's table of contents.
 //!
-//! What can be judged on one message or one exchange is judged in [`rules`], the rule
-//! book: the judges here, the property phase, the live fuzz target and replay all ask it,
+//! What can be judged on one message or one exchange is judged in [`crate::rules`], the
+//! rule book: the judges here, the property phase, the live fuzz target and replay all ask it,
 //! and a check id exists only as a [`CheckId`] of the catalog.
 
 mod catalog;
@@ -24,17 +24,16 @@ mod model;
 mod modern;
 mod progress;
 mod property;
-pub mod rules;
 mod schema;
 mod tools;
 
-pub use catalog::{find, CheckId, CATALOG};
+pub use crate::rules::{Breach, CheckId, FailureKind};
+pub use catalog::{find, CATALOG};
 pub use explain::{explain, explanation, Explanation};
 pub use model::{
     judge_all, skip_all, Applies, Check, CheckResult, Cite, Ctx, Evidence, Grade, Level, SameCause,
     Status, Verdict,
 };
-pub use rules::{Breach, FailureKind};
 
 #[cfg(test)]
 mod tests;

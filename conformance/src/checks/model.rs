@@ -3,9 +3,9 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use super::catalog::CheckId;
-use super::rules::FailureKind;
 use crate::protocol::{Direction, Exchange, Rev, Revision, SchemaSet, Transcript, REVISIONS};
+use crate::rules::CheckId;
+use crate::rules::FailureKind;
 use crate::scenarios::{NegotiationRecord, RevisionRecord};
 
 /// Normative level of a check, as REQUIREMENTS.md states it.

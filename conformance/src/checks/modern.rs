@@ -9,8 +9,8 @@
 use serde_json::Value;
 
 use super::model::{evidence_from, exchange_evidence, Ctx, Evidence, Verdict, MAX_EXAMPLES};
-use super::rules::{self, Breach};
 use crate::protocol::{Direction, Entry, Exchange};
+use crate::rules::{self, Breach};
 use crate::scenarios::{
     EraFinding, ModernRecord, LISTEN_ID, META_CAPABILITIES, META_SUBSCRIPTION, UNSUPPORTED_VERSION,
 };

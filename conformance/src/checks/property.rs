@@ -2,8 +2,8 @@
 //! and the pipelining and cancellation sequences. A failure's evidence is its minimal
 //! case (shrunk, then confirmed in a fresh process) and the command that replays it.
 
-use super::catalog::CheckId;
 use super::model::{evidence_from, Ctx, Evidence, Verdict};
+use crate::rules::CheckId;
 use crate::scenarios::{PropertyFailure, SlowCall};
 
 fn findings<'a>(ctx: &'a Ctx<'_>, check: CheckId) -> Result<Vec<&'a PropertyFailure>, Verdict> {

@@ -6,6 +6,7 @@
 
 mod client;
 mod jsonrpc;
+mod meta;
 mod revision;
 mod schema;
 mod transcript;
@@ -15,6 +16,9 @@ pub use client::{
     Session, SessionConfig, ShutdownOutcome, Silence, Usage,
 };
 pub use jsonrpc::{classify, id_match, IdMatch, MessageKind};
+pub use meta::{
+    META_CAPABILITIES, META_CLIENT_INFO, META_SERVER_INFO, META_SUBSCRIPTION, META_VERSION,
+};
 pub use revision::{Era, ErrorClass, Rev, Revision, REVISIONS};
 pub use schema::{result_definition, result_definition_of, SchemaSet, SchemaViolation};
 pub use transcript::{

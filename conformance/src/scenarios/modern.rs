@@ -26,16 +26,9 @@ use super::{era, tools, CLIENT_NAME};
 use crate::protocol::{Exchange, Revision, Session, SessionConfig, Transcript};
 use crate::transport::ServerCommand;
 
-/// The `_meta` key of the protocol version (index.mdx, Per-request protocol fields).
-pub const META_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
-/// The `_meta` key of the client's capabilities.
-pub const META_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
-/// The `_meta` key of the client's identity.
-pub const META_CLIENT_INFO: &str = "io.modelcontextprotocol/clientInfo";
-/// The `_meta` key a server identifies itself with in results.
-pub const META_SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
-/// The `_meta` key that ties a notification to its subscription.
-pub const META_SUBSCRIPTION: &str = "io.modelcontextprotocol/subscriptionId";
+pub use crate::protocol::{
+    META_CAPABILITIES, META_CLIENT_INFO, META_SERVER_INFO, META_SUBSCRIPTION, META_VERSION,
+};
 /// The id of our `subscriptions/listen` request.
 pub const LISTEN_ID: &str = "conformance-listen";
 /// Client capabilities a tool may ask for through an `InputRequiredResult`

@@ -10,11 +10,11 @@ use serde_json::Value;
 
 use super::property::CaseFile;
 use super::tools::compile_input_schema;
-use crate::checks::rules::{self, Breach, FailureKind, TaskSupport};
-use crate::checks::CheckId;
 use crate::protocol::{
     Exchange, Line, Reply, Revision, SchemaSet, Session, SessionConfig, Silence, Transcript,
 };
+use crate::rules::CheckId;
+use crate::rules::{self, Breach, FailureKind, TaskSupport};
 use crate::transport::ServerCommand;
 
 /// What a replay saw.

@@ -509,7 +509,7 @@ async fn tools_and_malformed(
         // Task-augmented calls only where the server declares them (2025-11-25 tasks.mdx,
         // Tool-Level Negotiation: otherwise clients "MUST NOT attempt" them).
         let capabilities = record.init_result().and_then(|r| r.get("capabilities"));
-        let tasks = revision.tasks && crate::checks::rules::declares_task_calls(capabilities);
+        let tasks = revision.tasks && crate::rules::declares_task_calls(capabilities);
         let limits = tools::Limits {
             max_pages: MAX_PAGES,
             tasks,

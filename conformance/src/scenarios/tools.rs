@@ -15,9 +15,9 @@ use serde_json::{json, Value};
 
 use super::policy::CallPolicy;
 use super::slot;
-use crate::checks::rules::TaskSupport;
 use crate::generate::minimal_instance;
 use crate::protocol::{Exchange, Revision, Session, Silence};
+use crate::rules::TaskSupport;
 use crate::transport::group_asleep;
 
 /// Most tools probed with invalid arguments (each probe is a real call).

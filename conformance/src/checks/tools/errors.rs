@@ -5,9 +5,9 @@
 use serde_json::Value;
 
 use super::super::model::{Ctx, Verdict};
-use super::super::rules::{self, TaskSupport};
 use super::*;
 use crate::protocol::Exchange;
+use crate::rules::{self, TaskSupport};
 use crate::scenarios::requires_arguments;
 
 /// `TC-ERR-UNKNOWN-TOOL` (policy A10): an unknown tool is a JSON-RPC error, -32602.

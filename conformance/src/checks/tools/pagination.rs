@@ -4,9 +4,9 @@
 use std::collections::BTreeSet;
 
 use super::super::model::{Ctx, Evidence, Verdict, MAX_EXAMPLES};
-use super::super::rules;
 use super::*;
 use crate::protocol::Exchange;
+use crate::rules;
 use crate::scenarios::listed_tools;
 
 /// `PAG-TERMINATES` (policy): following `nextCursor` ends.

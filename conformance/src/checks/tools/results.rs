@@ -5,11 +5,11 @@
 use base64::Engine;
 use serde_json::Value;
 
-use super::super::catalog::CheckId;
 use super::super::model::{Ctx, Verdict};
-use super::super::rules::{self, TaskSupport};
 use super::*;
 use crate::protocol::Exchange;
+use crate::rules::CheckId;
+use crate::rules::{self, TaskSupport};
 use crate::scenarios::{compile_input_schema, ToolCall, ToolsRecord};
 
 /// `TC-CONTENT-VERSION-GATE` / `TC-CONTENT-TYPES`: content types the revision has.

@@ -6,8 +6,8 @@
 use serde_json::Value;
 
 use super::super::model::{Ctx, Verdict};
-use super::super::rules::{self, TaskSupport};
 use super::*;
+use crate::rules::{self, TaskSupport};
 
 /// Whether the server declares task-augmented tools/call.
 fn declares_task_calls(ctx: &Ctx<'_>) -> bool {

@@ -6,9 +6,9 @@ use std::path::{Path, PathBuf};
 use serde_json::{json, Value};
 
 use super::{Judged, State, INIT_ID, SETTLE_ID};
-use crate::checks::CheckId;
 use crate::fuzzing::cases::Case;
 use crate::protocol::{Line, Transcript};
+use crate::rules::CheckId;
 use crate::scenarios::{
     case_line, initialize_params, CaseFile, CaseMessage, FailureKind, RawFrame,
 };

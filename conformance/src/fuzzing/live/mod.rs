@@ -34,9 +34,9 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
 
-use crate::checks::CheckId;
 use crate::fuzzing::cases::Tool;
 use crate::protocol::{SchemaSet, Session};
+use crate::rules::CheckId;
 use crate::scenarios::FailureKind;
 
 // The ping behind every case is built in `cases.rs`, which owns its id; it is re-exported
@@ -45,23 +45,6 @@ pub use crate::fuzzing::cases::PING_ID;
 pub use config::LiveConfig;
 pub use findings::Finding;
 pub use target::LiveTarget;
-
-/// The checks of the catalog the live oracle reports.
-pub const LIVE_CHECKS: &[CheckId] = &[
-    CheckId::PropServerSurvives,
-    CheckId::RpcStdioFraming,
-    CheckId::RpcJsonrpcVersion,
-    CheckId::RpcRespExclusive,
-    CheckId::RpcErrorShape,
-    CheckId::RpcErrorId,
-    CheckId::RpcIdEcho,
-    CheckId::LcInitializedNoReply,
-    CheckId::SchemaServerMessages,
-    CheckId::TcOutputschemaPresence,
-    CheckId::TcOutputschemaConform,
-    CheckId::TcErrArgumentsType,
-    CheckId::TcArgumentsOmitted,
-];
 
 /// The harness's own request ids (strings starting with `live-`; cases never use them).
 const INIT_ID: &str = "live-init";

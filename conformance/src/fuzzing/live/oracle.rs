@@ -6,10 +6,10 @@
 use serde_json::{json, Value};
 
 use super::{Judged, State, CHECK_ID};
-use crate::checks::rules::{self, Breach};
-use crate::checks::CheckId;
 use crate::fuzzing::cases::Case;
 use crate::protocol::{Exchange, Line, Reply, Session, Silence, Transcript};
+use crate::rules::CheckId;
+use crate::rules::{self, Breach};
 use crate::scenarios::FailureKind;
 
 /// Requests that run no user code: ping (`server/discover` in 2026-07-28), listing

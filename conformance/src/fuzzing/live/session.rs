@@ -8,9 +8,9 @@ use std::time::Duration;
 use serde_json::{json, Value};
 
 use super::{State, FIRST_ID, INIT_ID, SETTLE_ID};
-use crate::checks::rules::TaskSupport;
 use crate::fuzzing::cases::Tool;
 use crate::protocol::{Session, SessionConfig};
+use crate::rules::TaskSupport;
 use crate::scenarios::{
     compile_input_schema, generated_meta, initialize_params, listed_tools, walk,
 };

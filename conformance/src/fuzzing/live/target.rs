@@ -8,9 +8,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use super::{Earlier, Finding, Judged, LiveConfig, State, FIRST_ID};
-use crate::checks::CheckId;
 use crate::fuzzing::cases::{decode_for, Case, Tool};
 use crate::protocol::{Line, Revision, SchemaSet, Session, Transcript};
+use crate::rules::CheckId;
 use crate::scenarios::FailureKind;
 use crate::transport::ServerCommand;
 

@@ -11,9 +11,9 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 
 use super::FailureKind;
-use crate::checks::rules;
-use crate::checks::CheckId;
 use crate::protocol::{Exchange, Revision, SchemaSet, Session, SessionConfig, Silence, Transcript};
+use crate::rules;
+use crate::rules::CheckId;
 use crate::scenarios::tools::{compile_input_schema, ToolDef};
 use crate::scenarios::{era, slot};
 use crate::transport::{group_asleep, ServerCommand};

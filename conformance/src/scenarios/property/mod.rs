@@ -27,7 +27,7 @@ mod seeds;
 mod sequences;
 mod shrink;
 
-pub use crate::checks::rules::FailureKind;
+pub use crate::rules::FailureKind;
 pub use case::{CaseFile, CaseMessage, RawFrame};
 pub use plan::{PlanCache, TOOL_CASE_BUDGET};
 pub use record::{InputIndependent, PropertyFailure, PropertyRecord, SlowCall};

@@ -9,8 +9,8 @@ use std::time::Duration;
 use serde_json::Value;
 
 use super::{CaseFile, FailureKind};
-use crate::checks::CheckId;
 use crate::protocol::Transcript;
+use crate::rules::CheckId;
 
 /// A property that failed.
 #[derive(Debug, Clone)]

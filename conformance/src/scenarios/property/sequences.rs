@@ -12,8 +12,8 @@ use serde_json::{json, Value};
 
 use super::env::Env;
 use super::{CaseMessage, FailureKind, PropertyFailure, PropertyRecord, PropertyRun};
-use crate::checks::{rules, CheckId};
 use crate::protocol::{IdMatch, Session, Silence};
+use crate::rules::{self, CheckId};
 use crate::scenarios::era;
 use crate::scenarios::tools::{listed_tools, valid_arguments};
 

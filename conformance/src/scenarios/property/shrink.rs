@@ -16,8 +16,8 @@ use serde_json::{json, Value};
 
 use super::env::{case_messages, probe_tool, Env, Outcome, Parked, Probe};
 use super::{CaseFile, CaseMessage, FailureKind, PropertyFailure, PropertyRun};
-use crate::checks::CheckId;
 use crate::protocol::Transcript;
+use crate::rules::CheckId;
 use crate::scenarios::era;
 
 /// Which of the two concurrent waits ended first.

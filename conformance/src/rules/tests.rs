@@ -5,6 +5,7 @@ use serde_json::{json, Value};
 
 use super::*;
 use crate::protocol::{Rev, SchemaSet};
+use crate::rules::*;
 
 type Expect = Option<(CheckId, FailureKind)>;
 /// A framing row: name, the line's problem, its JSON, the revision, the verdict.

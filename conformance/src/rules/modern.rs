@@ -9,7 +9,7 @@
 use serde_json::Value;
 
 use super::{breach, Breach, CheckId, FailureKind};
-use crate::scenarios::{META_SERVER_INFO, META_VERSION};
+use crate::protocol::{META_SERVER_INFO, META_VERSION};
 
 /// Whether a request is a modern one: its `params._meta` names a protocol version
 /// (2026-07-28 index.mdx, Per-request protocol fields).

@@ -1,19 +1,12 @@
-//! The rule book: each requirement that can be judged on one message or one exchange,
-//! judged here and nowhere else.
-//!
-//! The scripted checks (the catalog's judges), the property phase, the live fuzz target
-//! and replay all ask these functions, so "-32601 for an unknown method" or "structured
-//! content conforms to the outputSchema" is written once. A rule is a pure function of
-//! what was exchanged (and the revision's facts); it returns `None` when the rule holds,
-//! or a [`Breach`] tagged with the catalog check it belongs to and the [`FailureKind`] the
-//! generated phases shrink by. Wording that a phase adds (counts, "minimal case") stays in
-//! the phase; the decision never does.
+//! The rules themselves: JSON-RPC framing and envelopes, errors, results and their
+//! schemas, tool calls and cursors, each a pure function returning `Option<Breach>`
+//! (see the module above for why they live together).
 
 use jsonschema::Validator;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::catalog::CheckId;
+use super::{CheckId, TaskSupport};
 use crate::protocol::{
     classify, result_definition_of, ErrorClass, FrameProblem, IdMatch, MessageKind, Revision,
     SchemaSet,
@@ -84,7 +77,11 @@ impl FailureKind {
 
     /// The catalog check that reports this kind in the generated phases.
     pub fn reported_by(self) -> CheckId {
-        super::catalog::reported_by(&self).expect("every kind has a row (catalog test)")
+        CheckId::ALL
+            .iter()
+            .copied()
+            .find(|id| id.kinds().contains(&self))
+            .expect("every kind has a row (catalog test)")
     }
 }
 
@@ -100,7 +97,11 @@ pub struct Breach {
     pub message: String,
 }
 
-fn breach(check: CheckId, kind: FailureKind, message: impl Into<String>) -> Option<Breach> {
+pub(crate) fn breach(
+    check: CheckId,
+    kind: FailureKind,
+    message: impl Into<String>,
+) -> Option<Breach> {
     Some(Breach {
         check,
         kind,
@@ -510,7 +511,7 @@ pub fn missing_capability(error: &Value) -> bool {
 }
 
 /// An error's code as written ("-32603"), or "without a code", for messages.
-fn code_text(error: &Value) -> String {
+pub(crate) fn code_text(error: &Value) -> String {
     error
         .get("code")
         .map(Value::to_string)
@@ -629,17 +630,6 @@ pub fn cursor(
     )
 }
 
-pub mod meta;
-mod modern;
-mod tasks;
-
-pub use modern::{
-    cache_hint_problems, cache_hints, discover_result, error_code_range, input_request_capability,
-    input_required_shape, is_modern_request, required_capabilities_error, result_type, server_info,
-    undeclared_input_requests, version_unsupported_error, DEFINED_RESERVED_CODES,
-    INPUT_REQUIRED_METHODS,
-};
-pub use tasks::{declares_task_calls, plain_call_of_task_tool, task_call, TaskSupport};
-
 #[cfg(test)]
+#[path = "tests.rs"]
 mod tests;
