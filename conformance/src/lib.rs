@@ -38,6 +38,8 @@ pub mod harness;
 #[doc(hidden)]
 pub mod protocol;
 #[doc(hidden)]
+pub mod records;
+#[doc(hidden)]
 pub mod report;
 #[doc(hidden)]
 pub mod rules;

@@ -1,7 +1,7 @@
 //! Judges for the rules only Streamable HTTP has (transports.mdx 2025-03-26 to
 //! 2025-11-25, Security Warning, Sending Messages, Listening for Messages, Multiple
 //! Connections, Session Management, Protocol Version Header). Each reads the record's HTTP
-//! side ([`crate::scenarios::HttpRecord`]): the scripted session's exchanges and streams,
+//! side ([`crate::records::HttpRecord`]): the scripted session's exchanges and streams,
 //! the probe session's deliberately wrong requests, and the foreign-`Origin` request. Over stdio there is no
 //! HTTP side, and every judge here skips.
 
@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use super::model::{Ctx, Evidence, Verdict, MAX_EXAMPLES};
 use crate::protocol::Rev;
-use crate::scenarios::{EraFinding, HttpRecord};
+use crate::records::{EraFinding, HttpRecord};
 use crate::transport::{
     is_media, Carried, HttpFact, HttpProbe, ProbeStep, StreamKind, StreamRecord, FOREIGN_ORIGIN,
 };

@@ -2,11 +2,11 @@
 //! the stream opens with an `endpoint` event naming where to POST, and server messages
 //! come as `message` events; and the foreign-`Origin` requests of `http-origin` over this
 //! transport (Security Warning). Each reads the record's SSE side
-//! ([`crate::scenarios::HttpRecord::sse`]); over stdio or Streamable HTTP there is none, and
+//! ([`crate::records::HttpRecord::sse`]); over stdio or Streamable HTTP there is none, and
 //! the `sse-*` checks skip.
 
 use super::model::{Ctx, Evidence, Verdict, MAX_EXAMPLES};
-use crate::scenarios::HttpRecord;
+use crate::records::HttpRecord;
 use crate::transport::{SseEvent, SseOriginProbe, SseStream, FOREIGN_ORIGIN};
 
 fn stream<'a>(ctx: &'a Ctx<'_>) -> Result<&'a SseStream, Verdict> {

@@ -4,7 +4,7 @@
 use serde_json::Value;
 
 use super::model::{exchange_evidence, Ctx, Evidence, Verdict, MAX_EXAMPLES};
-use crate::scenarios::UNSUPPORTED_VERSION;
+use crate::records::UNSUPPORTED_VERSION;
 
 /// `LC-INIT-RESULT`: protocolVersion and capabilities.
 pub(super) fn init_result(ctx: &Ctx<'_>) -> Verdict {

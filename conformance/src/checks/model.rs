@@ -4,9 +4,9 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::protocol::{Direction, Exchange, Rev, Revision, SchemaSet, Transcript, REVISIONS};
+use crate::records::{NegotiationRecord, RevisionRecord};
 use crate::rules::CheckId;
 use crate::rules::FailureKind;
-use crate::scenarios::{NegotiationRecord, RevisionRecord};
 
 /// Normative level of a check, as REQUIREMENTS.md states it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -486,7 +486,7 @@ impl Ctx<'_> {
                 )
             });
         }
-        let modern_only = self.negotiation.era == Some(crate::scenarios::ServerEra::ModernOnly);
+        let modern_only = self.negotiation.era == Some(crate::records::ServerEra::ModernOnly);
         (modern_only && record.initialize.result().is_none()).then(|| {
             format!(
                 "the server is modern-only (it answers server/discover and rejects initialize): \

@@ -9,11 +9,9 @@
 use serde_json::Value;
 
 use super::model::{evidence_from, exchange_evidence, Ctx, Evidence, Verdict, MAX_EXAMPLES};
-use crate::protocol::{Direction, Entry, Exchange};
+use crate::protocol::{Direction, Entry, Exchange, META_CAPABILITIES, META_SUBSCRIPTION};
+use crate::records::{EraFinding, ModernRecord, LISTEN_ID, UNSUPPORTED_VERSION};
 use crate::rules::{self, Breach};
-use crate::scenarios::{
-    EraFinding, ModernRecord, LISTEN_ID, META_CAPABILITIES, META_SUBSCRIPTION, UNSUPPORTED_VERSION,
-};
 
 /// The modern record, or the skip when there is none.
 fn modern<'a>(ctx: &'a Ctx<'_>) -> Result<&'a ModernRecord, Verdict> {

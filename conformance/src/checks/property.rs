@@ -3,8 +3,8 @@
 //! case (shrunk, then confirmed in a fresh process) and the command that replays it.
 
 use super::model::{evidence_from, Ctx, Evidence, Verdict};
+use crate::records::{PropertyFailure, SlowCall};
 use crate::rules::CheckId;
-use crate::scenarios::{PropertyFailure, SlowCall};
 
 fn findings<'a>(ctx: &'a Ctx<'_>, check: CheckId) -> Result<Vec<&'a PropertyFailure>, Verdict> {
     if let Some(skip) = ctx.skip_if_stopped() {

@@ -49,7 +49,7 @@ fn newer_tool_fields(ctx: &Ctx<'_>) -> String {
     let Some(revision) = ctx.revision else {
         return String::new();
     };
-    let mut extra: Vec<&str> = crate::scenarios::listed_tools(&ctx.record.tools_pages)
+    let mut extra: Vec<&str> = crate::records::listed_tools(&ctx.record.tools_pages)
         .iter()
         .filter_map(|t| t.as_object())
         .flat_map(|t| t.keys())

@@ -12,7 +12,7 @@ use crate::protocol::{
     id_match, Direction, Exchange, FrameProblem, IdMatch, Reply, Rev, SchemaSet, Silence,
     Transcript,
 };
-use crate::scenarios::{NegotiationRecord, ProgressProbe, RevisionRecord, ToolCall, ToolsRecord};
+use crate::records::{NegotiationRecord, ProgressProbe, RevisionRecord, ToolCall, ToolsRecord};
 
 /// Records a conversation the way the client session would.
 struct Recorder {
@@ -162,7 +162,7 @@ struct Script {
 
 /// Progress params for the probe's token.
 fn progress(value: u64) -> Value {
-    json!({"progressToken": crate::scenarios::PROGRESS_TOKEN, "progress": value, "total": 2})
+    json!({"progressToken": crate::records::PROGRESS_TOKEN, "progress": value, "total": 2})
 }
 
 impl Script {
@@ -219,7 +219,7 @@ impl Script {
         let call =
             |r: &mut Recorder, arguments: Value, answer: Option<Value>, intent: &str| ToolCall {
                 name: ECHO.into(),
-                tool: crate::scenarios::ToolDef::new(tool.clone()),
+                tool: crate::records::ToolDef::new(tool.clone()),
                 intent: intent.into(),
                 exchange: Some(r.exchange(
                     "tools/call",
@@ -272,7 +272,7 @@ impl Script {
         let progress_call = r.exchange_around(
             "tools/call",
             json!({"name": ECHO, "arguments": {"text": "hi"},
-                "_meta": {"progressToken": crate::scenarios::PROGRESS_TOKEN}}),
+                "_meta": {"progressToken": crate::records::PROGRESS_TOKEN}}),
             self.call.clone(),
             &before,
             &after,
@@ -281,7 +281,7 @@ impl Script {
         let progress = Some(ProgressProbe {
             call: ToolCall {
                 name: ECHO.into(),
-                tool: crate::scenarios::ToolDef::new(tool.clone()),
+                tool: crate::records::ToolDef::new(tool.clone()),
                 intent: "its valid call with a progressToken in _meta".into(),
                 exchange: Some(progress_call),
                 skipped: None,
@@ -295,7 +295,7 @@ impl Script {
         );
         let arguments_omitted = Some(ToolCall {
             name: ECHO.into(),
-            tool: crate::scenarios::ToolDef::new(tool.clone()),
+            tool: crate::records::ToolDef::new(tool.clone()),
             intent: "arguments left out".into(),
             exchange: Some(omitted),
             skipped: None,
@@ -754,7 +754,7 @@ const ROWS: &[Row] = &[
         Rev::R2025_11_25,
         |s| {
             for (p, _) in &mut s.progress {
-                p["progressToken"] = json!(crate::scenarios::PROGRESS_TOKEN.to_string());
+                p["progressToken"] = json!(crate::records::PROGRESS_TOKEN.to_string());
             }
         },
         &[(CheckId::ProgTokenActive, Status::Fail)],

@@ -8,8 +8,8 @@ use serde_json::Value;
 
 use crate::checks::{CheckId, CheckResult, Status};
 use crate::protocol::{cut_text, Revision};
+use crate::records::RevisionRecord;
 use crate::report::{CoverageNote, ToolGap};
-use crate::scenarios::RevisionRecord;
 
 /// Checks that judge only successful tool results: they skip when there are none.
 const NEED_A_SUCCESS: &[CheckId] = &[

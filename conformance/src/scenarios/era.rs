@@ -10,9 +10,9 @@
 
 use serde_json::{json, Value};
 
-use super::property::CaseMessage;
 use super::{initialize_params, request_meta};
 use crate::protocol::{stamp_request, Revision, Session};
+use crate::records::CaseMessage;
 
 /// The `_meta` every request of a generated modern session carries (no client
 /// capabilities declared, as in the scripted phase); `None` in the legacy era.

@@ -11,8 +11,8 @@
 use serde_json::{json, Map, Value};
 
 use super::policy::CallPolicy;
-use super::revision::RevisionRecord;
 use crate::protocol::{stamp_request, Revision, Session, SessionConfig};
+use crate::records::RevisionRecord;
 use crate::transport::{
     annotations, HttpFact, HttpKind, HttpModernProbe, HttpProbe, OriginProbe, ParamTool,
     ServerCommand, SseOriginProbe, SseStream, StreamRecord, VERSION_HEADER,
@@ -150,7 +150,7 @@ pub(super) async fn record_modern(
 /// or boolean each): a server that does not validate the headers then meets a call
 /// missing whatever else the tool requires, rather than running it.
 fn param_tool(record: &RevisionRecord, policy: &CallPolicy) -> Option<ParamTool> {
-    super::tools::listed_tools(&record.tools_pages)
+    crate::records::listed_tools(&record.tools_pages)
         .into_iter()
         .filter(|tool| policy.permits(tool).is_ok())
         .find_map(|tool| {

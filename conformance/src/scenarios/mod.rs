@@ -20,31 +20,24 @@ mod revision;
 pub mod slot;
 mod tools;
 
-pub use edges::{CancelProbe, EarlySession, EdgeRecord, MalformedInit, UNKNOWN_NOTIFICATION};
 pub(crate) use era::{case_line, generated_meta};
 pub use fuzz::{fuzz, FuzzOutcome};
 pub use http::HttpRecord;
-pub use modern::{
-    request_meta, EraFinding, ModernRecord, MrtrProbe, SubscriptionProbe, INPUT_CAPABILITIES,
-    LISTEN_ID, META_CAPABILITIES, META_CLIENT_INFO, META_SERVER_INFO, META_SUBSCRIPTION,
-    META_VERSION,
+// What the conversations record lives in `crate::records`; re-exported here for the
+// binary, the fuzz crate and the tests, which name it from here.
+pub use crate::protocol::{
+    META_CAPABILITIES, META_CLIENT_INFO, META_SERVER_INFO, META_SUBSCRIPTION, META_VERSION,
 };
-pub use negotiation::{
-    negotiate, probe_unsupported, NegotiationRecord, ServerEra, VersionProbe, UNSUPPORTED_VERSION,
-};
+pub use crate::records::*;
+pub use crate::rules::FailureKind;
+pub use modern::request_meta;
+pub use negotiation::{negotiate, probe_unsupported};
 pub use policy::{CallMode, CallPolicy};
 pub(crate) use property::splitmix64;
-pub use property::{
-    runner_for, CaseFile, CaseMessage, FailureKind, InputIndependent, PlanCache, PropertyConfig,
-    PropertyFailure, PropertyRecord, PropertyRun, RawFrame, SlowCall, TOOL_CASE_BUDGET,
-};
+pub use property::{runner_for, PlanCache, PropertyConfig, PropertyRun, TOOL_CASE_BUDGET};
 pub use replay::{replay, ReplayOutcome};
-pub use revision::{run_revision, PhaseTimes, RevisionRecord, ShutdownRecord, MAX_PAGES, PING_IDS};
-pub(crate) use tools::requires_arguments;
-pub use tools::{
-    compile_input_schema, listed_tools, valid_arguments, walk, ProgressProbe, ToolCall, ToolDef,
-    ToolsRecord, INVALID_CURSOR, META_PROBE_KEY, PROGRESS_TOKEN, UNKNOWN_TOOL,
-};
+pub use revision::run_revision;
+pub use tools::{valid_arguments, walk};
 
 use serde_json::{json, Value};
 

@@ -21,20 +21,15 @@
 
 use serde_json::{json, Value};
 
-use super::revision::RevisionRecord;
 use super::{era, tools, CLIENT_NAME};
 use crate::protocol::{Exchange, Revision, Session, SessionConfig, Transcript};
+use crate::records::RevisionRecord;
+use crate::records::{
+    EraFinding, ModernRecord, MrtrProbe, SubscriptionProbe, INPUT_CAPABILITIES, LISTEN_ID,
+};
 use crate::transport::ServerCommand;
 
-pub use crate::protocol::{
-    META_CAPABILITIES, META_CLIENT_INFO, META_SERVER_INFO, META_SUBSCRIPTION, META_VERSION,
-};
-/// The id of our `subscriptions/listen` request.
-pub const LISTEN_ID: &str = "conformance-listen";
-/// Client capabilities a tool may ask for through an `InputRequiredResult`
-/// (mrtr.mdx, Server Requirements: elicitation, sampling, roots).
-pub const INPUT_CAPABILITIES: &[&str] = &["elicitation", "sampling", "roots"];
-
+pub use crate::protocol::{META_CAPABILITIES, META_CLIENT_INFO, META_VERSION};
 /// The per-request `_meta` fields for `version` with `capabilities` (we declare none
 /// unless a probe needs one).
 pub fn request_meta(version: &str, capabilities: Value) -> Value {
@@ -43,80 +38,6 @@ pub fn request_meta(version: &str, capabilities: Value) -> Value {
         META_CAPABILITIES: capabilities,
         META_CLIENT_INFO: {"name": CLIENT_NAME, "version": env!("CARGO_PKG_VERSION")},
     })
-}
-
-/// What the opening `server/discover` told about the server's era.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum EraFinding {
-    /// A `DiscoverResult` listing this revision.
-    Modern,
-    /// `server/discover` failed, but a modern `tools/list` got a modern result.
-    ModernWithoutDiscover,
-    /// A modern server that does not offer this revision: the versions it named.
-    OtherVersions(Vec<String>),
-    /// Not a modern server: what it answered.
-    Legacy(String),
-}
-
-impl EraFinding {
-    /// Whether the revision's conversation goes on.
-    pub fn speaks(&self) -> bool {
-        matches!(self, EraFinding::Modern | EraFinding::ModernWithoutDiscover)
-    }
-}
-
-/// The `subscriptions/listen` probe.
-#[derive(Debug, Clone)]
-pub struct SubscriptionProbe {
-    /// Transcript seq of the listen request.
-    pub listen_seq: usize,
-    /// The liveness request after it (the acknowledgment comes before its answer).
-    pub fence: Exchange,
-    /// Transcript seq of our `notifications/cancelled` for it.
-    pub cancel_seq: usize,
-    /// The liveness request after the cancellation.
-    pub after_cancel: Exchange,
-}
-
-/// A multi round-trip probe: a tool that asked for a client capability, called again
-/// declaring it, then retried with our answers.
-#[derive(Debug, Clone)]
-pub struct MrtrProbe {
-    /// The tool.
-    pub tool: String,
-    /// The capabilities declared for it.
-    pub declared: Value,
-    /// The call declaring them.
-    pub call: Exchange,
-    /// The retry carrying `inputResponses` (and `requestState`), when the call asked for
-    /// input.
-    pub retry: Option<Exchange>,
-}
-
-/// What only a modern conversation records.
-#[derive(Debug, Clone)]
-pub struct ModernRecord {
-    /// The server's era, as the opening showed it.
-    pub era: EraFinding,
-    /// The modern `tools/list` sent when `server/discover` failed.
-    pub list_probe: Option<Exchange>,
-    /// Requests missing a required `_meta` field: the field, and the exchange.
-    pub meta_missing: Vec<(&'static str, Exchange)>,
-    /// A request for an unsupported version.
-    pub unsupported_version: Option<Exchange>,
-    /// `ping`, removed in this revision.
-    pub ping: Option<Exchange>,
-    /// The subscription probe, when the server offers tool-list changes.
-    pub subscription: Option<SubscriptionProbe>,
-    /// Multi round-trip probes.
-    pub mrtr: Vec<MrtrProbe>,
-    /// A walk of `tools/list` on this process after every other request (`M-STATELESS`
-    /// compares it with the fresh process's walk).
-    pub late_walk: Vec<Exchange>,
-    /// A walk of `tools/list` on a fresh process, and that process's transcript.
-    pub fresh_walk: Option<(Vec<Exchange>, Transcript)>,
-    /// A legacy `initialize` on a fresh process, and that process's transcript.
-    pub initialize: Option<(Exchange, Transcript)>,
 }
 
 /// Opens a modern conversation: returns the opening exchange (`server/discover`) and
@@ -233,7 +154,7 @@ pub async fn probes(
         modern.meta_missing.push((missing, exchange));
     }
     if session.ended().is_none() {
-        let params = json!({"_meta": {META_VERSION: super::UNSUPPORTED_VERSION}});
+        let params = json!({"_meta": {META_VERSION: crate::records::UNSUPPORTED_VERSION}});
         modern.unsupported_version = Some(session.request("tools/list", Some(params)).await);
     }
     if session.ended().is_none() {
@@ -280,7 +201,7 @@ pub async fn probes(
         }
     }
     if session.ended().is_none() {
-        modern.late_walk = tools::walk(session, super::revision::MAX_PAGES).await.0;
+        modern.late_walk = tools::walk(session, crate::records::MAX_PAGES).await.0;
     }
     // Over stdio, the fresh walk's process goes on as the property phase's first session.
     let mut spare = None;
@@ -402,7 +323,7 @@ async fn fresh_walk(
         return (None, None);
     };
     session.speak_modern(request_meta(revision.id, json!({})));
-    let (pages, _) = tools::walk(&mut session, super::revision::MAX_PAGES).await;
+    let (pages, _) = tools::walk(&mut session, crate::records::MAX_PAGES).await;
     if keep && !pages.is_empty() && pages.iter().all(|p| p.result().is_some()) {
         let transcript = session.transcript().clone();
         if session.hand_over(

@@ -8,11 +8,11 @@
 
 use serde_json::Value;
 
-use super::property::CaseFile;
-use super::tools::compile_input_schema;
 use crate::protocol::{
     Exchange, Line, Reply, Revision, SchemaSet, Session, SessionConfig, Silence, Transcript,
 };
+use crate::records::compile_input_schema;
+use crate::records::CaseFile;
 use crate::rules::CheckId;
 use crate::rules::{self, Breach, FailureKind, TaskSupport};
 use crate::transport::ServerCommand;

@@ -11,8 +11,8 @@
 
 use serde_json::{json, Value};
 
-use super::property::CaseFile;
 use crate::protocol::{Revision, Session};
+use crate::records::CaseFile;
 
 /// `tools/list` pages followed at most.
 const MAX_PAGES: usize = 16;

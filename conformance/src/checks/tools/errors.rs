@@ -7,8 +7,8 @@ use serde_json::Value;
 use super::super::model::{Ctx, Verdict};
 use super::*;
 use crate::protocol::Exchange;
+use crate::records::requires_arguments;
 use crate::rules::{self, TaskSupport};
-use crate::scenarios::requires_arguments;
 
 /// `TC-ERR-UNKNOWN-TOOL` (policy A10): an unknown tool is a JSON-RPC error, -32602.
 pub(in crate::checks) fn unknown_tool(ctx: &Ctx<'_>) -> Verdict {

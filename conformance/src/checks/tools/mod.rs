@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use super::model::{Ctx, Evidence, Verdict, MAX_EXAMPLES};
 use crate::protocol::{Exchange, Revision};
-use crate::scenarios::{listed_tools, ToolCall, ToolsRecord};
+use crate::records::{listed_tools, ToolCall, ToolsRecord};
 
 mod errors;
 mod list_changed;

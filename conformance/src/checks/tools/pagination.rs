@@ -6,8 +6,8 @@ use std::collections::BTreeSet;
 use super::super::model::{Ctx, Evidence, Verdict, MAX_EXAMPLES};
 use super::*;
 use crate::protocol::Exchange;
+use crate::records::listed_tools;
 use crate::rules;
-use crate::scenarios::listed_tools;
 
 /// `PAG-TERMINATES` (policy): following `nextCursor` ends.
 pub(in crate::checks) fn pagination_terminates(ctx: &Ctx<'_>) -> Verdict {

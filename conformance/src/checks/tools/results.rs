@@ -8,9 +8,9 @@ use serde_json::Value;
 use super::super::model::{Ctx, Verdict};
 use super::*;
 use crate::protocol::Exchange;
+use crate::records::{compile_input_schema, ToolCall, ToolsRecord};
 use crate::rules::CheckId;
 use crate::rules::{self, TaskSupport};
-use crate::scenarios::{compile_input_schema, ToolCall, ToolsRecord};
 
 /// `TC-CONTENT-VERSION-GATE` / `TC-CONTENT-TYPES`: content types the revision has.
 pub(in crate::checks) fn content_types(ctx: &Ctx<'_>) -> Verdict {

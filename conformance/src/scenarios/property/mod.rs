@@ -18,19 +18,17 @@
 //! the seeded runners and the id, method and cursor strategies; `case.rs` is the
 //! replayable case file; `record.rs` is what the phase hands back.
 
-mod case;
 mod env;
 mod plan;
-mod record;
 mod run;
 mod seeds;
 mod sequences;
 mod shrink;
 
+pub use crate::records::{CaseFile, CaseMessage};
+pub use crate::records::{InputIndependent, PropertyFailure, PropertyRecord, SlowCall};
 pub use crate::rules::FailureKind;
-pub use case::{CaseFile, CaseMessage, RawFrame};
 pub use plan::{PlanCache, TOOL_CASE_BUDGET};
-pub use record::{InputIndependent, PropertyFailure, PropertyRecord, SlowCall};
 pub use run::{PropertyConfig, PropertyRun};
 pub use seeds::runner_for;
 pub(crate) use seeds::splitmix64;

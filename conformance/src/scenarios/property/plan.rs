@@ -19,7 +19,7 @@ use super::env::Probe;
 use super::seeds::{cursor_strategy, id_strategy, method_strategy, runner_for};
 use super::{PropertyRecord, PropertyRun};
 use crate::generate as strategy;
-use crate::scenarios::tools::ToolDef;
+use crate::records::ToolDef;
 
 /// Generated tool calls per revision, shared by all tools (valid and invalid arguments).
 /// The default plan of a tool is `--cases` valid calls and a quarter as many per broken

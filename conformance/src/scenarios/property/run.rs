@@ -15,12 +15,12 @@ use super::env::{probe_checks, probe_tool, Env, Outcome, Probe};
 use super::plan::{Item, PlanCache, TOOL_CASE_BUDGET};
 use super::{CaseFile, CaseMessage, FailureKind, InputIndependent, PropertyRecord, SlowCall};
 use crate::protocol::{Exchange, Revision, SchemaSet, Session, SessionConfig};
+use crate::records::compile_input_schema;
 use crate::rules::CheckId;
 use crate::scenarios::era;
 use crate::scenarios::policy::CallPolicy;
 use crate::scenarios::progress::{self, Phase};
 use crate::scenarios::slot;
-use crate::scenarios::tools::compile_input_schema;
 use crate::transport::ServerCommand;
 
 /// Cases per property in the first pass (every property gets them before any gets more).

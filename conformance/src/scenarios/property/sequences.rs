@@ -13,9 +13,10 @@ use serde_json::{json, Value};
 use super::env::Env;
 use super::{CaseMessage, FailureKind, PropertyFailure, PropertyRecord, PropertyRun};
 use crate::protocol::{IdMatch, Session, Silence};
+use crate::records::listed_tools;
 use crate::rules::{self, CheckId};
 use crate::scenarios::era;
-use crate::scenarios::tools::{listed_tools, valid_arguments};
+use crate::scenarios::tools::valid_arguments;
 
 /// A session the sequences may go on with: every request sent on it was answered, its
 /// history is forgotten, and the ids of those requests are kept (a late second answer to

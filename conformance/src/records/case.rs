@@ -10,8 +10,8 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::FailureKind;
 use crate::protocol::Revision;
+use crate::rules::FailureKind;
 use crate::transport::{Annotation, ServerCommand};
 
 /// One message of a replayable case.

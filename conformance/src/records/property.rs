@@ -8,9 +8,10 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use super::{CaseFile, FailureKind};
+use super::CaseFile;
 use crate::protocol::Transcript;
 use crate::rules::CheckId;
+use crate::rules::FailureKind;
 
 /// A property that failed.
 #[derive(Debug, Clone)]
@@ -122,7 +123,7 @@ pub struct PropertyRecord {
 }
 
 impl PropertyRecord {
-    pub(super) fn count(&mut self, check: CheckId) {
+    pub(crate) fn count(&mut self, check: CheckId) {
         match self.cases.iter_mut().find(|(c, _)| *c == check) {
             Some((_, n)) => *n += 1,
             None => self.cases.push((check, 1)),
@@ -131,7 +132,7 @@ impl PropertyRecord {
 
     /// Takes back a case counted for `check` (one that showed a failure no input causes:
     /// it judged nothing).
-    pub(super) fn uncount(&mut self, check: CheckId) {
+    pub(crate) fn uncount(&mut self, check: CheckId) {
         if let Some((_, n)) = self.cases.iter_mut().find(|(c, _)| *c == check) {
             *n = n.saturating_sub(1);
         }
