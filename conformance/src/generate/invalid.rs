@@ -14,6 +14,7 @@ use proptest::prelude::*;
 use serde_json::{json, Map, Value};
 
 use super::filter::{guard, guard_map};
+use super::flat::Flat;
 use super::judge::{Held, SchemaDoc};
 use super::pointer::{escape_pointer, show};
 use super::types::{is_integer, Dialect, InvalidVariant, Types, Unsupported};
@@ -77,168 +78,166 @@ fn invalid_at(
 /// Deepest field an invalid variant is placed in.
 const INVALID_DEPTH: usize = 4;
 
+/// The schema node whose rules are being broken, and the variants found for it so far.
+struct Node<'f, 'a> {
+    /// The node's conjunction, flattened.
+    flat: &'f Flat<'a>,
+    /// Where the node is in the instance (a JSON pointer).
+    pointer: &'f str,
+    depth: usize,
+    /// The node's schemas, held for judging.
+    held: Arc<Vec<Held>>,
+    /// Valid instances of the node.
+    valid: BoxedStrategy<Value>,
+    out: Vec<Raw>,
+}
+
+impl Node<'_, '_> {
+    /// The rule's name: where it is broken, then what breaking it is.
+    fn rule(&self, what: &str) -> String {
+        format!("{}: {what}", show(self.pointer))
+    }
+
+    /// Keeps a variant breaking `rule` at this node, when its strategy could be built.
+    fn add(&mut self, rule: String, strategy: Result<BoxedStrategy<Value>, Unsupported>) {
+        if let Ok(strategy) = strategy {
+            self.out.push(Raw {
+                rule,
+                pointer: self.pointer.to_owned(),
+                strategy,
+            });
+        }
+    }
+}
+
 impl<'a> Cx<'a> {
     fn variants(&self, members: &[&'a Value], pointer: &str, depth: usize) -> Vec<Raw> {
-        let mut out = Vec::new();
         if depth > INVALID_DEPTH {
-            return out;
+            return Vec::new();
         }
         let Ok(flat) = self.flatten(members) else {
-            return out;
+            return Vec::new();
         };
         if !flat.alternatives.is_empty() || !flat.nots.is_empty() {
-            return out;
+            return Vec::new();
         }
-        let Ok(valid_node) = self.build(members, depth) else {
-            return out;
+        let Ok(valid) = self.build(members, depth) else {
+            return Vec::new();
         };
-        let node: Arc<Vec<Held>> = Arc::new(members.iter().map(|m| self.hold(m)).collect());
-        let rule = |what: &str| format!("{}: {what}", show(pointer));
-        let mut add = |rule: String, strategy: Result<BoxedStrategy<Value>, Unsupported>| {
-            if let Ok(strategy) = strategy {
-                out.push(Raw {
-                    rule,
-                    pointer: pointer.to_owned(),
-                    strategy,
-                });
-            }
+        let mut node = Node {
+            flat: &flat,
+            pointer,
+            depth,
+            held: Arc::new(members.iter().map(|m| self.hold(m)).collect()),
+            valid,
+            out: Vec::new(),
         };
+        let types = declared_types(&flat);
+        self.wrong_type(&mut node, types);
+        self.out_of_range(&mut node);
+        self.unmatched_pattern(&mut node);
+        self.outside_list(&mut node, types);
+        self.missing_required(&mut node);
+        self.unknown_property(&mut node);
+        self.nested(&mut node);
+        node.out
+    }
 
-        // Wrong type (not at the top: `arguments` is an object by the protocol).
-        let mut types: Option<Types> = None;
-        for t in flat.words("type") {
-            if let Ok(t) = Types::parse(t) {
-                types = Some(Types(types.map_or(t.0, |u| u.0 & t.0)));
-            }
-        }
-        if let (Some(t), false) = (types, pointer.is_empty()) {
-            let wrong = [
-                (
-                    json!({"conformance": "a value of the wrong type"}),
-                    "object",
-                ),
-                (json!("conformance"), "string"),
-                (json!(["conformance"]), "array"),
-                (json!(true), "boolean"),
-                (json!(7), "integer"),
-                (Value::Null, "null"),
-            ];
-            if let Some((value, name)) = wrong
-                .into_iter()
-                .find(|(v, _)| !t.has(Types::of(v)) && self.judge.all_held(v, &node) == Some(false))
-            {
-                add(
-                    rule(&format!("wrong type ({name} for {})", t.describe())),
-                    Ok(Just(value).boxed()),
-                );
-            }
-            if t.0 == Types::INTEGER {
-                let patched = patch(&flat.parts, &["type"], Some(json!({"type": "number"})));
-                add(
-                    rule("not an integer"),
-                    self.breaking(&patched, depth, &node, |v| !is_integer(v)),
-                );
-            }
-        }
-
-        // Out of range: each bound replaced by its opposite.
-        let bounds: [BoundRule; 9] = [
+    /// A value of another type (not at the top: `arguments` is an object by the protocol),
+    /// and a fraction where `type` asks for an integer.
+    fn wrong_type(&self, node: &mut Node<'_, 'a>, types: Option<Types>) {
+        let (Some(t), false) = (types, node.pointer.is_empty()) else {
+            return;
+        };
+        let wrong = [
             (
-                "minimum",
-                most,
-                "below minimum",
-                |b| json!({"exclusiveMaximum": b}),
+                json!({"conformance": "a value of the wrong type"}),
+                "object",
             ),
-            (
-                "exclusiveMinimum",
-                most,
-                "not above exclusiveMinimum",
-                |b| json!({"maximum": b}),
-            ),
-            (
-                "maximum",
-                least,
-                "above maximum",
-                |b| json!({"exclusiveMinimum": b}),
-            ),
-            (
-                "exclusiveMaximum",
-                least,
-                "not below exclusiveMaximum",
-                |b| json!({"minimum": b}),
-            ),
-            ("multipleOf", least, "not a multiple of", |_| json!({})),
-            (
-                "minLength",
-                most_positive,
-                "shorter than minLength",
-                |b| json!({"maxLength": b as u64 - 1}),
-            ),
-            (
-                "maxLength",
-                least,
-                "longer than maxLength",
-                |b| json!({"minLength": b as u64 + 1}),
-            ),
-            (
-                "minItems",
-                most_positive,
-                "fewer items than minItems",
-                |b| json!({"maxItems": b as u64 - 1}),
-            ),
-            (
-                "maxItems",
-                least,
-                "more items than maxItems",
-                |b| json!({"minItems": b as u64 + 1}),
-            ),
+            (json!("conformance"), "string"),
+            (json!(["conformance"]), "array"),
+            (json!(true), "boolean"),
+            (json!(7), "integer"),
+            (Value::Null, "null"),
         ];
-        for (word, pick, what, opposite) in bounds {
-            let Some(bound) = flat.numbers(word).ok().and_then(pick) else {
+        if let Some((value, name)) = wrong.into_iter().find(|(v, _)| {
+            !t.has(Types::of(v)) && self.judge.all_held(v, &node.held) == Some(false)
+        }) {
+            node.add(
+                node.rule(&format!("wrong type ({name} for {})", t.describe())),
+                Ok(Just(value).boxed()),
+            );
+        }
+        if t.0 == Types::INTEGER {
+            let patched = patch(&node.flat.parts, &["type"], Some(json!({"type": "number"})));
+            let strategy = self.breaking(&patched, node.depth, &node.held, |v| !is_integer(v));
+            node.add(node.rule("not an integer"), strategy);
+        }
+    }
+
+    /// Out of range: each bound replaced by its opposite.
+    fn out_of_range(&self, node: &mut Node<'_, 'a>) {
+        for (word, pick, what, opposite) in BOUNDS {
+            let Some(bound) = node.flat.numbers(word).ok().and_then(pick) else {
                 continue;
             };
-            let patched = patch(&flat.parts, &[word], Some(opposite(bound)));
-            add(
-                rule(&format!("{what} {}", number_text(bound))),
-                self.breaking(&patched, depth, &node, |_| true),
+            let patched = patch(&node.flat.parts, &[word], Some(opposite(bound)));
+            let strategy = self.breaking(&patched, node.depth, &node.held, |_| true);
+            node.add(
+                node.rule(&format!("{what} {}", number_text(bound))),
+                strategy,
             );
         }
-        if let Some(p) = flat.words("pattern").find_map(Value::as_str) {
-            let patched = patch(&flat.parts, &["pattern"], None);
-            add(
-                rule(&format!("does not match pattern {p:?}")),
-                self.breaking(&patched, depth, &node, |_| true),
-            );
-        }
-        if flat.has_any(&["enum", "const"]) {
-            // Outside the list but of a listed type, where `type` does not already say.
-            let listed: Vec<&Value> = flat
-                .words("enum")
-                .filter_map(Value::as_array)
-                .flatten()
-                .chain(flat.words("const"))
-                .collect();
-            let same_type = (types.is_none() && !listed.is_empty()).then(|| {
-                let bits = listed.iter().fold(0, |b, v| b | Types::of(v));
-                let bits = if bits & Types::FRACTION != 0 {
-                    bits | Types::INTEGER
-                } else {
-                    bits
-                };
-                json!({"type": Types(bits).names()})
-            });
-            let patched = patch(&flat.parts, &["enum", "const"], same_type);
-            let what = if flat.has_any(&["enum"]) {
-                "value outside enum"
-            } else {
-                "value other than const"
-            };
-            add(rule(what), self.breaking(&patched, depth, &node, |_| true));
-        }
+    }
 
-        // Objects: a required property left out, an unknown property added.
+    /// A string the `pattern` does not match: the pattern dropped.
+    fn unmatched_pattern(&self, node: &mut Node<'_, 'a>) {
+        if let Some(p) = node.flat.words("pattern").find_map(Value::as_str) {
+            let patched = patch(&node.flat.parts, &["pattern"], None);
+            let strategy = self.breaking(&patched, node.depth, &node.held, |_| true);
+            node.add(
+                node.rule(&format!("does not match pattern {p:?}")),
+                strategy,
+            );
+        }
+    }
+
+    /// A value outside `enum` / other than `const`, but of a listed type where `type` does
+    /// not already say.
+    fn outside_list(&self, node: &mut Node<'_, 'a>, types: Option<Types>) {
+        let flat = node.flat;
+        if !flat.has_any(&["enum", "const"]) {
+            return;
+        }
+        let listed: Vec<&Value> = flat
+            .words("enum")
+            .filter_map(Value::as_array)
+            .flatten()
+            .chain(flat.words("const"))
+            .collect();
+        let same_type = (types.is_none() && !listed.is_empty()).then(|| {
+            let bits = listed.iter().fold(0, |b, v| b | Types::of(v));
+            let bits = if bits & Types::FRACTION != 0 {
+                bits | Types::INTEGER
+            } else {
+                bits
+            };
+            json!({"type": Types(bits).names()})
+        });
+        let patched = patch(&flat.parts, &["enum", "const"], same_type);
+        let what = if flat.has_any(&["enum"]) {
+            "value outside enum"
+        } else {
+            "value other than const"
+        };
+        let strategy = self.breaking(&patched, node.depth, &node.held, |_| true);
+        node.add(node.rule(what), strategy);
+    }
+
+    /// Objects: each required property left out of a valid instance.
+    fn missing_required(&self, node: &mut Node<'_, 'a>) {
         let mut required: Vec<String> = Vec::new();
-        for r in flat.words("required").filter_map(Value::as_array) {
+        for r in node.flat.words("required").filter_map(Value::as_array) {
             for name in r.iter().filter_map(Value::as_str) {
                 if !required.iter().any(|q| q == name) {
                     required.push(name.to_owned());
@@ -246,13 +245,14 @@ impl<'a> Cx<'a> {
             }
         }
         for name in &required {
-            let patched = patch_each(&flat.parts, |m| {
+            let patched = patch_each(&node.flat.parts, |m| {
                 if let Some(Value::Array(r)) = m.get_mut("required") {
                     r.retain(|n| n != name.as_str());
                 }
             });
             let gone = name.clone();
-            let base = valid_node
+            let base = node
+                .valid
                 .clone()
                 .prop_map(move |mut v| {
                     if let Some(o) = v.as_object_mut() {
@@ -261,83 +261,79 @@ impl<'a> Cx<'a> {
                     v
                 })
                 .boxed();
-            add(
-                rule(&format!("missing required property {name:?}")),
-                self.only_breaking(base, &node, patched),
+            let strategy = self.only_breaking(base, &node.held, patched);
+            node.add(
+                node.rule(&format!("missing required property {name:?}")),
+                strategy,
             );
         }
-        if flat
+    }
+
+    /// Objects: an unknown property added where `additionalProperties` is false.
+    fn unknown_property(&self, node: &mut Node<'_, 'a>) {
+        let flat = node.flat;
+        if !flat
             .words("additionalProperties")
             .any(|a| a == &Value::Bool(false))
         {
-            let mut unknown = "conformance_unknown_property".to_owned();
-            while flat.words("properties").any(|p| p.get(&unknown).is_some()) {
-                unknown.push('_');
-            }
-            let patched = patch(&flat.parts, &["additionalProperties"], None);
-            let added = unknown.clone();
-            let base = valid_node
-                .clone()
-                .prop_map(move |mut v| {
-                    if let Some(o) = v.as_object_mut() {
-                        o.insert(added.clone(), json!("conformance"));
-                    }
-                    v
-                })
-                .boxed();
-            add(
-                rule(&format!(
-                    "unknown property {unknown:?} (additionalProperties is false)"
-                )),
-                self.only_breaking(base, &node, patched),
-            );
+            return;
         }
-
-        // Nested: a rule broken inside a property, or inside the first array item.
-        let mut nested: Vec<(Slot, Vec<&'a Value>)> = Vec::new();
-        for props in flat.words("properties").filter_map(Value::as_object) {
-            for (name, schema) in props {
-                match nested
-                    .iter_mut()
-                    .find(|(slot, _)| matches!(slot, Slot::Property(n) if n == name))
-                {
-                    Some((_, schemas)) => schemas.push(schema),
-                    None => nested.push((Slot::Property(name.clone()), vec![schema])),
+        let mut unknown = "conformance_unknown_property".to_owned();
+        while flat.words("properties").any(|p| p.get(&unknown).is_some()) {
+            unknown.push('_');
+        }
+        let patched = patch(&flat.parts, &["additionalProperties"], None);
+        let added = unknown.clone();
+        let base = node
+            .valid
+            .clone()
+            .prop_map(move |mut v| {
+                if let Some(o) = v.as_object_mut() {
+                    o.insert(added.clone(), json!("conformance"));
                 }
-            }
-        }
-        let items: Vec<&'a Value> = flat.words("items").filter(|i| !i.is_array()).collect();
-        if !items.is_empty() && !flat.has_any(&["prefixItems"]) {
-            nested.push((Slot::FirstItem, items));
-        }
-        for (slot, schemas) in nested {
+                v
+            })
+            .boxed();
+        let strategy = self.only_breaking(base, &node.held, patched);
+        node.add(
+            node.rule(&format!(
+                "unknown property {unknown:?} (additionalProperties is false)"
+            )),
+            strategy,
+        );
+    }
+
+    /// Nested: a rule broken inside a property, or inside the first array item, of an
+    /// otherwise valid instance of the node.
+    fn nested(&self, node: &mut Node<'_, 'a>) {
+        for (slot, schemas) in slots(node.flat) {
             let child_pointer = match &slot {
-                Slot::Property(name) => format!("{pointer}/{}", escape_pointer(name)),
-                Slot::FirstItem => format!("{pointer}/0"),
+                Slot::Property(name) => format!("{}/{}", node.pointer, escape_pointer(name)),
+                Slot::FirstItem => format!("{}/0", node.pointer),
             };
-            let child_variants = self.variants(&schemas, &child_pointer, depth + 1);
+            let child_variants = self.variants(&schemas, &child_pointer, node.depth + 1);
             if child_variants.is_empty() {
                 continue;
             }
-            let Ok(child_valid) = self.build(&schemas, depth + 1) else {
+            let Ok(child_valid) = self.build(&schemas, node.depth + 1) else {
                 continue;
             };
             for child in child_variants {
                 let judge = self.judge.clone();
-                let node = node.clone();
+                let held = node.held.clone();
                 let slot = slot.clone();
-                let base = (valid_node.clone(), child_valid.clone(), child.strategy).boxed();
+                let base = (node.valid.clone(), child_valid.clone(), child.strategy).boxed();
                 let strategy = guard_map(
                     base,
                     "the parent cannot hold the broken value",
                     move |(parent, good, bad)| {
                         let with_good = slot.put(parent.clone(), good)?;
-                        (judge.all_held(&with_good, &node) == Some(true)).then_some(())?;
+                        (judge.all_held(&with_good, &held) == Some(true)).then_some(())?;
                         slot.put(parent, bad)
                     },
                 );
                 if let Ok(strategy) = strategy {
-                    out.push(Raw {
+                    node.out.push(Raw {
                         rule: child.rule,
                         pointer: child.pointer,
                         strategy,
@@ -345,7 +341,6 @@ impl<'a> Cx<'a> {
                 }
             }
         }
-        out
     }
 
     /// `base` kept where it breaks the node but satisfies `patched` (the node without the
@@ -453,11 +448,97 @@ fn patch_each(
     json!({ "allOf": all })
 }
 
+/// The types `type` admits, intersected over the conjunction (`None` where no `type` parses).
+fn declared_types(flat: &Flat<'_>) -> Option<Types> {
+    let mut types: Option<Types> = None;
+    for t in flat.words("type") {
+        if let Ok(t) = Types::parse(t) {
+            types = Some(Types(types.map_or(t.0, |u| u.0 & t.0)));
+        }
+    }
+    types
+}
+
+/// The places a nested rule can be broken, each with the schemas that apply there: every
+/// property the node declares (in order), then its first array item.
+fn slots<'a>(flat: &Flat<'a>) -> Vec<(Slot, Vec<&'a Value>)> {
+    let mut nested: Vec<(Slot, Vec<&'a Value>)> = Vec::new();
+    for props in flat.words("properties").filter_map(Value::as_object) {
+        for (name, schema) in props {
+            match nested
+                .iter_mut()
+                .find(|(slot, _)| matches!(slot, Slot::Property(n) if n == name))
+            {
+                Some((_, schemas)) => schemas.push(schema),
+                None => nested.push((Slot::Property(name.clone()), vec![schema])),
+            }
+        }
+    }
+    let items: Vec<&'a Value> = flat.words("items").filter(|i| !i.is_array()).collect();
+    if !items.is_empty() && !flat.has_any(&["prefixItems"]) {
+        nested.push((Slot::FirstItem, items));
+    }
+    nested
+}
+
 /// Which bound of several applies.
 type BoundPick = fn(Vec<f64>) -> Option<f64>;
 /// A bound keyword, how to pick the one that applies, what breaking it is called, and the
 /// keyword that asks for its opposite.
 type BoundRule = (&'static str, BoundPick, &'static str, fn(f64) -> Value);
+
+/// Out of range: each bound keyword, and the keyword that asks for its opposite.
+const BOUNDS: [BoundRule; 9] = [
+    (
+        "minimum",
+        most,
+        "below minimum",
+        |b| json!({"exclusiveMaximum": b}),
+    ),
+    (
+        "exclusiveMinimum",
+        most,
+        "not above exclusiveMinimum",
+        |b| json!({"maximum": b}),
+    ),
+    (
+        "maximum",
+        least,
+        "above maximum",
+        |b| json!({"exclusiveMinimum": b}),
+    ),
+    (
+        "exclusiveMaximum",
+        least,
+        "not below exclusiveMaximum",
+        |b| json!({"minimum": b}),
+    ),
+    ("multipleOf", least, "not a multiple of", |_| json!({})),
+    (
+        "minLength",
+        most_positive,
+        "shorter than minLength",
+        |b| json!({"maxLength": b as u64 - 1}),
+    ),
+    (
+        "maxLength",
+        least,
+        "longer than maxLength",
+        |b| json!({"minLength": b as u64 + 1}),
+    ),
+    (
+        "minItems",
+        most_positive,
+        "fewer items than minItems",
+        |b| json!({"maxItems": b as u64 - 1}),
+    ),
+    (
+        "maxItems",
+        least,
+        "more items than maxItems",
+        |b| json!({"minItems": b as u64 + 1}),
+    ),
+];
 
 fn most(v: Vec<f64>) -> Option<f64> {
     v.into_iter().reduce(f64::max)

@@ -42,6 +42,7 @@ mod judge;
 mod minimal;
 mod number;
 mod object;
+mod pattern;
 mod pointer;
 mod shape;
 mod strings;

@@ -248,35 +248,7 @@ impl<'a> Cx<'a> {
     fn leaf(&self, flat: &Flat<'a>, depth: usize) -> Result<BoxedStrategy<Value>, Unsupported> {
         let judge = &self.judge;
         let satisfies = |v: &Value| flat.members.iter().all(|m| judge.check(v, m) == Some(true));
-        // enum / const: choose among the listed values that satisfy everything else.
-        let mut listed: Option<Vec<Value>> = None;
-        for p in &flat.parts {
-            let mut here = Vec::new();
-            if let Some(c) = p.get("const") {
-                here.push(c.clone());
-            }
-            if let Some(e) = p.get("enum") {
-                let e = e
-                    .as_array()
-                    .ok_or_else(|| Unsupported::new("`enum` is not an array"))?;
-                if p.contains_key("const") {
-                    here.retain(|c| e.iter().any(|x| json_equal(x, c)));
-                } else {
-                    // Thinned first: intersecting two long lists is quadratic.
-                    here.extend(spread(e, MAX_SCANNED));
-                }
-            }
-            if p.contains_key("const") || p.contains_key("enum") {
-                listed = Some(match listed {
-                    None => here,
-                    Some(before) => before
-                        .into_iter()
-                        .filter(|b| here.iter().any(|h| json_equal(b, h)))
-                        .collect(),
-                });
-            }
-        }
-        if let Some(listed) = listed {
+        if let Some(listed) = listed(flat)? {
             // A huge `enum` is sampled, not scanned whole: each value is checked against
             // the schema (itself an O(n) membership test), which is quadratic in the list.
             let fit: Vec<Value> = spread(&listed, MAX_LISTED)
@@ -290,35 +262,38 @@ impl<'a> Cx<'a> {
             }
             return Ok(select(fit).boxed());
         }
+        let types = admitted(flat)?;
+        let (mut options, first_error) = self.by_type(flat, types, depth);
+        // `default` and `examples` are sent now and then, when they are valid.
+        let mut known = known(flat);
+        known.retain(|v| satisfies(v));
+        if !known.is_empty() {
+            options.push((1, select(known).boxed()));
+        }
+        if options.is_empty() {
+            return Err(
+                first_error.unwrap_or_else(|| Unsupported::new("no type can be generated for"))
+            );
+        }
+        let strategy = Union::new_weighted(options).boxed();
+        if flat.nots.is_empty() {
+            return Ok(strategy);
+        }
+        let nots: Vec<Held> = flat.nots.iter().map(|n| self.hold(n)).collect();
+        let judge = self.judge.clone();
+        guard(strategy, "`not` excludes the generated values", move |v| {
+            nots.iter().all(|n| judge.check_held(v, n) == Some(false))
+        })
+    }
 
-        let mut types = Types::ALL;
-        let mut typed = false;
-        for t in flat.words("type") {
-            types = Types(types.0 & Types::parse(t)?.0);
-            typed = true;
-        }
-        if !typed {
-            let mut inferred = 0;
-            for (words, bits) in [
-                (OBJECT_WORDS, Types::OBJECT),
-                (ARRAY_WORDS, Types::ARRAY),
-                (STRING_WORDS, Types::STRING),
-                (NUMBER_WORDS, Types::INTEGER | Types::FRACTION),
-            ] {
-                if flat.has_any(words) {
-                    inferred |= bits;
-                }
-            }
-            if inferred != 0 {
-                types = Types(inferred);
-            }
-        }
-        if types.0 == 0 {
-            return Err(Unsupported::new(
-                "the combined `type`s have nothing in common",
-            ));
-        }
-
+    /// One weighted builder per admitted type that can be built, and the first reason one
+    /// could not.
+    fn by_type(
+        &self,
+        flat: &Flat<'a>,
+        types: Types,
+        depth: usize,
+    ) -> (Vec<(u32, BoxedStrategy<Value>)>, Option<Unsupported>) {
         let mut options: Vec<(u32, BoxedStrategy<Value>)> = Vec::new();
         let mut first_error: Option<Unsupported> = None;
         let mut add = |weight: u32, built: Result<BoxedStrategy<Value>, Unsupported>| match built {
@@ -345,31 +320,84 @@ impl<'a> Cx<'a> {
         if types.has(Types::OBJECT) {
             add(3, self.object(flat, depth));
         }
-        // `default` and `examples` are sent now and then, when they are valid.
-        let mut known = Vec::new();
-        for p in &flat.parts {
-            known.extend(p.get("default").cloned());
-            if let Some(Value::Array(examples)) = p.get("examples") {
-                known.extend(examples.iter().cloned());
+        (options, first_error)
+    }
+}
+
+/// enum / const: the listed values every part allows (`None` where nothing is listed),
+/// before checking them against the rest of the schema.
+fn listed(flat: &Flat<'_>) -> Result<Option<Vec<Value>>, Unsupported> {
+    let mut listed: Option<Vec<Value>> = None;
+    for p in &flat.parts {
+        let mut here = Vec::new();
+        if let Some(c) = p.get("const") {
+            here.push(c.clone());
+        }
+        if let Some(e) = p.get("enum") {
+            let e = e
+                .as_array()
+                .ok_or_else(|| Unsupported::new("`enum` is not an array"))?;
+            if p.contains_key("const") {
+                here.retain(|c| e.iter().any(|x| json_equal(x, c)));
+            } else {
+                // Thinned first: intersecting two long lists is quadratic.
+                here.extend(spread(e, MAX_SCANNED));
             }
         }
-        known.retain(|v| satisfies(v));
-        if !known.is_empty() {
-            options.push((1, select(known).boxed()));
+        if p.contains_key("const") || p.contains_key("enum") {
+            listed = Some(match listed {
+                None => here,
+                Some(before) => before
+                    .into_iter()
+                    .filter(|b| here.iter().any(|h| json_equal(b, h)))
+                    .collect(),
+            });
         }
-        if options.is_empty() {
-            return Err(
-                first_error.unwrap_or_else(|| Unsupported::new("no type can be generated for"))
-            );
-        }
-        let strategy = Union::new_weighted(options).boxed();
-        if flat.nots.is_empty() {
-            return Ok(strategy);
-        }
-        let nots: Vec<Held> = flat.nots.iter().map(|n| self.hold(n)).collect();
-        let judge = self.judge.clone();
-        guard(strategy, "`not` excludes the generated values", move |v| {
-            nots.iter().all(|n| judge.check_held(v, n) == Some(false))
-        })
     }
+    Ok(listed)
+}
+
+/// The types an instance may have: what the `type`s share or, without one, what the other
+/// keywords imply (any type where they imply none).
+fn admitted(flat: &Flat<'_>) -> Result<Types, Unsupported> {
+    let mut types = Types::ALL;
+    let mut typed = false;
+    for t in flat.words("type") {
+        types = Types(types.0 & Types::parse(t)?.0);
+        typed = true;
+    }
+    if !typed {
+        let mut inferred = 0;
+        for (words, bits) in [
+            (OBJECT_WORDS, Types::OBJECT),
+            (ARRAY_WORDS, Types::ARRAY),
+            (STRING_WORDS, Types::STRING),
+            (NUMBER_WORDS, Types::INTEGER | Types::FRACTION),
+        ] {
+            if flat.has_any(words) {
+                inferred |= bits;
+            }
+        }
+        if inferred != 0 {
+            types = Types(inferred);
+        }
+    }
+    if types.0 == 0 {
+        return Err(Unsupported::new(
+            "the combined `type`s have nothing in common",
+        ));
+    }
+    Ok(types)
+}
+
+/// Every `default` and `examples` value, in order, valid or not.
+fn known(flat: &Flat<'_>) -> Vec<Value> {
+    let mut known = Vec::new();
+    for p in &flat.parts {
+        known.extend(p.get("default").cloned());
+        if let Some(Value::Array(examples)) = p.get("examples") {
+            known.extend(examples.iter().cloned());
+        }
+    }
+    known
 }

@@ -308,147 +308,219 @@ async fn read_stream(
     max_line: usize,
     endpoint: watch::Sender<Endpoint>,
 ) {
-    let timeout = link.timeout;
-    let deadline = Instant::now() + timeout;
-    let mut fact = link.fact("GET", &url, Carried::Nothing);
-    let request = link
-        .client
-        .get(url.clone())
-        .headers(link.headers.clone())
-        .header(ACCEPT, "text/event-stream")
-        .header(CACHE_CONTROL, "no-cache");
-    let fail = |fact: HttpFact, why: String| {
-        let mut shared = lock(&link.shared);
+    let deadline = Instant::now() + link.timeout;
+    let mut reader = Reader {
+        link,
+        url,
+        endpoint,
+        have_endpoint: false,
+    };
+    let Some(response) = reader.open(deadline).await else {
+        return;
+    };
+    let Some(ended) = reader.read(response, max_line, deadline).await else {
+        return;
+    };
+    reader.finish(ended).await;
+}
+
+/// The stream reader: the link, the SSE URL, where the endpoint is announced to the
+/// writers, and whether the stream named it yet.
+struct Reader {
+    link: Link,
+    url: reqwest::Url,
+    endpoint: watch::Sender<Endpoint>,
+    have_endpoint: bool,
+}
+
+impl Reader {
+    /// The GET of the stream, its head recorded; `None` (the failure recorded and noted)
+    /// where it got no answer by `deadline` or the answer is no event stream.
+    async fn open(&self, deadline: Instant) -> Option<reqwest::Response> {
+        let link = &self.link;
+        let timeout = link.timeout;
+        let mut fact = link.fact("GET", &self.url, Carried::Nothing);
+        let request = link
+            .client
+            .get(self.url.clone())
+            .headers(link.headers.clone())
+            .header(ACCEPT, "text/event-stream")
+            .header(CACHE_CONTROL, "no-cache");
+        let mut response = match tokio::time::timeout_at(deadline, request.send()).await {
+            Ok(Ok(response)) => response,
+            Ok(Err(e)) => {
+                fact.error = Some(error_text(&e));
+                let why = self.fail(fact, "the GET of the SSE stream failed".into());
+                link.note(why).await;
+                return None;
+            }
+            Err(_) => {
+                fact.error = Some(format!(
+                    "no response headers within {:.1} s",
+                    timeout.as_secs_f64()
+                ));
+                let why = self.fail(fact, "the GET of the SSE stream got no answer".into());
+                link.note(why).await;
+                return None;
+            }
+        };
+        fact.read_head(&response);
+        let ok = response.status().is_success();
+        if !ok || !is_media(fact.content_type.as_deref(), "text/event-stream") {
+            if let Ok(Ok(Some(chunk))) = tokio::time::timeout_at(deadline, response.chunk()).await {
+                fact.body_bytes = chunk.len();
+                fact.body_head =
+                    String::from_utf8_lossy(&chunk[..chunk.len().min(BODY_HEAD)]).into();
+            }
+            let note = fact.describe();
+            let why = self.fail(
+                fact,
+                "the GET of the SSE stream opened no event stream".into(),
+            );
+            link.note(format!("{note}: {why}")).await;
+            return None;
+        }
+        link.note(fact.describe()).await;
+        lock(&link.shared).stream.get = Some(fact);
+        Some(response)
+    }
+
+    /// Records the GET that opened no stream and why, and tells the writers no endpoint
+    /// will come; gives `why` back for the note.
+    fn fail(&self, fact: HttpFact, why: String) -> String {
+        let mut shared = lock(&self.link.shared);
         shared.stream.get = Some(fact);
         shared.stream.no_endpoint = Some(why.clone());
-        endpoint.send_replace(Endpoint::Failed);
+        self.endpoint.send_replace(Endpoint::Failed);
         why
-    };
-    let mut response = match tokio::time::timeout_at(deadline, request.send()).await {
-        Ok(Ok(response)) => response,
-        Ok(Err(e)) => {
-            fact.error = Some(error_text(&e));
-            let why = fail(fact, "the GET of the SSE stream failed".into());
-            return link.note(why).await;
+    }
+
+    /// Reads events until the stream ends, and says how it ended; `None` where reading
+    /// stopped first (no endpoint by `deadline`, or the session gone).
+    async fn read(
+        &mut self,
+        mut response: reqwest::Response,
+        max_line: usize,
+        deadline: Instant,
+    ) -> Option<String> {
+        let mut decoder = SseDecoder::new(max_line);
+        let mut events = Vec::new();
+        loop {
+            let chunk = if self.have_endpoint {
+                // An idle stream is normal once the endpoint came.
+                response.chunk().await
+            } else {
+                match tokio::time::timeout_at(deadline, response.chunk()).await {
+                    Ok(read) => read,
+                    Err(_) => {
+                        self.no_endpoint_in_time().await;
+                        return None;
+                    }
+                }
+            };
+            let chunk = match chunk {
+                Ok(Some(chunk)) => chunk,
+                Ok(None) => return Some("the server ended the SSE stream".to_string()),
+                Err(e) => return Some(format!("the SSE stream broke: {}", error_text(&e))),
+            };
+            decoder.push_events(&chunk, &mut events);
+            for (event, frame) in events.drain(..) {
+                if !self.take(event, frame).await {
+                    return None;
+                }
+            }
         }
-        Err(_) => {
-            fact.error = Some(format!(
-                "no response headers within {:.1} s",
-                timeout.as_secs_f64()
-            ));
-            let why = fail(fact, "the GET of the SSE stream got no answer".into());
-            return link.note(why).await;
-        }
-    };
-    fact.read_head(&response);
-    let ok = response.status().is_success();
-    if !ok || !is_media(fact.content_type.as_deref(), "text/event-stream") {
-        if let Ok(Ok(Some(chunk))) = tokio::time::timeout_at(deadline, response.chunk()).await {
-            fact.body_bytes = chunk.len();
-            fact.body_head = String::from_utf8_lossy(&chunk[..chunk.len().min(BODY_HEAD)]).into();
-        }
-        let note = fact.describe();
-        let why = fail(
-            fact,
-            "the GET of the SSE stream opened no event stream".into(),
+    }
+
+    /// Gives up on the endpoint once the timeout passed without it.
+    async fn no_endpoint_in_time(&self) {
+        let why = format!(
+            "no endpoint event within {:.1} s; stopped reading",
+            self.link.timeout.as_secs_f64()
         );
-        return link.note(format!("{note}: {why}")).await;
+        lock(&self.link.shared).stream.no_endpoint = Some(why.clone());
+        self.endpoint.send_replace(Endpoint::Failed);
+        self.link.note(format!("SSE stream: {why}")).await;
     }
-    link.note(fact.describe()).await;
-    lock(&link.shared).stream.get = Some(fact);
-    let mut decoder = SseDecoder::new(max_line);
-    let mut events = Vec::new();
-    let mut have_endpoint = false;
-    let ended = loop {
-        let chunk = if have_endpoint {
-            // An idle stream is normal once the endpoint came.
-            response.chunk().await
-        } else {
-            match tokio::time::timeout_at(deadline, response.chunk()).await {
-                Ok(read) => read,
-                Err(_) => {
-                    let why = format!(
-                        "no endpoint event within {:.1} s; stopped reading",
-                        timeout.as_secs_f64()
-                    );
-                    lock(&link.shared).stream.no_endpoint = Some(why.clone());
-                    endpoint.send_replace(Endpoint::Failed);
-                    return link.note(format!("SSE stream: {why}")).await;
-                }
-            }
-        };
-        let chunk = match chunk {
-            Ok(Some(chunk)) => chunk,
-            Ok(None) => break "the server ended the SSE stream".to_string(),
-            Err(e) => break format!("the SSE stream broke: {}", error_text(&e)),
-        };
-        decoder.push_events(&chunk, &mut events);
-        for (event, frame) in events.drain(..) {
-            let (data_head, json) = frame_text(&frame);
-            {
-                let mut shared = lock(&link.shared);
-                if shared.stream.events.len() < MAX_EVENTS {
-                    shared.stream.events.push(SseEvent {
-                        event: event.clone(),
-                        data_head,
-                        json,
-                        after_endpoint: have_endpoint,
-                    });
-                } else {
-                    shared.stream.events_dropped += 1;
-                }
-            }
-            if event == "endpoint" {
-                if have_endpoint {
-                    continue;
-                }
-                have_endpoint = true;
-                let Frame::Line(data) = &frame else {
-                    let why = "the endpoint event's data is not a URI".to_string();
-                    lock(&link.shared).stream.no_endpoint = Some(why);
-                    endpoint.send_replace(Endpoint::Failed);
-                    continue;
-                };
-                match resolve(&url, data) {
-                    Ok(post_to) => {
-                        lock(&link.shared).stream.endpoint = Some(post_to.to_string());
-                        link.note(format!("SSE endpoint: {post_to}")).await;
-                        endpoint.send_replace(Endpoint::Ready(post_to));
-                    }
-                    Err((why, refused)) => {
-                        link.note(format!("SSE stream: {why}")).await;
-                        let mut shared = lock(&link.shared);
-                        shared.stream.no_endpoint = Some(why);
-                        shared.stream.refused = refused;
-                        drop(shared);
-                        endpoint.send_replace(Endpoint::Failed);
-                    }
-                }
-                continue;
-            }
-            // Server messages are `message` events; a JSON message under another type is
-            // passed on too (the check judges the type), other events are not messages.
-            if (event == "message" || json) && !link.forward(frame).await {
-                return;
+
+    /// Records one event and acts on it: the first `endpoint` event says where POSTs go, a
+    /// message goes to the session; `false` once the session is gone.
+    async fn take(&mut self, event: String, frame: Frame) -> bool {
+        let (data_head, json) = frame_text(&frame);
+        {
+            let mut shared = lock(&self.link.shared);
+            if shared.stream.events.len() < MAX_EVENTS {
+                shared.stream.events.push(SseEvent {
+                    event: event.clone(),
+                    data_head,
+                    json,
+                    after_endpoint: self.have_endpoint,
+                });
+            } else {
+                shared.stream.events_dropped += 1;
             }
         }
-    };
-    {
-        let mut shared = lock(&link.shared);
-        shared.stream.ended = Some(ended.clone());
-        if !have_endpoint {
-            shared.stream.no_endpoint = Some(format!("{ended} before an endpoint event"));
+        if event == "endpoint" {
+            if !self.have_endpoint {
+                self.have_endpoint = true;
+                self.set_endpoint(&frame).await;
+            }
+            return true;
+        }
+        // Server messages are `message` events; a JSON message under another type is
+        // passed on too (the check judges the type), other events are not messages.
+        if event == "message" || json {
+            return self.link.forward(frame).await;
+        }
+        true
+    }
+
+    /// The first `endpoint` event: its URI resolved and announced to the writers, or why
+    /// it is not used recorded.
+    async fn set_endpoint(&self, frame: &Frame) {
+        let Frame::Line(data) = frame else {
+            let why = "the endpoint event's data is not a URI".to_string();
+            lock(&self.link.shared).stream.no_endpoint = Some(why);
+            self.endpoint.send_replace(Endpoint::Failed);
+            return;
+        };
+        match resolve(&self.url, data) {
+            Ok(post_to) => {
+                lock(&self.link.shared).stream.endpoint = Some(post_to.to_string());
+                self.link.note(format!("SSE endpoint: {post_to}")).await;
+                self.endpoint.send_replace(Endpoint::Ready(post_to));
+            }
+            Err((why, refused)) => {
+                self.link.note(format!("SSE stream: {why}")).await;
+                let mut shared = lock(&self.link.shared);
+                shared.stream.no_endpoint = Some(why);
+                shared.stream.refused = refused;
+                drop(shared);
+                self.endpoint.send_replace(Endpoint::Failed);
+            }
         }
     }
-    endpoint.send_if_modified(|e| {
-        let waiting = *e == Endpoint::Waiting;
-        if waiting {
-            *e = Endpoint::Failed;
+
+    /// The stream ended (`ended` says how): recorded, the writers told if no endpoint came,
+    /// and the session told the stream closed.
+    async fn finish(&self, ended: String) {
+        {
+            let mut shared = lock(&self.link.shared);
+            shared.stream.ended = Some(ended.clone());
+            if !self.have_endpoint {
+                shared.stream.no_endpoint = Some(format!("{ended} before an endpoint event"));
+            }
         }
-        waiting
-    });
-    link.note(ended).await;
-    let _ = link.tx.send(TransportEvent::StdoutClosed).await;
+        self.endpoint.send_if_modified(|e| {
+            let waiting = *e == Endpoint::Waiting;
+            if waiting {
+                *e = Endpoint::Failed;
+            }
+            waiting
+        });
+        self.link.note(ended).await;
+        let _ = self.link.tx.send(TransportEvent::StdoutClosed).await;
+    }
 }
 
 /// One POST of one message to the endpoint; `answered` is told when its head came (or it

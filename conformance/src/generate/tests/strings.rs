@@ -4,7 +4,7 @@
 use serde_json::json;
 
 use super::{sample, unsupported_rows, valid_rows, ValidRow, BOTH, DRAFT2020, DRAFT7, VALID};
-use crate::generate::strings::translate_pattern;
+use crate::generate::pattern::translate_pattern;
 use crate::generate::valid;
 
 /// The formats whose generated values the validator asserts, in both drafts.
