@@ -41,6 +41,7 @@ use tokio::sync::{mpsc, OwnedSemaphorePermit, Semaphore};
 use tokio::task::JoinSet;
 use tokio::time::Instant;
 
+use super::connection::{Connection, Pending};
 use super::fact::{content_type, error_text, is_media, BODY_HEAD};
 use super::fact::{Carried, HttpFact, HttpTarget};
 use super::framing::Frame;
@@ -55,8 +56,6 @@ use crate::errors::{Error, Result};
 pub const SESSION_HEADER: &str = "mcp-session-id";
 /// The version header (transports.mdx 2025-06-18, Protocol Version Header).
 pub const VERSION_HEADER: &str = "mcp-protocol-version";
-/// The first revision whose clients send [`VERSION_HEADER`].
-const VERSION_HEADER_FROM: &str = "2025-06-18";
 /// POSTs in flight at once; a write waits (up to the timeout) for a free slot.
 pub const MAX_IN_FLIGHT: usize = 16;
 /// HTTP facts kept per session; later ones are counted only.
@@ -313,6 +312,9 @@ pub struct HttpTransport {
     /// stream (the cancellation of 2026-07-28 HTTP).
     streams: Vec<(Value, tokio::sync::oneshot::Sender<()>)>,
     max_line: usize,
+    /// Which negotiated versions go in [`VERSION_HEADER`]
+    /// ([`HttpTransport::with_version_header`]).
+    version_header: fn(&str) -> bool,
     closed: bool,
     deleted: bool,
     listening: bool,
@@ -360,10 +362,19 @@ impl HttpTransport {
             tasks: JoinSet::new(),
             streams: Vec::new(),
             max_line,
+            version_header: |_| false,
             closed: false,
             deleted: false,
             listening: false,
         })
+    }
+
+    /// Names the negotiated version in [`VERSION_HEADER`] on every request after the
+    /// handshake when `rule` says a conversation in that version carries it (from
+    /// 2025-06-18 on: the layer above knows the revisions). Without it, none does.
+    pub fn with_version_header(mut self, rule: fn(&str) -> bool) -> Self {
+        self.version_header = rule;
+        self
     }
 
     /// POSTs each line of `bytes` (pipelined lines are joined by newlines) as one message.
@@ -410,6 +421,7 @@ impl HttpTransport {
                 budget: self.budget.clone(),
                 drains: self.drains.clone(),
                 max_line: self.max_line,
+                version_header: self.version_header,
                 headers: Some(accepted),
                 cancel,
                 ticket: None,
@@ -548,6 +560,44 @@ impl HttpTransport {
     }
 }
 
+impl Connection for HttpTransport {
+    fn send_line<'a>(&'a mut self, line: &'a [u8], timeout: Duration) -> Pending<'a, bool> {
+        Box::pin(HttpTransport::send_line(self, line, timeout))
+    }
+
+    fn next_event(&mut self) -> Pending<'_, Option<TransportEvent>> {
+        Box::pin(HttpTransport::next_event(self))
+    }
+
+    fn try_next_event(&mut self) -> Option<TransportEvent> {
+        HttpTransport::try_next_event(self)
+    }
+
+    fn close(&mut self) {
+        HttpTransport::close(self);
+    }
+
+    fn terminate(&mut self, _grace: Duration) -> Pending<'_, ExitInfo> {
+        Box::pin(HttpTransport::terminate(self))
+    }
+
+    fn is_remote(&self) -> bool {
+        true
+    }
+
+    fn facts(&self) -> (Vec<HttpFact>, u64) {
+        HttpTransport::facts(self)
+    }
+
+    fn streams(&self) -> (Vec<StreamRecord>, u64) {
+        HttpTransport::streams(self)
+    }
+
+    fn session_id(&self) -> Option<String> {
+        HttpTransport::session_id(self)
+    }
+}
+
 pub(super) async fn delete(endpoint: &Endpoint, session: &str, version: Option<&str>) -> HttpFact {
     let (builder, sent) = endpoint.request(reqwest::Method::DELETE, Some(session), version);
     let mut fact = endpoint.fact("DELETE", Carried::Nothing, None);
@@ -594,6 +644,8 @@ struct Post {
     /// Slots for reading a stream on after its response.
     drains: Arc<Semaphore>,
     max_line: usize,
+    /// Which negotiated versions go in [`VERSION_HEADER`].
+    version_header: fn(&str) -> bool,
     /// Told when the response headers came (or the POST failed).
     headers: Option<tokio::sync::oneshot::Sender<()>>,
     /// A modern request's cancellation: the stream is closed when this fires.
@@ -898,7 +950,8 @@ impl Post {
         }
     }
 
-    /// From 2025-06-18 on, the negotiated version goes in every later request's header.
+    /// The negotiated version goes in every later request's header when the rule says so
+    /// (from 2025-06-18 on).
     fn learn_version(&self, frame: &Frame) {
         let Frame::Line(text) = frame else { return };
         let Ok(message) = serde_json::from_str::<Value>(text) else {
@@ -908,7 +961,7 @@ impl Post {
             .pointer("/result/protocolVersion")
             .and_then(Value::as_str)
         {
-            if version >= VERSION_HEADER_FROM {
+            if (self.version_header)(version) {
                 lock(&self.endpoint.shared).version = Some(version.to_string());
             }
         }
