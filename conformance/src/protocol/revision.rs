@@ -299,7 +299,13 @@ mod tests {
     /// did (`version >= "2025-06-18"`): a server answering `2025-06-19` still gets it.
     #[test]
     fn unknown_versions_take_the_version_header_of_the_revision_before_them() {
-        for version in ["1900-01-01", "2025-03-27", "2025-06-19", "2099-01-01", "not-a-version"] {
+        for version in [
+            "1900-01-01",
+            "2025-03-27",
+            "2025-06-19",
+            "2099-01-01",
+            "not-a-version",
+        ] {
             let before = version >= "2025-06-18";
             assert_eq!(Revision::version_header_of(version), before, "{version}");
         }

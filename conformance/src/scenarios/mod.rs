@@ -12,6 +12,7 @@ mod http;
 mod modern;
 mod negotiation;
 mod policy;
+mod probes;
 pub mod progress;
 mod property;
 mod replay;
@@ -33,6 +34,7 @@ pub use negotiation::{
     negotiate, probe_unsupported, NegotiationRecord, ServerEra, VersionProbe, UNSUPPORTED_VERSION,
 };
 pub use policy::{CallMode, CallPolicy};
+pub use probes::speaks_sse;
 pub(crate) use property::splitmix64;
 pub use property::{
     runner_for, CaseFile, CaseMessage, FailureKind, InputIndependent, PlanCache, PropertyConfig,

@@ -94,17 +94,17 @@ fn lock(shared: &Mutex<Shared>) -> MutexGuard<'_, Shared> {
 
 /// What every request of one transport needs.
 #[derive(Debug, Clone)]
-pub(super) struct Endpoint {
+pub(crate) struct Endpoint {
     pub(super) client: reqwest::Client,
-    pub(super) url: reqwest::Url,
+    pub(crate) url: reqwest::Url,
     pub(super) headers: HeaderMap,
     shared: Arc<Mutex<Shared>>,
-    pub(super) timeout: Duration,
+    pub(crate) timeout: Duration,
 }
 
 impl Endpoint {
     /// The endpoint of `target`, for requests outside a transport (probes).
-    pub(super) fn of(target: &HttpTarget, timeout: Duration) -> Result<Self> {
+    pub(crate) fn of(target: &HttpTarget, timeout: Duration) -> Result<Self> {
         Ok(Self {
             client: client(target, timeout)?,
             url: target.parsed_url()?,
@@ -115,7 +115,7 @@ impl Endpoint {
     }
 
     /// A request with the user's headers and the session's, and the facts it records.
-    pub(super) fn request(
+    pub(crate) fn request(
         &self,
         method: reqwest::Method,
         session: Option<&str>,
@@ -144,7 +144,7 @@ impl Endpoint {
     /// A JSON-RPC message POSTed: [`Endpoint::request`], then `extra` headers, the
     /// `Accept` and `Content-Type` every message carries, and `body`. Returns the builder
     /// and the headers sent, for the record.
-    pub(super) fn post_message(
+    pub(crate) fn post_message(
         &self,
         session: Option<&str>,
         version: Option<&str>,
@@ -163,7 +163,7 @@ impl Endpoint {
         (builder, sent)
     }
 
-    pub(super) fn fact(
+    pub(crate) fn fact(
         &self,
         method: &'static str,
         carried: Carried,
@@ -598,7 +598,7 @@ impl Connection for HttpTransport {
     }
 }
 
-pub(super) async fn delete(endpoint: &Endpoint, session: &str, version: Option<&str>) -> HttpFact {
+pub(crate) async fn delete(endpoint: &Endpoint, session: &str, version: Option<&str>) -> HttpFact {
     let (builder, sent) = endpoint.request(reqwest::Method::DELETE, Some(session), version);
     let mut fact = endpoint.fact("DELETE", Carried::Nothing, None);
     fact.sent = sent;
@@ -1004,14 +1004,4 @@ async fn cancelled_or<T>(
     }
     *cancel = None;
     Some(work.await)
-}
-
-/// Whether a frame is the response to `id`.
-pub(super) fn answers(frame: &Frame, id: &Value) -> bool {
-    let Frame::Line(text) = frame else {
-        return false;
-    };
-    serde_json::from_str::<Value>(text).is_ok_and(|m| {
-        m.get("id") == Some(id) && (m.get("result").is_some() || m.get("error").is_some())
-    })
 }

@@ -198,7 +198,7 @@ impl SseTransport {
 
     /// The URI messages are POSTed to, once the stream named it (waited for up to
     /// `timeout`); `None` when no usable endpoint came.
-    pub(super) async fn endpoint(&mut self, timeout: Duration) -> Option<reqwest::Url> {
+    pub(crate) async fn endpoint(&mut self, timeout: Duration) -> Option<reqwest::Url> {
         let ready =
             tokio::time::timeout(timeout, self.endpoint.wait_for(|e| *e != Endpoint::Waiting));
         match &*ready.await.ok()?.ok()? {

@@ -11,7 +11,6 @@
 
 mod asleep;
 mod connection;
-mod detect;
 mod fact;
 mod framing;
 mod http;
@@ -19,9 +18,7 @@ mod inbox;
 mod launch;
 mod legacy_sse;
 mod mirror;
-mod probe;
-mod probe_modern;
-mod probe_sse;
+mod probe_record;
 mod procfs;
 mod reaper;
 mod sse;
@@ -32,9 +29,10 @@ mod tls;
 
 pub use asleep::group_asleep;
 pub use connection::{Connection, Pending, Transport};
-pub use detect::speaks_sse;
+pub(crate) use fact::{error_text, BODY_HEAD};
 pub use fact::{is_media, Carried, HttpFact, HttpTarget};
 pub use framing::{Frame, LineFramer};
+pub(crate) use http::{client, delete, Endpoint};
 pub use http::{HttpTransport, MAX_IN_FLIGHT, SESSION_HEADER, VERSION_HEADER};
 pub use launch::LaunchedServer;
 pub use legacy_sse::SseTransport;
@@ -43,10 +41,15 @@ pub use mirror::{
     ToolHeaders,
 };
 pub(crate) use mirror::{learned as learned_tool_headers, teach as teach_tool_headers};
-pub use probe::{HttpProbe, OriginProbe, ProbeStep, FOREIGN_ORIGIN};
-pub use probe_modern::{HttpModernProbe, ModernStep, ParamTool};
-pub use probe_sse::SseOriginProbe;
+pub(crate) use mirror::{
+    request_headers, META_VERSION, METHOD_HEADER, NAME_HEADER, PARAM_PREFIX, VERSION_HEADER_NAME,
+};
+pub use probe_record::{
+    HttpModernProbe, HttpProbe, ModernStep, OriginProbe, ParamTool, ProbeStep, SseOriginProbe,
+    FOREIGN_ORIGIN,
+};
 pub use reaper::{adopt_orphans, adopting_orphans};
+pub(crate) use sse::SseDecoder;
 pub use sse_record::{HttpKind, SseEvent, SseStream};
 pub use stdio::{
     marked_processes, ExitInfo, ServerCommand, StdioTransport, TransportEvent, MARKER_VAR,

@@ -6,123 +6,35 @@
 //! Compatibility).
 //!
 //! The session transport always sends what a conformant client sends; these requests are
-//! the ones it never would, so they live here, each a single bounded POST (or GET, or
-//! DELETE) whose answer is read only as evidence (as the legacy probes read theirs: `probe::read_answer`). There
-//! is no session to open: every modern request stands alone.
+//! the ones it never would, so they are made here, each a single bounded POST (or GET, or
+//! DELETE) whose answer is read only as evidence (as the legacy probes read theirs:
+//! `evidence.rs`). There is no session to open: every modern request stands alone.
 
 use std::time::Duration;
 
 use reqwest::header::ACCEPT;
 use serde_json::{json, Value};
 
-use super::fact::{error_text, Carried, HttpFact, HttpTarget};
-use super::http::Endpoint;
-use super::mirror::{self, ToolHeaders, METHOD_HEADER, NAME_HEADER, VERSION_HEADER_NAME};
+use super::evidence::read_answer;
+use crate::transport::{
+    error_text, request_headers, Carried, Endpoint, HttpModernProbe, HttpTarget, ModernStep,
+    ParamTool, ToolHeaders, META_VERSION, METHOD_HEADER, NAME_HEADER, PARAM_PREFIX,
+    VERSION_HEADER_NAME,
+};
 
 /// The method no server implements.
-pub const UNKNOWN_METHOD: &str = "mcp-conformance/no-such-method";
+const UNKNOWN_METHOD: &str = "mcp-conformance/no-such-method";
 /// The tool no server has (header probes call it, so a server that skips validation
 /// runs nothing).
-pub const NO_SUCH_TOOL: &str = "mcp-conformance-no-such-tool";
+const NO_SUCH_TOOL: &str = "mcp-conformance-no-such-tool";
 /// A version no revision has.
-pub const UNSUPPORTED: &str = "1900-01-01";
+const UNSUPPORTED: &str = "1900-01-01";
 /// The session id sent to a modern server, which must ignore it.
-pub const STRAY_SESSION: &str = "mcp-conformance-stray-session";
+const STRAY_SESSION: &str = "mcp-conformance-stray-session";
 /// A header value that matches no body value.
-pub const MISMATCH: &str = "mcp-conformance-mismatch";
-
-/// One probe request and what it got.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-pub struct ModernStep {
-    /// What the step tries, in words.
-    pub purpose: &'static str,
-    /// The exchange.
-    pub fact: HttpFact,
-    /// The JSON-RPC error code of the answer to the request, when it was an error.
-    pub error_code: Option<i64>,
-}
-
-impl ModernStep {
-    /// Whether the answer was `status` with error `code`.
-    pub fn got(&self, status: u16, code: i64) -> bool {
-        self.fact.status == Some(status) && self.error_code == Some(code)
-    }
-}
-
-/// A tool whose `inputSchema` marks a parameter with `x-mcp-header`, and the arguments
-/// the probe calls it with (only the annotated parameters, each given a value).
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-pub struct ParamTool {
-    /// The tool.
-    pub name: String,
-    /// The arguments.
-    pub arguments: Value,
-    /// The `x-mcp-header` names of its annotated parameters.
-    pub headers: Vec<String>,
-}
-
-/// Everything the modern HTTP probes recorded.
-#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
-pub struct HttpModernProbe {
-    /// `server/discover` sent as a conformant client sends it (the others run only when
-    /// it got a 2xx answer).
-    pub discover: Option<ModernStep>,
-    /// Without `MCP-Protocol-Version`.
-    pub no_version: Option<ModernStep>,
-    /// `MCP-Protocol-Version` naming another version than the body.
-    pub version_mismatch: Option<ModernStep>,
-    /// Without `Mcp-Method`.
-    pub method_missing: Option<ModernStep>,
-    /// `Mcp-Method` naming another method than the body.
-    pub method_mismatch: Option<ModernStep>,
-    /// A `tools/call` without `Mcp-Name`.
-    pub name_missing: Option<ModernStep>,
-    /// A `tools/call` whose `Mcp-Name` is not the body's name.
-    pub name_mismatch: Option<ModernStep>,
-    /// A method the server does not implement.
-    pub unknown_method: Option<ModernStep>,
-    /// A request for an unsupported version (header and body agree).
-    pub unsupported_version: Option<ModernStep>,
-    /// A request whose `_meta` lacks the protocol version.
-    pub meta_missing: Option<ModernStep>,
-    /// The tool the parameter-header probes call, when one is annotated and may be called.
-    pub param_tool: Option<ParamTool>,
-    /// Its call without its `Mcp-Param-*` headers.
-    pub param_missing: Option<ModernStep>,
-    /// Its call with `Mcp-Param-*` values that do not match the arguments.
-    pub param_mismatch: Option<ModernStep>,
-    /// `server/discover` with an `Mcp-Session-Id` (which must be ignored).
-    pub stray_session: Option<ModernStep>,
-    /// A GET to the endpoint.
-    pub get: Option<ModernStep>,
-    /// A DELETE to the endpoint.
-    pub delete: Option<ModernStep>,
-}
+const MISMATCH: &str = "mcp-conformance-mismatch";
 
 impl HttpModernProbe {
-    /// Every step that ran, in order.
-    pub fn steps(&self) -> impl Iterator<Item = &ModernStep> {
-        [
-            &self.discover,
-            &self.no_version,
-            &self.version_mismatch,
-            &self.method_missing,
-            &self.method_mismatch,
-            &self.name_missing,
-            &self.name_mismatch,
-            &self.unknown_method,
-            &self.unsupported_version,
-            &self.meta_missing,
-            &self.param_missing,
-            &self.param_mismatch,
-            &self.stray_session,
-            &self.get,
-            &self.delete,
-        ]
-        .into_iter()
-        .flatten()
-    }
-
     /// Runs the probes against `target` for `version`; `meta` is the `_meta` a request
     /// carries, `param_tool` the tool for the parameter-header probes. Never fails on what
     /// the server does: that is recorded in the facts.
@@ -143,7 +55,7 @@ impl HttpModernProbe {
             json!({"jsonrpc": "2.0", "id": format!("http-probe-{next}"), "method": method, "params": params})
         };
         let send = |purpose: &'static str, body: Value, edit: &dyn Fn(&mut Headers)| {
-            let mut headers = mirror::request_headers(&body, &ToolHeaders::default());
+            let mut headers = request_headers(&body, &ToolHeaders::default());
             edit(&mut headers);
             post(&endpoint, purpose, body, headers, None)
         };
@@ -203,12 +115,12 @@ impl HttpModernProbe {
         probe.unknown_method =
             Some(send("a method the server does not implement", body, &|_| {}).await);
         let mut body = request("tools/list", json!({}));
-        body["params"]["_meta"][mirror::META_VERSION] = json!(UNSUPPORTED);
+        body["params"]["_meta"][META_VERSION] = json!(UNSUPPORTED);
         probe.unsupported_version =
             Some(send("a request for an unsupported version", body, &|_| {}).await);
         let mut body = request("tools/list", json!({}));
         if let Some(meta) = body["params"]["_meta"].as_object_mut() {
-            meta.remove(mirror::META_VERSION);
+            meta.remove(META_VERSION);
         }
         probe.meta_missing = Some(
             send(
@@ -223,7 +135,7 @@ impl HttpModernProbe {
             let body = request("tools/call", call.clone());
             probe.param_missing = Some(
                 send("a tools/call without its Mcp-Param-* headers", body, &|h| {
-                    h.retain(|(k, _)| !k.starts_with(mirror::PARAM_PREFIX))
+                    h.retain(|(k, _)| !k.starts_with(PARAM_PREFIX))
                 })
                 .await,
             );
@@ -234,9 +146,9 @@ impl HttpModernProbe {
                     "a tools/call whose Mcp-Param-* values are not its arguments",
                     body,
                     &|h| {
-                        h.retain(|(k, _)| !k.starts_with(mirror::PARAM_PREFIX));
+                        h.retain(|(k, _)| !k.starts_with(PARAM_PREFIX));
                         for name in &annotated {
-                            h.push((format!("{}{name}", mirror::PARAM_PREFIX), MISMATCH.into()));
+                            h.push((format!("{}{name}", PARAM_PREFIX), MISMATCH.into()));
                         }
                     },
                 )
@@ -245,7 +157,7 @@ impl HttpModernProbe {
         }
         probe.param_tool = param_tool;
         let body = request("server/discover", json!({}));
-        let headers = mirror::request_headers(&body, &ToolHeaders::default());
+        let headers = request_headers(&body, &ToolHeaders::default());
         probe.stray_session = Some(
             post(
                 &endpoint,
@@ -338,7 +250,7 @@ async fn post(
         }
     };
     let id = message.get("id").cloned().unwrap_or(Value::Null);
-    let found = super::probe::read_answer(response, &mut fact, Some(&id), timeout).await;
+    let found = read_answer(response, &mut fact, Some(&id), timeout).await;
     let code = found
         .as_ref()
         .and_then(|m| m.pointer("/error/code"))
