@@ -45,132 +45,157 @@ impl HttpModernProbe {
         param_tool: Option<ParamTool>,
         timeout: Duration,
     ) -> crate::Result<Self> {
-        let endpoint = Endpoint::of(target, timeout)?;
+        let mut prober = Prober {
+            endpoint: Endpoint::of(target, timeout)?,
+            meta,
+            next: 0,
+        };
         let mut probe = HttpModernProbe::default();
-        let mut next = 0u32;
-        let mut request = |method: &str, params: Value| {
-            next += 1;
-            let mut params = params;
-            params["_meta"] = meta.clone();
-            json!({"jsonrpc": "2.0", "id": format!("http-probe-{next}"), "method": method, "params": params})
-        };
-        let send = |purpose: &'static str, body: Value, edit: &dyn Fn(&mut Headers)| {
-            let mut headers = request_headers(&body, &ToolHeaders::default());
-            edit(&mut headers);
-            post(&endpoint, purpose, body, headers, None)
-        };
-        let discover = request("server/discover", json!({}));
-        let step = send("a conformant server/discover", discover, &|_| {}).await;
+        let step = prober
+            .discover("a conformant server/discover", |_| {})
+            .await;
         let modern = step.fact.status.is_some_and(|s| (200..300).contains(&s));
         probe.discover = Some(step);
         if !modern {
             return Ok(probe);
         }
-        let body = request("server/discover", json!({}));
-        probe.no_version = Some(
-            send("a request without MCP-Protocol-Version", body, &|h| {
-                remove(h, VERSION_HEADER_NAME)
-            })
-            .await,
-        );
-        let body = request("server/discover", json!({}));
-        probe.version_mismatch = Some(
-            send(
-                "a request whose MCP-Protocol-Version is not its _meta version",
-                body,
-                &|h| set(h, VERSION_HEADER_NAME, "2025-11-25"),
-            )
-            .await,
-        );
-        let body = request("server/discover", json!({}));
-        probe.method_missing = Some(
-            send("a request without Mcp-Method", body, &|h| {
-                remove(h, METHOD_HEADER)
-            })
-            .await,
-        );
-        let body = request("server/discover", json!({}));
-        probe.method_mismatch = Some(
-            send("a request whose Mcp-Method is not its method", body, &|h| {
-                set(h, METHOD_HEADER, "tools/list")
-            })
-            .await,
-        );
+        prober.mismatched_headers(&mut probe).await;
+        prober.refused_requests(&mut probe, version).await;
+        if let Some(tool) = &param_tool {
+            prober.param_headers(&mut probe, tool).await;
+        }
+        probe.param_tool = param_tool;
+        prober.legacy_traffic(&mut probe, version).await;
+        Ok(probe)
+    }
+}
+
+/// What every probe request needs: the endpoint, the `_meta` a request carries, and the
+/// count behind the next request's id (the order of the steps numbers them).
+struct Prober {
+    endpoint: Endpoint,
+    meta: Value,
+    next: u32,
+}
+
+impl Prober {
+    /// A `method` request with `params` and the `_meta` (ids `http-probe-1`, `-2`, ...).
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        self.next += 1;
+        let mut params = params;
+        params["_meta"] = self.meta.clone();
+        let id = format!("http-probe-{}", self.next);
+        json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})
+    }
+
+    /// POSTs `body` with the metadata headers it mirrors, as `edit` changes them.
+    async fn send(
+        &self,
+        purpose: &'static str,
+        body: Value,
+        edit: impl Fn(&mut Headers),
+    ) -> ModernStep {
+        let mut headers = request_headers(&body, &ToolHeaders::default());
+        edit(&mut headers);
+        post(&self.endpoint, purpose, body, headers, None).await
+    }
+
+    /// A `server/discover` whose headers `edit` changes.
+    async fn discover(&mut self, purpose: &'static str, edit: impl Fn(&mut Headers)) -> ModernStep {
+        let body = self.request("server/discover", json!({}));
+        self.send(purpose, body, edit).await
+    }
+
+    /// A `tools/call` of a tool no server has, whose headers `edit` changes.
+    async fn call_nothing(
+        &mut self,
+        purpose: &'static str,
+        edit: impl Fn(&mut Headers),
+    ) -> ModernStep {
         let call = json!({"name": NO_SUCH_TOOL, "arguments": {}});
-        let body = request("tools/call", call.clone());
-        probe.name_missing = Some(
-            send("a tools/call without Mcp-Name", body, &|h| {
-                remove(h, NAME_HEADER)
-            })
-            .await,
-        );
-        let body = request("tools/call", call);
-        probe.name_mismatch = Some(
-            send("a tools/call whose Mcp-Name is not its name", body, &|h| {
-                set(h, NAME_HEADER, MISMATCH)
-            })
-            .await,
-        );
-        let body = request(UNKNOWN_METHOD, json!({}));
-        probe.unknown_method =
-            Some(send("a method the server does not implement", body, &|_| {}).await);
-        let mut body = request("tools/list", json!({}));
+        let body = self.request("tools/call", call);
+        self.send(purpose, body, edit).await
+    }
+
+    /// The metadata headers left out or not matching the body (streamable-http.mdx,
+    /// Server Validation: 400 with -32020).
+    async fn mismatched_headers(&mut self, probe: &mut HttpModernProbe) {
+        let purpose = "a request without MCP-Protocol-Version";
+        let step = self
+            .discover(purpose, |h| remove(h, VERSION_HEADER_NAME))
+            .await;
+        probe.no_version = Some(step);
+        let purpose = "a request whose MCP-Protocol-Version is not its _meta version";
+        let step = self
+            .discover(purpose, |h| set(h, VERSION_HEADER_NAME, "2025-11-25"))
+            .await;
+        probe.version_mismatch = Some(step);
+        let purpose = "a request without Mcp-Method";
+        probe.method_missing = Some(self.discover(purpose, |h| remove(h, METHOD_HEADER)).await);
+        let purpose = "a request whose Mcp-Method is not its method";
+        let step = self
+            .discover(purpose, |h| set(h, METHOD_HEADER, "tools/list"))
+            .await;
+        probe.method_mismatch = Some(step);
+        let purpose = "a tools/call without Mcp-Name";
+        probe.name_missing = Some(self.call_nothing(purpose, |h| remove(h, NAME_HEADER)).await);
+        let purpose = "a tools/call whose Mcp-Name is not its name";
+        let step = self
+            .call_nothing(purpose, |h| set(h, NAME_HEADER, MISMATCH))
+            .await;
+        probe.name_mismatch = Some(step);
+    }
+
+    /// The requests whose errors must come with 400: a method the server does not
+    /// implement, an unsupported version, a `_meta` without the version.
+    async fn refused_requests(&mut self, probe: &mut HttpModernProbe, version: &str) {
+        let body = self.request(UNKNOWN_METHOD, json!({}));
+        let purpose = "a method the server does not implement";
+        probe.unknown_method = Some(self.send(purpose, body, |_| {}).await);
+        let mut body = self.request("tools/list", json!({}));
         body["params"]["_meta"][META_VERSION] = json!(UNSUPPORTED);
-        probe.unsupported_version =
-            Some(send("a request for an unsupported version", body, &|_| {}).await);
-        let mut body = request("tools/list", json!({}));
+        let purpose = "a request for an unsupported version";
+        probe.unsupported_version = Some(self.send(purpose, body, |_| {}).await);
+        let mut body = self.request("tools/list", json!({}));
         if let Some(meta) = body["params"]["_meta"].as_object_mut() {
             meta.remove(META_VERSION);
         }
-        probe.meta_missing = Some(
-            send(
-                "a request whose _meta lacks the protocol version",
-                body,
-                &|h| set(h, VERSION_HEADER_NAME, version),
-            )
-            .await,
-        );
-        if let Some(tool) = &param_tool {
-            let call = json!({"name": tool.name, "arguments": tool.arguments});
-            let body = request("tools/call", call.clone());
-            probe.param_missing = Some(
-                send("a tools/call without its Mcp-Param-* headers", body, &|h| {
-                    h.retain(|(k, _)| !k.starts_with(PARAM_PREFIX))
-                })
-                .await,
-            );
-            let body = request("tools/call", call);
-            let annotated = tool.headers.clone();
-            probe.param_mismatch = Some(
-                send(
-                    "a tools/call whose Mcp-Param-* values are not its arguments",
-                    body,
-                    &|h| {
-                        h.retain(|(k, _)| !k.starts_with(PARAM_PREFIX));
-                        for name in &annotated {
-                            h.push((format!("{}{name}", PARAM_PREFIX), MISMATCH.into()));
-                        }
-                    },
-                )
-                .await,
-            );
-        }
-        probe.param_tool = param_tool;
-        let body = request("server/discover", json!({}));
+        let purpose = "a request whose _meta lacks the protocol version";
+        let step = self
+            .send(purpose, body, |h| set(h, VERSION_HEADER_NAME, version))
+            .await;
+        probe.meta_missing = Some(step);
+    }
+
+    /// A call of `tool` without its `Mcp-Param-*` headers, and one with values that are
+    /// not its arguments (streamable-http.mdx, Custom Headers).
+    async fn param_headers(&mut self, probe: &mut HttpModernProbe, tool: &ParamTool) {
+        let call = json!({"name": tool.name, "arguments": tool.arguments});
+        let without = |h: &mut Headers| h.retain(|(k, _)| !k.starts_with(PARAM_PREFIX));
+        let body = self.request("tools/call", call.clone());
+        let purpose = "a tools/call without its Mcp-Param-* headers";
+        probe.param_missing = Some(self.send(purpose, body, without).await);
+        let body = self.request("tools/call", call);
+        let purpose = "a tools/call whose Mcp-Param-* values are not its arguments";
+        let mismatched = |h: &mut Headers| {
+            without(h);
+            for name in &tool.headers {
+                h.push((format!("{PARAM_PREFIX}{name}"), MISMATCH.into()));
+            }
+        };
+        probe.param_mismatch = Some(self.send(purpose, body, mismatched).await);
+    }
+
+    /// The legacy traffic a modern-only server turns away or ignores (streamable-http.mdx,
+    /// Backward Compatibility): a session id, a GET, a DELETE.
+    async fn legacy_traffic(&mut self, probe: &mut HttpModernProbe, version: &str) {
+        let body = self.request("server/discover", json!({}));
         let headers = request_headers(&body, &ToolHeaders::default());
-        probe.stray_session = Some(
-            post(
-                &endpoint,
-                "a request carrying an Mcp-Session-Id",
-                body,
-                headers,
-                Some(STRAY_SESSION),
-            )
-            .await,
-        );
-        probe.get = Some(bare(&endpoint, reqwest::Method::GET, version).await);
-        probe.delete = Some(bare(&endpoint, reqwest::Method::DELETE, version).await);
-        Ok(probe)
+        let purpose = "a request carrying an Mcp-Session-Id";
+        let step = post(&self.endpoint, purpose, body, headers, Some(STRAY_SESSION)).await;
+        probe.stray_session = Some(step);
+        probe.get = Some(bare(&self.endpoint, reqwest::Method::GET, version).await);
+        probe.delete = Some(bare(&self.endpoint, reqwest::Method::DELETE, version).await);
     }
 }
 
