@@ -767,6 +767,7 @@ impl Reading {
 }
 
 impl Post {
+    /// Sends the POST in `slot`, passes the messages of its answer on, and keeps its fact.
     async fn run(mut self, slot: OwnedSemaphorePermit) {
         let (shape, outgoing, mut fact) = self.shape();
         let Some(response) = self.send(&mut fact, outgoing).await else {
