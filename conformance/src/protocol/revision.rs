@@ -84,6 +84,10 @@ pub struct Revision {
     /// `tasks` capability; 2025-11-25 tasks.mdx, experimental; later revisions move tasks
     /// to an extension).
     pub tasks: bool,
+    /// Whether HTTP requests carry `MCP-Protocol-Version` (2025-06-18 transports.mdx,
+    /// Protocol Version Header: the negotiated version on every request after
+    /// initialization; 2026-07-28 streamable-http.mdx, Request Metadata: every request).
+    pub version_header: bool,
 }
 
 impl Revision {
@@ -99,6 +103,22 @@ impl Revision {
     /// Looks a revision up by its version string.
     pub fn find(id: &str) -> Option<&'static Revision> {
         REVISIONS.iter().find(|r| r.id == id)
+    }
+
+    /// Whether the HTTP requests of a conversation in `version` (a negotiated version, any
+    /// string a server answered) carry `MCP-Protocol-Version`: its row's
+    /// [`Revision::version_header`]. A version this suite does not know takes the fact of
+    /// the latest revision before it (versions are dates, versioning.mdx), and none before
+    /// it means no header.
+    pub fn version_header_of(version: &str) -> bool {
+        match Revision::find(version) {
+            Some(revision) => revision.version_header,
+            None => REVISIONS
+                .iter()
+                .rev()
+                .find(|r| r.id < version)
+                .is_some_and(|r| r.version_header),
+        }
     }
 
     /// Looks a revision up by a name a user typed: its version string or an alias.
@@ -176,6 +196,7 @@ pub static REVISIONS: &[Revision] = &[
         batching: false,
         invalid_arguments: ErrorClass::Either,
         tasks: false,
+        version_header: false,
     },
     Revision {
         rev: Rev::R2025_03_26,
@@ -189,6 +210,7 @@ pub static REVISIONS: &[Revision] = &[
         batching: true,
         invalid_arguments: ErrorClass::Either,
         tasks: false,
+        version_header: false,
     },
     Revision {
         rev: Rev::R2025_06_18,
@@ -202,6 +224,7 @@ pub static REVISIONS: &[Revision] = &[
         batching: false,
         invalid_arguments: ErrorClass::Either,
         tasks: false,
+        version_header: true,
     },
     Revision {
         rev: Rev::R2025_11_25,
@@ -215,6 +238,7 @@ pub static REVISIONS: &[Revision] = &[
         batching: false,
         invalid_arguments: ErrorClass::ToolError,
         tasks: true,
+        version_header: true,
     },
     Revision {
         rev: Rev::R2026_07_28,
@@ -228,6 +252,7 @@ pub static REVISIONS: &[Revision] = &[
         batching: false,
         invalid_arguments: ErrorClass::ToolError,
         tasks: false,
+        version_header: true,
     },
 ];
 
@@ -268,5 +293,24 @@ mod tests {
         assert!(!r3.at_least(Rev::R2025_11_25));
         assert_eq!(Revision::named("draft").map(|r| r.id), Some("2026-07-28"));
         assert!(Revision::find("draft").is_none());
+    }
+
+    /// The version header's fact placed unknown versions as the date comparison it replaced
+    /// did (`version >= "2025-06-18"`): a server answering `2025-06-19` still gets it.
+    #[test]
+    fn unknown_versions_take_the_version_header_of_the_revision_before_them() {
+        for version in [
+            "1900-01-01",
+            "2025-03-27",
+            "2025-06-19",
+            "2099-01-01",
+            "not-a-version",
+        ] {
+            let before = version >= "2025-06-18";
+            assert_eq!(Revision::version_header_of(version), before, "{version}");
+        }
+        for rev in REVISIONS {
+            assert_eq!(Revision::version_header_of(rev.id), rev.version_header);
+        }
     }
 }

@@ -31,11 +31,12 @@ use crate::report::{
     Summary, TargetInfo,
 };
 use crate::scenarios::slot::{self, Pool, Slot};
+use crate::scenarios::speaks_sse;
 use crate::scenarios::{
     negotiate, probe_unsupported, progress, run_revision, CallPolicy, NegotiationRecord, PlanCache,
     PropertyConfig, RevisionRecord,
 };
-use crate::transport::{check_tls, speaks_sse, HttpKind, LaunchedServer, ServerCommand};
+use crate::transport::{check_tls, HttpKind, LaunchedServer, ServerCommand};
 
 /// What to run.
 #[derive(Debug, Clone)]
@@ -66,7 +67,7 @@ pub struct RunConfig {
     pub not_run: Vec<(&'static Revision, String)>,
     /// Over Streamable HTTP, first ask whether the URL is a 2024-11-05 HTTP+SSE stream
     /// instead (the user named neither a transport nor revisions): if so, the run goes
-    /// over HTTP+SSE ([`crate::transport::speaks_sse`]).
+    /// over HTTP+SSE ([`crate::scenarios::speaks_sse`]).
     pub detect_sse: bool,
     /// Which checks are reported (`--check` / `--skip-check`); the conversation is the
     /// same whatever is selected.

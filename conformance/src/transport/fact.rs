@@ -9,7 +9,7 @@ use reqwest::header::{HeaderMap, HeaderName, HeaderValue, CONTENT_TYPE};
 use crate::errors::{Error, Result};
 
 /// Body characters kept in a fact as evidence.
-pub(super) const BODY_HEAD: usize = 200;
+pub(crate) const BODY_HEAD: usize = 200;
 
 /// Where a server listens for Streamable HTTP, and the headers to send it.
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -44,7 +44,7 @@ impl HttpTarget {
     }
 
     /// The user's headers, checked.
-    pub(super) fn header_map(&self) -> Result<HeaderMap> {
+    pub(crate) fn header_map(&self) -> Result<HeaderMap> {
         let mut map = HeaderMap::new();
         for (name, value) in &self.headers {
             let bad = || Error::BadUrl {
@@ -126,7 +126,7 @@ pub struct HttpFact {
 
 impl HttpFact {
     /// Records what the response's head says: status, content type, session id.
-    pub(super) fn read_head(&mut self, response: &reqwest::Response) {
+    pub(crate) fn read_head(&mut self, response: &reqwest::Response) {
         self.status = Some(response.status().as_u16());
         self.content_type = content_type(response.headers());
         self.session_id = response
@@ -269,7 +269,7 @@ pub(super) fn content_type(headers: &HeaderMap) -> Option<String> {
         .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned())
 }
 
-pub(super) fn error_text(e: &reqwest::Error) -> String {
+pub(crate) fn error_text(e: &reqwest::Error) -> String {
     let mut text = e.to_string();
     let mut source = std::error::Error::source(e);
     while let Some(s) = source {

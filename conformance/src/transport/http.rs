@@ -32,6 +32,7 @@
 //! `subscriptions/listen` stream is long-lived: it is read without an idle bound until
 //! the session cancels it or the transport ends.
 
+use std::ops::Deref;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
@@ -41,6 +42,7 @@ use tokio::sync::{mpsc, OwnedSemaphorePermit, Semaphore};
 use tokio::task::JoinSet;
 use tokio::time::Instant;
 
+use super::connection::{Connection, Pending};
 use super::fact::{content_type, error_text, is_media, BODY_HEAD};
 use super::fact::{Carried, HttpFact, HttpTarget};
 use super::framing::Frame;
@@ -55,8 +57,6 @@ use crate::errors::{Error, Result};
 pub const SESSION_HEADER: &str = "mcp-session-id";
 /// The version header (transports.mdx 2025-06-18, Protocol Version Header).
 pub const VERSION_HEADER: &str = "mcp-protocol-version";
-/// The first revision whose clients send [`VERSION_HEADER`].
-const VERSION_HEADER_FROM: &str = "2025-06-18";
 /// POSTs in flight at once; a write waits (up to the timeout) for a free slot.
 pub const MAX_IN_FLIGHT: usize = 16;
 /// HTTP facts kept per session; later ones are counted only.
@@ -95,17 +95,17 @@ fn lock(shared: &Mutex<Shared>) -> MutexGuard<'_, Shared> {
 
 /// What every request of one transport needs.
 #[derive(Debug, Clone)]
-pub(super) struct Endpoint {
+pub(crate) struct Endpoint {
     pub(super) client: reqwest::Client,
-    pub(super) url: reqwest::Url,
+    pub(crate) url: reqwest::Url,
     pub(super) headers: HeaderMap,
     shared: Arc<Mutex<Shared>>,
-    pub(super) timeout: Duration,
+    pub(crate) timeout: Duration,
 }
 
 impl Endpoint {
     /// The endpoint of `target`, for requests outside a transport (probes).
-    pub(super) fn of(target: &HttpTarget, timeout: Duration) -> Result<Self> {
+    pub(crate) fn of(target: &HttpTarget, timeout: Duration) -> Result<Self> {
         Ok(Self {
             client: client(target, timeout)?,
             url: target.parsed_url()?,
@@ -116,7 +116,7 @@ impl Endpoint {
     }
 
     /// A request with the user's headers and the session's, and the facts it records.
-    pub(super) fn request(
+    pub(crate) fn request(
         &self,
         method: reqwest::Method,
         session: Option<&str>,
@@ -145,7 +145,7 @@ impl Endpoint {
     /// A JSON-RPC message POSTed: [`Endpoint::request`], then `extra` headers, the
     /// `Accept` and `Content-Type` every message carries, and `body`. Returns the builder
     /// and the headers sent, for the record.
-    pub(super) fn post_message(
+    pub(crate) fn post_message(
         &self,
         session: Option<&str>,
         version: Option<&str>,
@@ -164,7 +164,7 @@ impl Endpoint {
         (builder, sent)
     }
 
-    pub(super) fn fact(
+    pub(crate) fn fact(
         &self,
         method: &'static str,
         carried: Carried,
@@ -313,6 +313,9 @@ pub struct HttpTransport {
     /// stream (the cancellation of 2026-07-28 HTTP).
     streams: Vec<(Value, tokio::sync::oneshot::Sender<()>)>,
     max_line: usize,
+    /// Which negotiated versions go in [`VERSION_HEADER`]
+    /// ([`HttpTransport::with_version_header`]).
+    version_header: fn(&str) -> bool,
     closed: bool,
     deleted: bool,
     listening: bool,
@@ -360,10 +363,19 @@ impl HttpTransport {
             tasks: JoinSet::new(),
             streams: Vec::new(),
             max_line,
+            version_header: |_| false,
             closed: false,
             deleted: false,
             listening: false,
         })
+    }
+
+    /// Names the negotiated version in [`VERSION_HEADER`] on every request after the
+    /// handshake when `rule` says a conversation in that version carries it (from
+    /// 2025-06-18 on: the layer above knows the revisions). Without it, none does.
+    pub fn with_version_header(mut self, rule: fn(&str) -> bool) -> Self {
+        self.version_header = rule;
+        self
     }
 
     /// POSTs each line of `bytes` (pipelined lines are joined by newlines) as one message.
@@ -410,6 +422,7 @@ impl HttpTransport {
                 budget: self.budget.clone(),
                 drains: self.drains.clone(),
                 max_line: self.max_line,
+                version_header: self.version_header,
                 headers: Some(accepted),
                 cancel,
                 ticket: None,
@@ -548,7 +561,45 @@ impl HttpTransport {
     }
 }
 
-pub(super) async fn delete(endpoint: &Endpoint, session: &str, version: Option<&str>) -> HttpFact {
+impl Connection for HttpTransport {
+    fn send_line<'a>(&'a mut self, line: &'a [u8], timeout: Duration) -> Pending<'a, bool> {
+        Box::pin(HttpTransport::send_line(self, line, timeout))
+    }
+
+    fn next_event(&mut self) -> Pending<'_, Option<TransportEvent>> {
+        Box::pin(HttpTransport::next_event(self))
+    }
+
+    fn try_next_event(&mut self) -> Option<TransportEvent> {
+        HttpTransport::try_next_event(self)
+    }
+
+    fn close(&mut self) {
+        HttpTransport::close(self);
+    }
+
+    fn terminate(&mut self, _grace: Duration) -> Pending<'_, ExitInfo> {
+        Box::pin(HttpTransport::terminate(self))
+    }
+
+    fn is_remote(&self) -> bool {
+        true
+    }
+
+    fn facts(&self) -> (Vec<HttpFact>, u64) {
+        HttpTransport::facts(self)
+    }
+
+    fn streams(&self) -> (Vec<StreamRecord>, u64) {
+        HttpTransport::streams(self)
+    }
+
+    fn session_id(&self) -> Option<String> {
+        HttpTransport::session_id(self)
+    }
+}
+
+pub(crate) async fn delete(endpoint: &Endpoint, session: &str, version: Option<&str>) -> HttpFact {
     let (builder, sent) = endpoint.request(reqwest::Method::DELETE, Some(session), version);
     let mut fact = endpoint.fact("DELETE", Carried::Nothing, None);
     fact.sent = sent;
@@ -594,6 +645,8 @@ struct Post {
     /// Slots for reading a stream on after its response.
     drains: Arc<Semaphore>,
     max_line: usize,
+    /// Which negotiated versions go in [`VERSION_HEADER`].
+    version_header: fn(&str) -> bool,
     /// Told when the response headers came (or the POST failed).
     headers: Option<tokio::sync::oneshot::Sender<()>>,
     /// A modern request's cancellation: the stream is closed when this fires.
@@ -606,8 +659,132 @@ struct Post {
 const CANCELLED: &str =
     "the client closed the stream to cancel the request (2026-07-28 Cancellation)";
 
+/// What a POST's message is, read once before it is sent.
+struct Shape {
+    /// The id of the request it carries (a request only).
+    request_id: Option<Value>,
+    /// Whether it is the `initialize` request (its answer names the session id and the
+    /// negotiated version).
+    initialize: bool,
+    /// Whether it is a `tools/list` request (its result annotates parameter headers).
+    lists_tools: bool,
+    /// Whether its stream is a modern `subscriptions/listen` stream, open until cancelled.
+    long_lived: bool,
+    /// Its stream's record, when recorded.
+    stream: Option<usize>,
+}
+
+/// The session and metadata headers a POST carries.
+struct Outgoing {
+    session: Option<String>,
+    version: Option<String>,
+    extra: Vec<(String, String)>,
+}
+
+/// A POST's answer being read: what has come, and where the reading stands.
+struct Reading {
+    response: reqwest::Response,
+    fact: HttpFact,
+    /// The POST's slot among those in flight, freed once its response came.
+    slot: Option<OwnedSemaphorePermit>,
+    /// Once the response came on a stream: the slot the rest is read in (`Err`: none was
+    /// free, so it is not read).
+    drain: Option<std::result::Result<OwnedSemaphorePermit, tokio::sync::TryAcquireError>>,
+    /// The decoder of an event stream (`None`: a JSON body).
+    decoder: Option<SseDecoder>,
+    frames: Vec<Frame>,
+    /// Whether the content type is JSON.
+    json: bool,
+    body_head: Vec<u8>,
+    /// A JSON body, as it comes.
+    body: Vec<u8>,
+    /// How long the stream may be silent.
+    idle: Duration,
+    deadline: Instant,
+    done: bool,
+    /// Whether the body arrived whole (its end, or the cap, reached).
+    whole: bool,
+    /// Bytes read after the response (the drain).
+    drained: usize,
+    /// Whether the server ended the body (not our cap, timeout or cancellation).
+    ended: bool,
+}
+
+/// The session is gone (its end of the channel closed): the POST stops, keeping nothing.
+struct Gone;
+
+impl Reading {
+    fn new(
+        response: reqwest::Response,
+        fact: HttpFact,
+        slot: OwnedSemaphorePermit,
+        long_lived: bool,
+        max_line: usize,
+        timeout: Duration,
+    ) -> Self {
+        let sse = is_media(fact.content_type.as_deref(), "text/event-stream");
+        let json = is_media(fact.content_type.as_deref(), "application/json");
+        let idle = if long_lived {
+            // Far enough to be "never" for a run, near enough not to overflow an Instant.
+            Duration::from_secs(365 * 24 * 3600)
+        } else {
+            timeout
+        };
+        Self {
+            response,
+            fact,
+            slot: Some(slot),
+            drain: None,
+            decoder: sse.then(|| SseDecoder::new(max_line)),
+            frames: Vec::new(),
+            json,
+            body_head: Vec::new(),
+            body: Vec::new(),
+            idle,
+            deadline: Instant::now() + idle,
+            done: false,
+            whole: true,
+            drained: 0,
+            ended: false,
+        }
+    }
+
+    /// Counts a chunk (in the body, or in the drain after the response) and keeps the
+    /// body's head.
+    fn count(&mut self, chunk: &[u8]) {
+        if self.drain.is_some() {
+            self.drained += chunk.len();
+            self.done = self.drained > DRAIN_BYTES;
+        } else {
+            self.fact.body_bytes += chunk.len();
+        }
+        if self.body_head.len() < BODY_HEAD {
+            let room = BODY_HEAD - self.body_head.len();
+            self.body_head
+                .extend_from_slice(&chunk[..room.min(chunk.len())]);
+        }
+    }
+}
+
 impl Post {
+    /// Sends the POST in `slot`, passes the messages of its answer on, and keeps its fact.
     async fn run(mut self, slot: OwnedSemaphorePermit) {
+        let (shape, outgoing, mut fact) = self.shape();
+        let Some(response) = self.send(&mut fact, outgoing).await else {
+            return self.keep(fact).await;
+        };
+        self.on_head(&shape, &mut fact, &response);
+        let (max_line, timeout) = (self.max_line, self.endpoint.timeout);
+        let mut r = Reading::new(response, fact, slot, shape.long_lived, max_line, timeout);
+        if self.read(&shape, &mut r).await.is_err() || r.drain.is_some() {
+            // Gone, or the fact was kept when the response came.
+            return;
+        }
+        let _ = self.finish(&shape, r).await;
+    }
+
+    /// What the message is, the headers it goes with, and the fact it starts.
+    fn shape(&self) -> (Shape, Outgoing, HttpFact) {
         let message: Option<Value> = serde_json::from_slice(&self.body).ok();
         let carried = Carried::of(message.as_ref());
         let rpc = message
@@ -625,220 +802,237 @@ impl Post {
             let record = StreamRecord::new(StreamKind::Post, Some(id.clone()), rpc.clone());
             self.endpoint.open_stream(record)
         });
-        let mut slot = Some(slot);
-        let mut drain = None;
         let mut fact = self.endpoint.fact("POST", carried, rpc);
         fact.rpc_id = request_id.clone();
-        let modern_version = message.as_ref().and_then(mirror::modern_version);
-        // A modern request (or anything sent once the session spoke 2026-07-28) carries
-        // no session id and mirrors its body into the metadata headers.
-        let (session, version, extra, modern) = {
-            let mut shared = lock(&self.endpoint.shared);
-            if let (Some(v), Carried::Request) = (modern_version, carried) {
-                shared.modern.get_or_insert_with(|| v.to_string());
-            }
-            match shared.modern.clone() {
-                Some(session_version) => {
-                    let tools = mirror::learned(self.endpoint.url.as_str());
-                    let mut extra = message
-                        .as_ref()
-                        .map(|m| mirror::request_headers(m, &tools))
-                        .unwrap_or_default();
-                    if modern_version.is_none() {
-                        let name = mirror::VERSION_HEADER_NAME.to_string();
-                        extra.insert(0, (name, session_version));
-                    }
-                    (None, None, extra, true)
-                }
-                None => (
-                    shared.session_id.clone(),
-                    shared.version.clone(),
-                    Vec::new(),
-                    false,
-                ),
-            }
+        let (outgoing, modern) = self.outgoing(message.as_ref(), carried);
+        let shape = Shape {
+            request_id,
+            initialize,
+            lists_tools: rpc_is(&fact, "tools/list"),
+            // A listen stream stays open until cancelled (2026-07-28 subscriptions.mdx): no
+            // idle bound on it, only the cancellation and the transport's end.
+            long_lived: modern && rpc_is(&fact, "subscriptions/listen"),
+            stream,
         };
-        // A listen stream stays open until cancelled (2026-07-28 subscriptions.mdx): no
-        // idle bound on it, only the cancellation and the transport's end.
-        let long_lived = modern && rpc_is(&fact, "subscriptions/listen");
-        let lists_tools = rpc_is(&fact, "tools/list");
-        let (builder, sent) = self.endpoint.post_message(
-            session.as_deref(),
-            version.as_deref(),
+        (shape, outgoing, fact)
+    }
+
+    /// The headers of `message`: a modern request (or anything sent once the session spoke
+    /// 2026-07-28) carries no session id and mirrors its body into the metadata headers;
+    /// otherwise the session id and negotiated version. `true` when modern.
+    fn outgoing(&self, message: Option<&Value>, carried: Carried) -> (Outgoing, bool) {
+        let modern_version = message.and_then(mirror::modern_version);
+        let mut shared = lock(&self.endpoint.shared);
+        if let (Some(v), Carried::Request) = (modern_version, carried) {
+            shared.modern.get_or_insert_with(|| v.to_string());
+        }
+        let Some(session_version) = shared.modern.clone() else {
+            let outgoing = Outgoing {
+                session: shared.session_id.clone(),
+                version: shared.version.clone(),
+                extra: Vec::new(),
+            };
+            return (outgoing, false);
+        };
+        let tools = mirror::learned(self.endpoint.url.as_str());
+        let mut extra = message
+            .map(|m| mirror::request_headers(m, &tools))
+            .unwrap_or_default();
+        if modern_version.is_none() {
+            let name = mirror::VERSION_HEADER_NAME.to_string();
+            extra.insert(0, (name, session_version));
+        }
+        let outgoing = Outgoing {
+            session: None,
+            version: None,
             extra,
+        };
+        (outgoing, true)
+    }
+
+    /// Sends the POST and waits for its response head; `None` (the fact saying why) when
+    /// none came.
+    async fn send(&mut self, fact: &mut HttpFact, out: Outgoing) -> Option<reqwest::Response> {
+        let (builder, sent) = self.endpoint.post_message(
+            out.session.as_deref(),
+            out.version.as_deref(),
+            out.extra,
             self.body.clone(),
         );
         fact.sent = sent;
-        self.ticket = Some(self.endpoint.open(&fact));
+        self.ticket = Some(self.endpoint.open(fact));
         let timeout = self.endpoint.timeout;
-        let mut cancel = self.cancel.take();
         let sending = tokio::time::timeout(timeout, builder.send());
-        let response = match cancelled_or(&mut cancel, sending).await {
-            None => {
-                fact.error = Some(CANCELLED.into());
-                return self.keep(fact).await;
-            }
-            Some(Ok(Ok(response))) => response,
-            Some(Ok(Err(e))) => {
-                fact.error = Some(error_text(&e));
-                return self.keep(fact).await;
-            }
-            Some(Err(_)) => {
-                fact.error = Some(format!(
-                    "no response headers within {:.1} s",
-                    timeout.as_secs_f64()
-                ));
-                return self.keep(fact).await;
-            }
+        let error = match cancelled_or(&mut self.cancel, sending).await {
+            Some(Ok(Ok(response))) => return Some(response),
+            None => CANCELLED.to_string(),
+            Some(Ok(Err(e))) => error_text(&e),
+            Some(Err(_)) => format!("no response headers within {:.1} s", timeout.as_secs_f64()),
         };
-        fact.read_head(&response);
+        fact.error = Some(error);
+        None
+    }
+
+    /// The response head came: it goes in the fact (and the open POST's), an
+    /// `initialize`'s session id is the session's, and the writer waiting for the head is
+    /// told (a listen stream's writer waits for its first event instead).
+    fn on_head(&mut self, shape: &Shape, fact: &mut HttpFact, response: &reqwest::Response) {
+        fact.read_head(response);
         if let Some(ticket) = self.ticket {
-            self.endpoint.update_open(ticket, &fact);
+            self.endpoint.update_open(ticket, fact);
         }
-        if initialize {
+        if shape.initialize {
             if let Some(id) = &fact.session_id {
                 lock(&self.endpoint.shared).session_id = Some(id.clone());
             }
         }
-        if !long_lived {
+        if !shape.long_lived {
             if let Some(headers) = self.headers.take() {
                 let _ = headers.send(());
             }
         }
-        let sse = is_media(fact.content_type.as_deref(), "text/event-stream");
-        let json = is_media(fact.content_type.as_deref(), "application/json");
-        let mut response = response;
-        let mut frames = Vec::new();
-        let mut body_head = Vec::new();
-        let mut decoder = sse.then(|| SseDecoder::new(self.max_line));
-        let mut body = Vec::new();
-        let idle = if long_lived {
-            // Far enough to be "never" for a run, near enough not to overflow an Instant.
-            Duration::from_secs(365 * 24 * 3600)
-        } else {
-            timeout
-        };
-        let mut deadline = Instant::now() + idle;
-        let mut done = false;
-        // Whether the body arrived whole (its end, or the cap, reached).
-        let mut whole = true;
-        let mut drained = 0;
-        // Whether the server ended the body (not our cap, timeout or cancellation).
-        let mut ended = false;
-        while !done {
-            let reading = tokio::time::timeout_at(deadline, response.chunk());
-            let chunk = match cancelled_or(&mut cancel, reading).await {
-                None => {
-                    fact.error = Some(CANCELLED.into());
-                    break;
-                }
-                Some(Ok(Ok(Some(chunk)))) => chunk,
-                Some(Ok(Ok(None))) => {
-                    ended = true;
-                    break;
-                }
-                // After the response the rest of the stream is evidence only.
-                _ if drain.is_some() => break,
-                Some(Ok(Err(e))) => {
-                    fact.error = Some(format!("body cut: {}", error_text(&e)));
-                    whole = false;
-                    break;
-                }
-                Some(Err(_)) => {
-                    whole = false;
-                    fact.error = Some(format!(
-                        "no further {} within {:.1} s; stopped reading",
-                        if sse { "event" } else { "body bytes" },
-                        timeout.as_secs_f64()
-                    ));
-                    break;
-                }
+    }
+
+    /// Reads the answer until it ends, is cut, or (a stream) was drained after its
+    /// response, passing its messages on.
+    async fn read(&mut self, shape: &Shape, r: &mut Reading) -> std::result::Result<(), Gone> {
+        while !r.done {
+            let Some(chunk) = self.next_chunk(r).await else {
+                break;
             };
-            if drain.is_some() {
-                drained += chunk.len();
-                done = drained > DRAIN_BYTES;
-            } else {
-                fact.body_bytes += chunk.len();
-            }
-            if body_head.len() < BODY_HEAD {
-                let room = BODY_HEAD - body_head.len();
-                body_head.extend_from_slice(&chunk[..room.min(chunk.len())]);
-            }
-            if let Some(decoder) = decoder.as_mut() {
+            r.count(&chunk);
+            if let Some(decoder) = r.decoder.as_mut() {
+                let mut frames = std::mem::take(&mut r.frames);
                 decoder.push(&chunk, &mut frames);
                 if !frames.is_empty() {
-                    deadline = Instant::now() + idle;
+                    r.deadline = Instant::now() + r.idle;
                 }
                 for frame in frames.drain(..) {
-                    // An event with empty data is no message: from 2025-11-25 on the
-                    // server SHOULD open a stream with one, an id to resume from
-                    // (transports.mdx, Sending Messages to the Server, 6: "prime the
-                    // client to reconnect").
-                    if matches!(&frame, Frame::Line(text) if text.trim().is_empty()) {
-                        continue;
-                    }
-                    let ids = response_ids(&frame);
-                    if let Some(ids) = &ids {
-                        self.endpoint.saw_responses(stream, ids);
-                        if drain.is_some() {
-                            // A response after the one this POST's stream carries:
-                            // evidence, not passed on.
-                            continue;
-                        }
-                    }
-                    // The response to this POST's request, or one with a null id (the
-                    // answer to a request whose id the server could not read).
-                    let answers = request_id.as_ref().is_some_and(|id| {
-                        ids.as_ref()
-                            .is_some_and(|ids| ids.is_empty() || ids.contains(id))
-                    });
-                    if initialize {
-                        self.learn_version(&frame);
-                    }
-                    if lists_tools && answers {
-                        self.learn_tools(&frame);
-                    }
-                    let overlong = matches!(frame, Frame::Overlong { .. });
-                    let unread = ids.as_ref().is_some_and(Vec::is_empty);
-                    let hint = request_id.clone().filter(|_| answers && unread);
-                    if !self.forward(frame, hint).await {
-                        return;
-                    }
-                    if let Some(headers) = self.headers.take() {
-                        let _ = headers.send(());
-                    }
-                    done |= overlong;
-                    if answers && drain.is_none() && !done {
-                        // The stream should end with its response (transports.mdx: the
-                        // server SHOULD close it then). The fact is kept now and the slot
-                        // freed; what follows is read on while a drain slot is free.
-                        fact.body_head = String::from_utf8_lossy(&body_head).into_owned();
-                        self.keep(fact.clone()).await;
-                        slot.take();
-                        drain = Some(self.drains.clone().try_acquire_owned());
-                        done = matches!(drain, Some(Err(_)));
-                        deadline = Instant::now() + timeout;
-                    }
+                    self.on_event(shape, r, frame).await?;
                 }
-            } else if body.len() + chunk.len() > self.max_line {
-                body.extend_from_slice(&chunk[..(self.max_line + 1 - body.len()).min(chunk.len())]);
-                body.truncate(256.min(self.max_line + 1));
-                let frame = Frame::Overlong {
-                    head: std::mem::take(&mut body),
-                    length: self.max_line + 1,
-                };
-                if !self.forward(frame, None).await {
-                    return;
-                }
-                done = true;
+                r.frames = frames;
             } else {
-                body.extend_from_slice(&chunk);
+                self.on_body(r, &chunk).await?;
             }
         }
-        if drain.is_some() {
-            return;
+        Ok(())
+    }
+
+    /// The next chunk of the body; `None` (the reading saying why) once there is none.
+    async fn next_chunk(&mut self, r: &mut Reading) -> Option<impl Deref<Target = [u8]>> {
+        let reading = tokio::time::timeout_at(r.deadline, r.response.chunk());
+        match cancelled_or(&mut self.cancel, reading).await {
+            None => r.fact.error = Some(CANCELLED.into()),
+            Some(Ok(Ok(Some(chunk)))) => return Some(chunk),
+            Some(Ok(Ok(None))) => r.ended = true,
+            // After the response the rest of the stream is evidence only.
+            _ if r.drain.is_some() => {}
+            Some(Ok(Err(e))) => {
+                r.fact.error = Some(format!("body cut: {}", error_text(&e)));
+                r.whole = false;
+            }
+            Some(Err(_)) => {
+                r.whole = false;
+                r.fact.error = Some(format!(
+                    "no further {} within {:.1} s; stopped reading",
+                    if r.decoder.is_some() {
+                        "event"
+                    } else {
+                        "body bytes"
+                    },
+                    self.endpoint.timeout.as_secs_f64()
+                ));
+            }
         }
-        if let (Some(decoder), Some(_), true) = (&decoder, &request_id, ended) {
+        None
+    }
+
+    /// One event of the stream: passed on unless it is a response after this POST's own;
+    /// this POST's response keeps the fact and frees the slot, and the rest of the stream
+    /// is read on as evidence while a drain slot is free.
+    async fn on_event(
+        &mut self,
+        shape: &Shape,
+        r: &mut Reading,
+        frame: Frame,
+    ) -> std::result::Result<(), Gone> {
+        // An event with empty data is no message: from 2025-11-25 on the server SHOULD
+        // open a stream with one, an id to resume from (transports.mdx, Sending Messages
+        // to the Server, 6: "prime the client to reconnect").
+        if matches!(&frame, Frame::Line(text) if text.trim().is_empty()) {
+            return Ok(());
+        }
+        let ids = response_ids(&frame);
+        if let Some(ids) = &ids {
+            self.endpoint.saw_responses(shape.stream, ids);
+            if r.drain.is_some() {
+                // A response after the one this POST's stream carries: evidence, not
+                // passed on.
+                return Ok(());
+            }
+        }
+        // The response to this POST's request, or one with a null id (the answer to a
+        // request whose id the server could not read).
+        let answers = shape.request_id.as_ref().is_some_and(|id| {
+            ids.as_ref()
+                .is_some_and(|ids| ids.is_empty() || ids.contains(id))
+        });
+        if shape.initialize {
+            self.learn_version(&frame);
+        }
+        if shape.lists_tools && answers {
+            self.learn_tools(&frame);
+        }
+        let overlong = matches!(frame, Frame::Overlong { .. });
+        let unread = ids.as_ref().is_some_and(Vec::is_empty);
+        let hint = shape.request_id.clone().filter(|_| answers && unread);
+        if !self.forward(frame, hint).await {
+            return Err(Gone);
+        }
+        if let Some(headers) = self.headers.take() {
+            let _ = headers.send(());
+        }
+        r.done |= overlong;
+        if answers && r.drain.is_none() && !r.done {
+            // The stream should end with its response (transports.mdx: the server SHOULD
+            // close it then). The fact is kept now and the slot freed; what follows is read
+            // on while a drain slot is free.
+            r.fact.body_head = String::from_utf8_lossy(&r.body_head).into_owned();
+            self.keep(r.fact.clone()).await;
+            r.slot.take();
+            r.drain = Some(self.drains.clone().try_acquire_owned());
+            r.done = matches!(r.drain, Some(Err(_)));
+            r.deadline = Instant::now() + self.endpoint.timeout;
+        }
+        Ok(())
+    }
+
+    /// A chunk of a JSON body: kept, or (past the line cap) an over-long frame ends it.
+    async fn on_body(&self, r: &mut Reading, chunk: &[u8]) -> std::result::Result<(), Gone> {
+        let max_line = self.max_line;
+        if r.body.len() + chunk.len() <= max_line {
+            r.body.extend_from_slice(chunk);
+            return Ok(());
+        }
+        r.body
+            .extend_from_slice(&chunk[..(max_line + 1 - r.body.len()).min(chunk.len())]);
+        r.body.truncate(256.min(max_line + 1));
+        let frame = Frame::Overlong {
+            head: std::mem::take(&mut r.body),
+            length: max_line + 1,
+        };
+        if !self.forward(frame, None).await {
+            return Err(Gone);
+        }
+        r.done = true;
+        Ok(())
+    }
+
+    /// The answer was read without its response on a stream: says why a stream ended
+    /// short, passes a JSON body on as one message, and keeps the fact.
+    async fn finish(&self, shape: &Shape, r: Reading) -> std::result::Result<(), Gone> {
+        let mut fact = r.fact;
+        if let (Some(decoder), Some(_), true) = (&r.decoder, &shape.request_id, r.ended) {
             // The stream ended without the response to its request (which would have
             // started the drain): say so, and whether an event was left unfinished.
             fact.error = Some(
@@ -851,39 +1045,50 @@ impl Post {
                 .into(),
             );
         }
-        fact.body_head = String::from_utf8_lossy(&body_head).into_owned();
-        if whole && !body.iter().all(u8::is_ascii_whitespace) {
-            // A JSON body is one message (or a batch's array). A body under another
-            // content type is passed on when it is JSON anyway (the content type is the
-            // HTTP check's business); an error page is evidence only. A body cut short
-            // (the connection closed, or stalled, mid-body) is no message at all: the
-            // fact says what happened, and the request goes unanswered.
-            let is_json = serde_json::from_slice::<Value>(&body).is_ok();
-            if json || is_json {
-                let frame = match String::from_utf8(body) {
-                    Ok(text) => Frame::Line(text.trim().to_string()),
-                    Err(e) => Frame::InvalidUtf8(e.into_bytes()),
-                };
-                if initialize {
-                    self.learn_version(&frame);
-                }
-                let ids = response_ids(&frame);
-                if let Some(ids) = &ids {
-                    self.endpoint.saw_responses(stream, ids);
-                }
-                if lists_tools {
-                    self.learn_tools(&frame);
-                }
-                // A response with a null id in the body of a POST that carried one
-                // request answers that request.
-                let unread = ids.as_ref().is_some_and(Vec::is_empty);
-                let hint = request_id.clone().filter(|_| unread);
-                if !self.forward(frame, hint).await {
-                    return;
-                }
-            }
+        fact.body_head = String::from_utf8_lossy(&r.body_head).into_owned();
+        if r.whole && !r.body.iter().all(u8::is_ascii_whitespace) {
+            self.pass_body(shape, r.json, r.body).await?;
         }
         self.keep(fact).await;
+        Ok(())
+    }
+
+    /// A JSON body is one message (or a batch's array). A body under another content type
+    /// is passed on when it is JSON anyway (the content type is the HTTP check's
+    /// business); an error page is evidence only. A body cut short (the connection closed,
+    /// or stalled, mid-body) never comes here: the fact says what happened, and the
+    /// request goes unanswered.
+    async fn pass_body(
+        &self,
+        shape: &Shape,
+        json: bool,
+        body: Vec<u8>,
+    ) -> std::result::Result<(), Gone> {
+        if !json && serde_json::from_slice::<Value>(&body).is_err() {
+            return Ok(());
+        }
+        let frame = match String::from_utf8(body) {
+            Ok(text) => Frame::Line(text.trim().to_string()),
+            Err(e) => Frame::InvalidUtf8(e.into_bytes()),
+        };
+        if shape.initialize {
+            self.learn_version(&frame);
+        }
+        let ids = response_ids(&frame);
+        if let Some(ids) = &ids {
+            self.endpoint.saw_responses(shape.stream, ids);
+        }
+        if shape.lists_tools {
+            self.learn_tools(&frame);
+        }
+        // A response with a null id in the body of a POST that carried one request
+        // answers that request.
+        let unread = ids.as_ref().is_some_and(Vec::is_empty);
+        let hint = shape.request_id.clone().filter(|_| unread);
+        if !self.forward(frame, hint).await {
+            return Err(Gone);
+        }
+        Ok(())
     }
 
     /// The `x-mcp-header` annotations of the tools a `tools/list` result lists, for the
@@ -898,7 +1103,8 @@ impl Post {
         }
     }
 
-    /// From 2025-06-18 on, the negotiated version goes in every later request's header.
+    /// The negotiated version goes in every later request's header when the rule says so
+    /// (from 2025-06-18 on).
     fn learn_version(&self, frame: &Frame) {
         let Frame::Line(text) = frame else { return };
         let Ok(message) = serde_json::from_str::<Value>(text) else {
@@ -908,7 +1114,7 @@ impl Post {
             .pointer("/result/protocolVersion")
             .and_then(Value::as_str)
         {
-            if version >= VERSION_HEADER_FROM {
+            if (self.version_header)(version) {
                 lock(&self.endpoint.shared).version = Some(version.to_string());
             }
         }
@@ -951,14 +1157,4 @@ async fn cancelled_or<T>(
     }
     *cancel = None;
     Some(work.await)
-}
-
-/// Whether a frame is the response to `id`.
-pub(super) fn answers(frame: &Frame, id: &Value) -> bool {
-    let Frame::Line(text) = frame else {
-        return false;
-    };
-    serde_json::from_str::<Value>(text).is_ok_and(|m| {
-        m.get("id") == Some(id) && (m.get("result").is_some() || m.get("error").is_some())
-    })
 }

@@ -31,6 +31,7 @@ use tokio::sync::{mpsc, watch, OwnedSemaphorePermit, Semaphore};
 use tokio::task::{AbortHandle, JoinSet};
 use tokio::time::Instant;
 
+use super::connection::{Connection, Pending};
 use super::fact::{error_text, is_media, BODY_HEAD};
 use super::fact::{Carried, HttpFact, HttpTarget};
 use super::framing::Frame;
@@ -197,7 +198,7 @@ impl SseTransport {
 
     /// The URI messages are POSTed to, once the stream named it (waited for up to
     /// `timeout`); `None` when no usable endpoint came.
-    pub(super) async fn endpoint(&mut self, timeout: Duration) -> Option<reqwest::Url> {
+    pub(crate) async fn endpoint(&mut self, timeout: Duration) -> Option<reqwest::Url> {
         let ready =
             tokio::time::timeout(timeout, self.endpoint.wait_for(|e| *e != Endpoint::Waiting));
         match &*ready.await.ok()?.ok()? {
@@ -243,6 +244,40 @@ impl SseTransport {
             signal: None,
             killed_by_harness: false,
         }
+    }
+}
+
+impl Connection for SseTransport {
+    fn send_line<'a>(&'a mut self, line: &'a [u8], timeout: Duration) -> Pending<'a, bool> {
+        Box::pin(SseTransport::send_line(self, line, timeout))
+    }
+
+    fn next_event(&mut self) -> Pending<'_, Option<TransportEvent>> {
+        Box::pin(SseTransport::next_event(self))
+    }
+
+    fn try_next_event(&mut self) -> Option<TransportEvent> {
+        SseTransport::try_next_event(self)
+    }
+
+    fn close(&mut self) {
+        SseTransport::close(self);
+    }
+
+    fn terminate(&mut self, _grace: Duration) -> Pending<'_, ExitInfo> {
+        Box::pin(SseTransport::terminate(self))
+    }
+
+    fn is_remote(&self) -> bool {
+        true
+    }
+
+    fn facts(&self) -> (Vec<HttpFact>, u64) {
+        SseTransport::facts(self)
+    }
+
+    fn sse_stream(&self) -> Option<SseStream> {
+        Some(self.stream())
     }
 }
 

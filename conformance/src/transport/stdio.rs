@@ -28,6 +28,7 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::process::{Child, ChildStdin, Command};
 use tokio::sync::{mpsc, Semaphore};
 
+use super::connection::{Connection, Pending};
 use super::framing::{Frame, LineFramer};
 use super::reaper;
 use crate::errors::{Error, Result};
@@ -446,6 +447,44 @@ impl StdioTransport {
         for pid in marked_processes(&self.marker) {
             let _ = kill(Pid::from_raw(pid), signal);
         }
+    }
+}
+
+impl Connection for StdioTransport {
+    fn send_line<'a>(&'a mut self, line: &'a [u8], timeout: Duration) -> Pending<'a, bool> {
+        Box::pin(StdioTransport::send_line(self, line, timeout))
+    }
+
+    fn next_event(&mut self) -> Pending<'_, Option<TransportEvent>> {
+        Box::pin(StdioTransport::next_event(self))
+    }
+
+    fn try_next_event(&mut self) -> Option<TransportEvent> {
+        StdioTransport::try_next_event(self)
+    }
+
+    fn close(&mut self) {
+        self.close_stdin();
+    }
+
+    fn terminate(&mut self, grace: Duration) -> Pending<'_, ExitInfo> {
+        Box::pin(StdioTransport::terminate(self, grace))
+    }
+
+    fn is_remote(&self) -> bool {
+        false
+    }
+
+    fn process_group(&self) -> Option<u32> {
+        StdioTransport::process_group(self)
+    }
+
+    fn try_exit(&mut self) -> Option<ExitInfo> {
+        StdioTransport::try_exit(self)
+    }
+
+    fn wait_exit(&mut self, timeout: Duration) -> Pending<'_, Option<ExitInfo>> {
+        Box::pin(StdioTransport::wait_exit(self, timeout))
     }
 }
 

@@ -12,6 +12,7 @@ use tokio::time::Instant as TokioInstant;
 use super::io::{fence_grace, Outstanding, Target};
 use super::{BatchExchange, Exchange, Line, Reply, Silence};
 use crate::protocol::jsonrpc::IdMatch;
+use crate::protocol::revision::Revision;
 use crate::protocol::transcript::{Direction, Transcript};
 use crate::transport::{HttpFact, ServerCommand, Transport};
 
@@ -74,7 +75,12 @@ pub struct Session {
 impl Session {
     /// Spawns the server and starts recording.
     pub fn start(command: &ServerCommand, config: SessionConfig) -> crate::Result<Self> {
-        let transport = Transport::start(command, config.timeout, config.max_line)?;
+        let transport = Transport::start(
+            command,
+            config.timeout,
+            config.max_line,
+            Revision::version_header_of,
+        )?;
         if !transport.is_remote() {
             super::usage::count_process();
         }
@@ -145,30 +151,23 @@ impl Session {
     /// The HTTP exchanges of this session so far (none over stdio), and how many more
     /// were not kept.
     pub fn http_facts(&self) -> (Vec<HttpFact>, u64) {
-        match (self.transport.http(), self.transport.sse()) {
-            (Some(http), _) => http.facts(),
-            (None, Some(sse)) => sse.facts(),
-            (None, None) => Default::default(),
-        }
+        self.transport.facts()
     }
 
     /// What the SSE stream showed (2024-11-05 HTTP+SSE only).
     pub fn sse_stream(&self) -> Option<crate::transport::SseStream> {
-        self.transport.sse().map(|t| t.stream())
+        self.transport.sse_stream()
     }
 
     /// The streams of this HTTP session (each request POST's, the GET stream) with the
     /// responses each carried (none over stdio), and how many were not recorded.
     pub fn http_streams(&self) -> (Vec<crate::transport::StreamRecord>, u64) {
-        self.transport
-            .http()
-            .map(|t| t.streams())
-            .unwrap_or_default()
+        self.transport.streams()
     }
 
     /// The `Mcp-Session-Id` the server assigned (HTTP only).
     pub fn http_session_id(&self) -> Option<String> {
-        self.transport.http().and_then(|t| t.session_id())
+        self.transport.session_id()
     }
 
     /// The server's process group while it runs (stdio only): what

@@ -46,7 +46,7 @@ impl Session {
             self.drain_notes();
             return (exit, true, started.elapsed());
         }
-        self.transport.close_stdin();
+        self.transport.close();
         let grace = self.config.shutdown_grace;
         let deadline = TokioInstant::now() + grace;
         self.finish_shutdown(PendingShutdown {
@@ -71,7 +71,7 @@ impl Session {
         grace: Duration,
     ) -> Result<ShutdownOutcome, PendingShutdown> {
         let started = Instant::now();
-        self.transport.close_stdin();
+        self.transport.close();
         let grace = grace.max(self.config.shutdown_grace);
         let deadline = TokioInstant::now() + grace;
         let pending = PendingShutdown {

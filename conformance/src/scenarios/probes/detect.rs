@@ -15,9 +15,7 @@ use reqwest::header::{ACCEPT, CONTENT_TYPE};
 use serde_json::{json, Value};
 use tokio::time::Instant;
 
-use super::fact::{is_media, HttpTarget};
-use super::http::{client, SESSION_HEADER};
-use super::sse::SseDecoder;
+use crate::transport::{client, is_media, HttpTarget, SseDecoder, SESSION_HEADER};
 
 /// Body bytes read from the POST's answer.
 const BODY_CAP: usize = 64 * 1024;

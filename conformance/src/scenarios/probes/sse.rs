@@ -6,49 +6,21 @@
 //! opens an SSE stream (a session), and a POST of `initialize` to the message endpoint of a
 //! stream opened without an `Origin` (the endpoint is only learnt from a stream). The text
 //! names no status code: each answer is recorded, and the check (`http-origin`) decides what
-//! counts as refused. Apart from the Streamable HTTP probes ([`super::OriginProbe`]) because
-//! it needs a stream of its own ([`super::SseTransport`]) to learn where to POST.
+//! counts as refused. Apart from the Streamable HTTP probes (`legacy.rs`) because it needs
+//! a stream of its own ([`SseTransport`]) to learn where to POST.
 
 use std::time::Duration;
 
 use reqwest::header::{ACCEPT, CACHE_CONTROL};
 use serde_json::Value;
 
-use super::fact::{error_text, is_media, Carried, HttpFact, HttpTarget, BODY_HEAD};
-use super::http::Endpoint;
-use super::legacy_sse::SseTransport;
-use super::probe::{is_loopback, post_with, step, ProbeStep, EVIDENCE_CAP, FOREIGN_ORIGIN};
-
-/// The two requests sent over HTTP+SSE with a foreign `Origin`, and what they got.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-pub struct SseOriginProbe {
-    /// The GET of the SSE URL with the foreign `Origin`.
-    pub get: ProbeStep,
-    /// The POST of `initialize` with the foreign `Origin` to the endpoint of a stream opened
-    /// without one (`None` when that stream named no endpoint: see `no_post`).
-    pub post: Option<ProbeStep>,
-    /// Why the POST was not sent.
-    pub no_post: Option<String>,
-    /// Whether the target's host is a loopback address or `localhost` (a foreign web origin
-    /// is invalid by construction there).
-    pub loopback: bool,
-}
+use super::evidence::{is_loopback, post_with, step, EVIDENCE_CAP};
+use crate::transport::{
+    error_text, Carried, Endpoint, HttpFact, HttpTarget, SseOriginProbe, SseTransport, BODY_HEAD,
+    FOREIGN_ORIGIN,
+};
 
 impl SseOriginProbe {
-    /// Whether the GET opened an event stream: a 2xx answer of type `text/event-stream`.
-    /// Anything else (another status, another content type, no answer) is a refused stream.
-    pub fn get_served(&self) -> bool {
-        let fact = &self.get.fact;
-        fact.status.is_some_and(|s| (200..300).contains(&s))
-            && is_media(fact.content_type.as_deref(), "text/event-stream")
-    }
-
-    /// Whether the POST was accepted (a 2xx answer); `None` when it was not sent.
-    pub fn post_served(&self) -> Option<bool> {
-        let fact = &self.post.as_ref()?.fact;
-        Some(fact.status.is_some_and(|s| (200..300).contains(&s)))
-    }
-
     /// Sends both requests to `target`; `initialize` is the message POSTed (a request the
     /// server would otherwise serve). Never fails once the target is valid: what could not be
     /// sent is recorded.
