@@ -10,9 +10,8 @@ use serde_json::Value;
 use super::model::{Ctx, Evidence, Verdict, MAX_EXAMPLES};
 use crate::protocol::Rev;
 use crate::records::{EraFinding, HttpRecord};
-use crate::transport::{
-    is_media, Carried, HttpFact, HttpProbe, ProbeStep, StreamKind, StreamRecord, FOREIGN_ORIGIN,
-};
+use crate::records::{HttpProbe, ProbeStep, FOREIGN_ORIGIN};
+use crate::transport::{is_media, Carried, HttpFact, StreamKind, StreamRecord};
 
 fn http<'a>(ctx: &'a Ctx<'_>) -> Result<&'a HttpRecord, Verdict> {
     ctx.record.http.as_ref().ok_or_else(|| {

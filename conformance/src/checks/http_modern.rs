@@ -12,7 +12,8 @@
 use serde_json::Value;
 
 use super::model::{Ctx, Evidence, Verdict, MAX_EXAMPLES};
-use crate::transport::{is_media, Carried, HttpFact, HttpModernProbe, ModernStep};
+use crate::records::{HttpModernProbe, ModernStep};
+use crate::transport::{is_media, Carried, HttpFact};
 
 /// HeaderMismatch (streamable-http.mdx, Server Validation).
 const HEADER_MISMATCH: i64 = -32020;

@@ -7,7 +7,8 @@
 
 use super::model::{Ctx, Evidence, Verdict, MAX_EXAMPLES};
 use crate::records::HttpRecord;
-use crate::transport::{SseEvent, SseOriginProbe, SseStream, FOREIGN_ORIGIN};
+use crate::records::{SseOriginProbe, FOREIGN_ORIGIN};
+use crate::transport::{SseEvent, SseStream};
 
 fn stream<'a>(ctx: &'a Ctx<'_>) -> Result<&'a SseStream, Verdict> {
     ctx.record

@@ -10,15 +10,21 @@
 
 mod case;
 mod edges;
+mod http;
+mod http_probes;
 mod modern;
 mod negotiation;
 mod property;
 mod revision;
 mod tools;
 
-pub use crate::scenarios::HttpRecord;
 pub use case::{CaseFile, CaseMessage, RawFrame};
 pub use edges::{CancelProbe, EarlySession, EdgeRecord, MalformedInit, UNKNOWN_NOTIFICATION};
+pub use http::HttpRecord;
+pub use http_probes::{
+    HttpModernProbe, HttpProbe, ModernStep, OriginProbe, ParamTool, ProbeStep, SseOriginProbe,
+    FOREIGN_ORIGIN,
+};
 pub use modern::{
     EraFinding, ModernRecord, MrtrProbe, SubscriptionProbe, INPUT_CAPABILITIES, LISTEN_ID,
 };

@@ -23,7 +23,6 @@ mod tools;
 
 pub(crate) use era::{case_line, generated_meta};
 pub use fuzz::{fuzz, FuzzOutcome};
-pub use http::HttpRecord;
 // What the conversations record lives in `crate::records`; re-exported here for the
 // binary, the fuzz crate and the tests, which name it from here.
 pub use crate::protocol::{

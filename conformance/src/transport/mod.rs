@@ -18,7 +18,6 @@ mod inbox;
 mod launch;
 mod legacy_sse;
 mod mirror;
-mod probe_record;
 mod procfs;
 mod reaper;
 mod sse;
@@ -43,10 +42,6 @@ pub use mirror::{
 pub(crate) use mirror::{learned as learned_tool_headers, teach as teach_tool_headers};
 pub(crate) use mirror::{
     request_headers, META_VERSION, METHOD_HEADER, NAME_HEADER, PARAM_PREFIX, VERSION_HEADER_NAME,
-};
-pub use probe_record::{
-    HttpModernProbe, HttpProbe, ModernStep, OriginProbe, ParamTool, ProbeStep, SseOriginProbe,
-    FOREIGN_ORIGIN,
 };
 pub use reaper::{adopt_orphans, adopting_orphans};
 pub(crate) use sse::SseDecoder;

@@ -7,9 +7,8 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use crate::transport::{
-    error_text, is_media, Carried, Endpoint, Frame, HttpFact, ProbeStep, SseDecoder,
-};
+use crate::records::ProbeStep;
+use crate::transport::{error_text, is_media, Carried, Endpoint, Frame, HttpFact, SseDecoder};
 
 /// Body bytes a probe reads (it needs the status, the content type and a message).
 pub(super) const EVIDENCE_CAP: usize = 64 * 1024;

@@ -13,9 +13,8 @@ use serde_json::{json, Value};
 
 use super::evidence::{is_loopback, post_with, step};
 use crate::protocol::Revision;
-use crate::transport::{
-    delete, Endpoint, HttpFact, HttpProbe, HttpTarget, OriginProbe, FOREIGN_ORIGIN,
-};
+use crate::records::{HttpProbe, OriginProbe, FOREIGN_ORIGIN};
+use crate::transport::{delete, Endpoint, HttpFact, HttpTarget};
 
 /// A session id no server issued.
 const UNKNOWN_SESSION: &str = "mcp-conformance-unknown-session";

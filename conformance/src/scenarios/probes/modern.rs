@@ -16,10 +16,10 @@ use reqwest::header::ACCEPT;
 use serde_json::{json, Value};
 
 use super::evidence::read_answer;
+use crate::records::{HttpModernProbe, ModernStep, ParamTool};
 use crate::transport::{
-    error_text, request_headers, Carried, Endpoint, HttpModernProbe, HttpTarget, ModernStep,
-    ParamTool, ToolHeaders, META_VERSION, METHOD_HEADER, NAME_HEADER, PARAM_PREFIX,
-    VERSION_HEADER_NAME,
+    error_text, request_headers, Carried, Endpoint, HttpTarget, ToolHeaders, META_VERSION,
+    METHOD_HEADER, NAME_HEADER, PARAM_PREFIX, VERSION_HEADER_NAME,
 };
 
 /// The method no server implements.

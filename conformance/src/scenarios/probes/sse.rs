@@ -15,9 +15,9 @@ use reqwest::header::{ACCEPT, CACHE_CONTROL};
 use serde_json::Value;
 
 use super::evidence::{is_loopback, post_with, step, EVIDENCE_CAP};
+use crate::records::{SseOriginProbe, FOREIGN_ORIGIN};
 use crate::transport::{
-    error_text, Carried, Endpoint, HttpFact, HttpTarget, SseOriginProbe, SseTransport, BODY_HEAD,
-    FOREIGN_ORIGIN,
+    error_text, Carried, Endpoint, HttpFact, HttpTarget, SseTransport, BODY_HEAD,
 };
 
 impl SseOriginProbe {

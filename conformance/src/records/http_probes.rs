@@ -3,12 +3,11 @@
 //! [`SseOriginProbe`]) and the 2026-07-28 probes ([`HttpModernProbe`]). Plain data: each is
 //! an [`HttpFact`] per request sent wrong on purpose, with a purpose in words. The probes
 //! that send them speak JSON-RPC, so they live with the other conversations
-//! (`scenarios/probes/`); these records stay beside [`HttpFact`] so that the checks read
-//! them as they read the session's facts (as `sse_record.rs` is apart from `legacy_sse.rs`).
+//! (`scenarios/probes/`); what they recorded is here, with the other records.
 
 use serde_json::Value;
 
-use super::fact::{is_media, HttpFact};
+use crate::transport::{is_media, HttpFact};
 
 /// The `Origin` of the DNS-rebinding probe: a host that cannot exist (RFC 6761 `.invalid`).
 pub const FOREIGN_ORIGIN: &str = "http://mcp-conformance.invalid";
