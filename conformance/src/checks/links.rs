@@ -17,46 +17,38 @@ pub const SCHEMA_URI: &str =
     "https://github.com/modelcontextprotocol/modelcontextprotocol/tree/main/schema";
 /// The JSON-RPC 2.0 specification, cited by checks that MCP inherits from it.
 pub const JSONRPC_URI: &str = "https://www.jsonrpc.org/specification";
-/// The revision a link uses when none is given (the newest with the handshake).
-pub const DEFAULT_REVISION: &str = "2025-11-25";
+/// The revision a link uses when none is given: the newest with the handshake.
+pub fn default_revision() -> &'static str {
+    Revision::newest_legacy().id
+}
 
-const ALL: &[&str] = &[
-    "2024-11-05",
-    "2025-03-26",
-    "2025-06-18",
-    "2025-11-25",
-    "2026-07-28",
+/// Spec files named in sources, and their page under `<SPEC_BASE>/<revision>/`. Which
+/// revisions have a page is a fact of the revision ([`Revision::spec_pages`]).
+const PAGES: &[(&str, &str)] = &[
+    ("index.mdx", "basic"),
+    ("messages.mdx", "basic/messages"),
+    ("lifecycle.mdx", "basic/lifecycle"),
+    ("transports.mdx", "basic/transports"),
+    ("ping.mdx", "basic/utilities/ping"),
+    ("cancellation.mdx", "basic/utilities/cancellation"),
+    ("progress.mdx", "basic/utilities/progress"),
+    ("tasks.mdx", "basic/utilities/tasks"),
+    ("tools.mdx", "server/tools"),
+    ("pagination.mdx", "server/utilities/pagination"),
+    ("changelog.mdx", "changelog"),
+    ("discover.mdx", "server/discover"),
+    ("versioning.mdx", "basic/versioning"),
+    ("caching.mdx", "server/utilities/caching"),
+    ("mrtr.mdx", "basic/patterns/mrtr"),
+    ("subscriptions.mdx", "basic/patterns/subscriptions"),
+    ("stdio.mdx", "basic/transports/stdio"),
+    ("streamable-http.mdx", "basic/transports/streamable-http"),
 ];
-const HANDSHAKE_ERA: &[&str] = &["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
-const FROM_2025_03: &[&str] = &["2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"];
-const MODERN: &[&str] = &["2026-07-28"];
 
-/// Spec files named in sources: their page under `<SPEC_BASE>/<revision>/`, and the
-/// revisions that have it (as `../shared/spec/<revision>/` holds them).
-const PAGES: &[(&str, &str, &[&str])] = &[
-    ("index.mdx", "basic", ALL),
-    ("messages.mdx", "basic/messages", &["2024-11-05"]),
-    ("lifecycle.mdx", "basic/lifecycle", HANDSHAKE_ERA),
-    ("transports.mdx", "basic/transports", HANDSHAKE_ERA),
-    ("ping.mdx", "basic/utilities/ping", HANDSHAKE_ERA),
-    ("cancellation.mdx", "basic/utilities/cancellation", ALL),
-    ("progress.mdx", "basic/utilities/progress", ALL),
-    ("tasks.mdx", "basic/utilities/tasks", &["2025-11-25"]),
-    ("tools.mdx", "server/tools", ALL),
-    ("pagination.mdx", "server/utilities/pagination", ALL),
-    ("changelog.mdx", "changelog", FROM_2025_03),
-    ("discover.mdx", "server/discover", MODERN),
-    ("versioning.mdx", "basic/versioning", MODERN),
-    ("caching.mdx", "server/utilities/caching", MODERN),
-    ("mrtr.mdx", "basic/patterns/mrtr", MODERN),
-    ("subscriptions.mdx", "basic/patterns/subscriptions", MODERN),
-    ("stdio.mdx", "basic/transports/stdio", MODERN),
-    (
-        "streamable-http.mdx",
-        "basic/transports/streamable-http",
-        MODERN,
-    ),
-];
+/// Whether revision `id` has the spec file `file`.
+fn has(id: &str, file: &str) -> bool {
+    Revision::find(id).is_some_and(|r| r.spec_pages.contains(&file))
+}
 
 /// The web page of a check's `source` for a finding judged in `revision`: the first spec
 /// file the source names, on the revision that part names (else `revision`, else the
@@ -70,11 +62,11 @@ pub fn spec_page(source: &str, revision: &str) -> Option<String> {
             _ => (None, part),
         };
         let file = rest.split([',', ' ']).next().unwrap_or_default();
-        let Some((_, page, has)) = PAGES.iter().find(|(f, ..)| *f == file) else {
+        let Some((_, page)) = PAGES.iter().find(|(f, _)| *f == file) else {
             continue;
         };
         let wanted = named.unwrap_or(revision);
-        let at = if has.contains(&wanted) {
+        let at = if has(wanted, file) {
             wanted
         } else {
             // The newest revision that has the page.
@@ -82,8 +74,8 @@ pub fn spec_page(source: &str, revision: &str) -> Option<String> {
                 .iter()
                 .rev()
                 .map(|r| r.id)
-                .find(|r| has.contains(r))
-                .unwrap_or(DEFAULT_REVISION)
+                .find(|r| has(r, file))
+                .unwrap_or_else(default_revision)
         };
         return Some(format!("{SPEC_BASE}/{at}/{page}"));
     }
@@ -99,6 +91,36 @@ pub fn spec_page(source: &str, revision: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_page_a_revision_has_has_a_link_and_is_the_spec_folders() {
+        for revision in REVISIONS {
+            for file in revision.spec_pages {
+                assert!(
+                    PAGES.iter().any(|(f, _)| f == file),
+                    "{} lists {file}, which has no page link",
+                    revision.id
+                );
+            }
+            // The spec folders beside the repository (`../shared/spec/<revision>/`), when
+            // they are there: the revision's pages are exactly its `.mdx` files.
+            let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../../shared/spec")
+                .join(revision.id);
+            let Ok(entries) = std::fs::read_dir(&dir) else {
+                continue;
+            };
+            let mut on_disk: Vec<String> = entries
+                .filter_map(|e| e.ok()?.file_name().into_string().ok())
+                .filter(|n| n.ends_with(".mdx"))
+                .collect();
+            on_disk.sort();
+            let mut listed: Vec<String> =
+                revision.spec_pages.iter().map(|p| p.to_string()).collect();
+            listed.sort();
+            assert_eq!(listed, on_disk, "{}", revision.id);
+        }
+    }
 
     #[test]
     fn links_follow_the_file_and_the_revision() {
@@ -173,11 +195,12 @@ mod tests {
     }
 
     #[test]
-    fn every_revision_named_in_the_table_exists() {
-        for (file, _, has) in PAGES {
-            for revision in *has {
-                assert!(Revision::find(revision).is_some(), "{file}: {revision}");
-            }
+    fn every_linked_page_is_some_revisions() {
+        for (file, _) in PAGES {
+            assert!(
+                REVISIONS.iter().any(|r| r.spec_pages.contains(file)),
+                "{file}: no revision has it"
+            );
         }
     }
 }

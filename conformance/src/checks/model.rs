@@ -3,7 +3,7 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::protocol::{Direction, Exchange, Rev, Revision, SchemaSet, Transcript, REVISIONS};
+use crate::protocol::{Direction, Era, Exchange, Rev, Revision, SchemaSet, Transcript, REVISIONS};
 use crate::records::{NegotiationRecord, RevisionRecord};
 use crate::rules::CheckId;
 use crate::rules::FailureKind;
@@ -297,8 +297,13 @@ impl Applies {
     pub fn describe(self) -> String {
         match self {
             Applies::All => "all".into(),
-            Applies::Legacy => "2024-11-05..2025-11-25 (the handshake revisions)".into(),
-            Applies::Modern => "2026-07-28".into(),
+            Applies::Legacy => {
+                format!(
+                    "{} (the handshake revisions)",
+                    Revision::span_of(Era::Legacy)
+                )
+            }
+            Applies::Modern => Revision::span_of(Era::Modern),
             Applies::Range(first, last) => format!("{}..{}", first.id(), last.id()),
             Applies::From(first) => format!("{}+", first.id()),
             Applies::Only(only) => only.id().to_string(),

@@ -64,6 +64,10 @@ pub struct Revision {
     pub rev: Rev,
     /// The version string (sent in `initialize`, or in every request's `_meta`).
     pub id: &'static str,
+    /// The spec's pages this revision has (its `.mdx` files, as `../shared/spec/<revision>/`
+    /// holds them): a finding links to the page of the revision it was judged in, or to
+    /// the newest revision that has the page (`checks/links.rs`).
+    pub spec_pages: &'static [&'static str],
     /// Other names the command line accepts for it (`draft`: REQUIREMENTS.md 10 A16).
     pub aliases: &'static [&'static str],
     /// How a conversation opens.
@@ -142,6 +146,29 @@ impl Revision {
         }
     }
 
+    /// The newest revision with the `initialize` handshake: where links and the fuzz
+    /// command go when no revision is named.
+    pub fn newest_legacy() -> &'static Revision {
+        REVISIONS
+            .iter()
+            .rev()
+            .find(|r| !r.modern())
+            .expect("a revision with the handshake")
+    }
+
+    /// The revisions of an era, as a listing shows them: `first..last`, or the one.
+    pub fn span_of(era: Era) -> String {
+        let ids: Vec<&str> = REVISIONS
+            .iter()
+            .filter(|r| r.era == era)
+            .map(|r| r.id)
+            .collect();
+        match ids.as_slice() {
+            [first, .., last] => format!("{first}..{last}"),
+            _ => ids.concat(),
+        }
+    }
+
     /// Whether this revision is the same as or later than `other`.
     pub fn at_least(&self, other: Rev) -> bool {
         self.rev >= other
@@ -182,11 +209,64 @@ const TOOL_FIELDS_R4: &[&str] = &[
     "_meta",
 ];
 
+/// The spec's pages (its `.mdx` files) from 2025-03-26 to 2025-06-18.
+const PAGES_R2: &[&str] = &[
+    "index.mdx",
+    "lifecycle.mdx",
+    "transports.mdx",
+    "ping.mdx",
+    "cancellation.mdx",
+    "progress.mdx",
+    "tools.mdx",
+    "pagination.mdx",
+    "changelog.mdx",
+];
+/// 2025-11-25's: tasks are new.
+const PAGES_R4: &[&str] = &[
+    "index.mdx",
+    "lifecycle.mdx",
+    "transports.mdx",
+    "ping.mdx",
+    "cancellation.mdx",
+    "progress.mdx",
+    "tasks.mdx",
+    "tools.mdx",
+    "pagination.mdx",
+    "changelog.mdx",
+];
+/// 2026-07-28's: no handshake (lifecycle, ping), the transports split, tasks moved out.
+const PAGES_R5: &[&str] = &[
+    "index.mdx",
+    "cancellation.mdx",
+    "progress.mdx",
+    "tools.mdx",
+    "pagination.mdx",
+    "changelog.mdx",
+    "discover.mdx",
+    "versioning.mdx",
+    "caching.mdx",
+    "mrtr.mdx",
+    "subscriptions.mdx",
+    "stdio.mdx",
+    "streamable-http.mdx",
+];
+
 /// Every revision the suite knows, oldest first.
 pub static REVISIONS: &[Revision] = &[
     Revision {
         rev: Rev::R2024_11_05,
         id: "2024-11-05",
+        spec_pages: &[
+            "index.mdx",
+            "messages.mdx",
+            "lifecycle.mdx",
+            "transports.mdx",
+            "ping.mdx",
+            "cancellation.mdx",
+            "progress.mdx",
+            "tools.mdx",
+            "pagination.mdx",
+        ],
         aliases: &[],
         era: Era::Legacy,
         schema: include_str!("../../schemas/2024-11-05/schema.json"),
@@ -201,6 +281,7 @@ pub static REVISIONS: &[Revision] = &[
     Revision {
         rev: Rev::R2025_03_26,
         id: "2025-03-26",
+        spec_pages: PAGES_R2,
         aliases: &[],
         era: Era::Legacy,
         schema: include_str!("../../schemas/2025-03-26/schema.json"),
@@ -215,6 +296,7 @@ pub static REVISIONS: &[Revision] = &[
     Revision {
         rev: Rev::R2025_06_18,
         id: "2025-06-18",
+        spec_pages: PAGES_R2,
         aliases: &[],
         era: Era::Legacy,
         schema: include_str!("../../schemas/2025-06-18/schema.json"),
@@ -229,6 +311,7 @@ pub static REVISIONS: &[Revision] = &[
     Revision {
         rev: Rev::R2025_11_25,
         id: "2025-11-25",
+        spec_pages: PAGES_R4,
         aliases: &[],
         era: Era::Legacy,
         schema: include_str!("../../schemas/2025-11-25/schema.json"),
@@ -243,6 +326,7 @@ pub static REVISIONS: &[Revision] = &[
     Revision {
         rev: Rev::R2026_07_28,
         id: "2026-07-28",
+        spec_pages: PAGES_R5,
         aliases: &["draft"],
         era: Era::Modern,
         schema: include_str!("../../schemas/2026-07-28/schema.json"),

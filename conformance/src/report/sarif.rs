@@ -189,7 +189,7 @@ fn run_properties(report: &RunReport) -> PropertyBag {
 /// The spec page of a check's newest `source` (a rule spans revisions: its link is the
 /// newest page; a finding's own revision is in its message).
 fn help_uri(source: &str) -> Option<String> {
-    links::spec_page(source, links::DEFAULT_REVISION)
+    links::spec_page(source, links::default_revision())
 }
 
 /// `lc-init-result` -> `LcInitResult`, the name style of SARIF rules (and of our types).

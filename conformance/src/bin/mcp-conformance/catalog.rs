@@ -68,7 +68,7 @@ pub(crate) fn explain(id: &str) -> Exit {
         check.applies.describe()
     );
     outln!("{}\nSource: {}", check.title, check.source.describe_eras());
-    let links = mcp_conformance::checks::links::DEFAULT_REVISION;
+    let links = mcp_conformance::checks::links::default_revision();
     match mcp_conformance::checks::links::spec_page(check.source.latest(), links) {
         Some(url) => outln!("Spec: {url}\n"),
         None => outln!(),
