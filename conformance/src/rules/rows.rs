@@ -518,7 +518,7 @@ catalog! {
         requirement: Cite::One("TOOL-INPUTSCHEMA-REQUIRED"),
         applies: Applies::All,
         source: Cite::One("tools.mdx, Tool; schema Tool.inputSchema"),
-        judge: tools::input_schema_type,
+        judge: tools::listing::input_schema_type,
         kinds: &[],
     }
     ToolSchemaDialect = "tool-schema-dialect" {
@@ -528,7 +528,7 @@ catalog! {
         applies: Applies::All,
         source: Cite::One("schema Tool.inputSchema, Tool.outputSchema; REQUIREMENTS.md 10 A8")
             .from(R2025_11_25, "index.mdx, JSON Schema Usage; REQUIREMENTS.md 10 A8"),
-        judge: tools::schema_dialect,
+        judge: tools::listing::schema_dialect,
         kinds: &[],
     }
     ToolOutputschemaObject = "tool-outputschema-object" {
@@ -537,7 +537,7 @@ catalog! {
         requirement: Cite::One("TOOL-OUTPUTSCHEMA"),
         applies: Applies::Range(R2025_06_18, R2025_11_25),
         source: Cite::One("tools.mdx, Output Schema; schema Tool.outputSchema"),
-        judge: tools::output_schema_object,
+        judge: tools::listing::output_schema_object,
         kinds: &[],
     }
     ToolTaskSupportDeclared = "tool-task-support-declared" {
@@ -546,7 +546,7 @@ catalog! {
         requirement: Cite::One("TC-TASK-CAP"),
         applies: Applies::Only(R2025_11_25),
         source: Cite::One("2025-11-25 tasks.mdx, Tool-Level Negotiation (rule 1); schema ToolExecution.taskSupport"),
-        judge: tools::task_support_declared,
+        judge: tools::tasks::task_support_declared,
         kinds: &[],
     }
     // -- Tools: names (2025-11-25 tools.mdx, Tool Names) --
@@ -556,7 +556,7 @@ catalog! {
         requirement: Cite::One("TOOL-NAME-UNIQUE"),
         applies: Applies::All,
         source: Cite::One("tools.mdx (\"uniquely identified by a name\"); REQUIREMENTS.md 10 A14"),
-        judge: tools::name_unique,
+        judge: tools::names::name_unique,
         kinds: &[],
     }
     ToolNameLength = "tool-name-length" {
@@ -565,7 +565,7 @@ catalog! {
         requirement: Cite::One("TOOL-NAME-LENGTH"),
         applies: Applies::From(R2025_11_25),
         source: Cite::One("tools.mdx, Tool Names"),
-        judge: tools::name_length,
+        judge: tools::names::name_length,
         kinds: &[],
     }
     ToolNameCharset = "tool-name-charset" {
@@ -574,7 +574,7 @@ catalog! {
         requirement: Cite::One("TOOL-NAME-CHARSET"),
         applies: Applies::From(R2025_11_25),
         source: Cite::One("tools.mdx, Tool Names"),
-        judge: tools::name_charset,
+        judge: tools::names::name_charset,
         kinds: &[],
     }
     ToolNameCase = "tool-name-case" {
@@ -583,7 +583,7 @@ catalog! {
         requirement: Cite::One("TOOL-NAME-CASE"),
         applies: Applies::From(R2025_11_25),
         source: Cite::One("tools.mdx, Tool Names"),
-        judge: tools::name_case,
+        judge: tools::names::name_case,
         kinds: &[],
     }
     // -- Tools: pagination (pagination.mdx) --
@@ -593,7 +593,7 @@ catalog! {
         requirement: Cite::One("PAG-TERMINATES"),
         applies: Applies::All,
         source: Cite::One("pagination.mdx, Response Format"),
-        judge: tools::pagination_terminates,
+        judge: tools::pagination::pagination_terminates,
         kinds: &[],
     }
     PagInvalidCursor = "pag-invalid-cursor" {
@@ -602,7 +602,7 @@ catalog! {
         requirement: Cite::One("PAG-INVALID-CURSOR"),
         applies: Applies::All,
         source: Cite::One("pagination.mdx, Error Handling"),
-        judge: tools::pagination_invalid_cursor,
+        judge: tools::pagination::pagination_invalid_cursor,
         kinds: &[],
     }
     PagStable = "pag-stable" {
@@ -611,7 +611,7 @@ catalog! {
         requirement: Cite::One("PAG-STABLE"),
         applies: Applies::All,
         source: Cite::One("pagination.mdx, Implementation Guidelines"),
-        judge: tools::pagination_stable,
+        judge: tools::pagination::pagination_stable,
         kinds: &[],
     }
     TlParamsOptional = "tl-params-optional" {
@@ -620,7 +620,7 @@ catalog! {
         requirement: Cite::One("TL-PARAMS-OPTIONAL"),
         applies: Applies::Legacy,
         source: Cite::One("schema ListToolsRequest (params optional; cursor and _meta optional); index.mdx, _meta"),
-        judge: tools::params_optional,
+        judge: tools::pagination::params_optional,
         kinds: &[],
     }
     TlCacheHints = "tl-cache-hints" {
@@ -657,7 +657,7 @@ catalog! {
         requirement: Cite::One("TC-CONTENT-VERSION-GATE"),
         applies: Applies::All,
         source: Cite::One("tools.mdx, Tool Result; schema CallToolResult.content"),
-        judge: tools::content_types,
+        judge: tools::results::content_types,
         kinds: &[],
     }
     TcContentBase64 = "tc-content-base64" {
@@ -666,7 +666,7 @@ catalog! {
         requirement: Cite::One("TC-CONTENT-IMAGE"),
         applies: Applies::All,
         source: Cite::One("tools.mdx, Image Content, Audio Content; schema format byte"),
-        judge: tools::content_base64,
+        judge: tools::results::content_base64,
         kinds: &[],
     }
     TcErrorExplained = "tc-error-explained" {
@@ -675,7 +675,7 @@ catalog! {
         requirement: Cite::One("TC-ERR-EXECUTION"),
         applies: Applies::All,
         source: Cite::One("tools.mdx, Error Handling (Tool Execution Errors)"),
-        judge: tools::error_explained,
+        judge: tools::results::error_explained,
         kinds: &[],
     }
     TcErrExecution = "tc-err-execution" {
@@ -684,7 +684,7 @@ catalog! {
         requirement: Cite::One("TC-ERR-EXECUTION"),
         applies: Applies::All,
         source: Cite::One("schema CallToolResult.isError; tools.mdx, Error Handling"),
-        judge: tools::execution_errors,
+        judge: tools::results::execution_errors,
         kinds: &[],
     }
     TcOutputschemaPresence = "tc-outputschema-presence" {
@@ -693,7 +693,7 @@ catalog! {
         requirement: Cite::One("TC-OUTPUTSCHEMA-PRESENCE"),
         applies: Applies::From(R2025_06_18),
         source: Cite::One("tools.mdx, Output Schema; REQUIREMENTS.md 10 A7"),
-        judge: tools::structured_presence,
+        judge: tools::results::structured_presence,
         kinds: &[],
         live: true,
     }
@@ -703,7 +703,7 @@ catalog! {
         requirement: Cite::One("TC-OUTPUTSCHEMA-CONFORM"),
         applies: Applies::From(R2025_06_18),
         source: Cite::One("tools.mdx, Output Schema"),
-        judge: tools::structured_conform,
+        judge: tools::results::structured_conform,
         kinds: &[],
         live: true,
     }
@@ -713,7 +713,7 @@ catalog! {
         requirement: Cite::One("TC-STRUCTURED-TEXT-MIRROR"),
         applies: Applies::From(R2025_06_18),
         source: Cite::One("tools.mdx, Structured Content; REQUIREMENTS.md 10 A13"),
-        judge: tools::structured_text_mirror,
+        judge: tools::results::structured_text_mirror,
         kinds: &[],
     }
     // -- Tools: error classes (tools.mdx, Error Handling) --
@@ -723,7 +723,7 @@ catalog! {
         requirement: Cite::One("TC-ERR-UNKNOWN-TOOL"),
         applies: Applies::All,
         source: Cite::One("tools.mdx, Error Handling (Protocol Errors); REQUIREMENTS.md 10 A10"),
-        judge: tools::unknown_tool,
+        judge: tools::errors::unknown_tool,
         kinds: &[],
     }
     TcErrMalformed = "tc-err-malformed" {
@@ -733,7 +733,7 @@ catalog! {
         applies: Applies::All,
         source: Cite::One("schema CallToolRequest.params.name (required); tools.mdx, Error Handling (Protocol Errors)")
             .from(R2025_11_25, "tools.mdx, Error Handling (Protocol Errors: \"Malformed requests\")"),
-        judge: tools::malformed_call,
+        judge: tools::errors::malformed_call,
         kinds: &[],
     }
     TcErrArgumentsType = "tc-err-arguments-type" {
@@ -743,7 +743,7 @@ catalog! {
         applies: Applies::All,
         source: Cite::One("schema CallToolRequest.params.arguments; tools.mdx, Error Handling (Protocol Errors: \"Invalid arguments\")")
             .from(R2025_11_25, "schema CallToolRequest.params.arguments; tools.mdx, Error Handling (Protocol Errors: \"Malformed requests\")"),
-        judge: tools::arguments_type,
+        judge: tools::errors::arguments_type,
         kinds: &[],
         live: true,
     }
@@ -753,7 +753,7 @@ catalog! {
         requirement: Cite::One("TC-ARGS-OMITTED"),
         applies: Applies::All,
         source: Cite::One("schema CallToolRequest.params (arguments optional); tools.mdx, Security Considerations; JSON-RPC 2.0, 5"),
-        judge: tools::arguments_omitted,
+        judge: tools::errors::arguments_omitted,
         kinds: &[],
         live: true,
     }
@@ -763,7 +763,7 @@ catalog! {
         requirement: Cite::One("TC-ERR-INPUT-VALIDATION"),
         applies: Applies::All,
         source: Cite::One("tools.mdx, Error Handling; Security Considerations (\"Servers MUST validate all tool inputs\"); REQUIREMENTS.md 10 A6"),
-        judge: tools::input_validation,
+        judge: tools::errors::input_validation,
         kinds: &[],
     }
     // -- Tools: multi round-trip requests (2026-07-28 mrtr.mdx) --
@@ -783,7 +783,7 @@ catalog! {
         requirement: Cite::One("TC-TASK-REQUIRED"),
         applies: Applies::Only(R2025_11_25),
         source: Cite::One("2025-11-25 tasks.mdx, Tool-Level Negotiation; Error Handling; REQUIREMENTS.md 10 A9"),
-        judge: tools::task_required,
+        judge: tools::tasks::task_required,
         kinds: &[],
     }
     TcTaskForbidden = "tc-task-forbidden" {
@@ -792,7 +792,7 @@ catalog! {
         requirement: Cite::One("TC-TASK-FORBIDDEN"),
         applies: Applies::Only(R2025_11_25),
         source: Cite::One("2025-11-25 tasks.mdx, Tool-Level Negotiation"),
-        judge: tools::task_forbidden,
+        judge: tools::tasks::task_forbidden,
         kinds: &[],
     }
     TcTaskCreate = "tc-task-create" {
@@ -801,7 +801,7 @@ catalog! {
         requirement: Cite::One("TC-TASK-CREATE"),
         applies: Applies::Only(R2025_11_25),
         source: Cite::One("2025-11-25 tasks.mdx, Creating Tasks; Behavior Requirements (Result Retrieval)"),
-        judge: tools::task_create,
+        judge: tools::tasks::task_create,
         kinds: &[],
     }
     // -- Tools: list_changed (tools.mdx, List Changed Notification) --
@@ -811,7 +811,7 @@ catalog! {
         requirement: Cite::One("LCN-SHAPE"),
         applies: Applies::All,
         source: Cite::One("tools.mdx, List Changed Notification; schema ToolListChangedNotification"),
-        judge: tools::list_changed_shape,
+        judge: tools::list_changed::list_changed_shape,
         kinds: &[],
     }
     LcnNotUndeclared = "lcn-not-undeclared" {
@@ -820,7 +820,7 @@ catalog! {
         requirement: Cite::One("LCN-NOT-UNDECLARED"),
         applies: Applies::Legacy,
         source: Cite::One("lifecycle.mdx, Operation; REQUIREMENTS.md 10 A12"),
-        judge: tools::list_changed_declared,
+        judge: tools::list_changed::list_changed_declared,
         kinds: &[],
     }
     LcnSubscription = "lcn-subscription" {

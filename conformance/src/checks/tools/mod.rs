@@ -12,30 +12,13 @@ use super::model::{Ctx, Evidence, Verdict, MAX_EXAMPLES};
 use crate::protocol::{Exchange, Revision};
 use crate::records::{listed_tools, ToolCall, ToolsRecord};
 
-mod errors;
-mod list_changed;
-mod listing;
-mod names;
-mod pagination;
-mod results;
-mod tasks;
-
-pub(in crate::checks) use errors::{
-    arguments_omitted, arguments_type, input_validation, malformed_call, unknown_tool,
-};
-pub(in crate::checks) use list_changed::{list_changed_declared, list_changed_shape};
-pub(in crate::checks) use listing::{input_schema_type, output_schema_object, schema_dialect};
-pub(in crate::checks) use names::{name_case, name_charset, name_length, name_unique};
-pub(in crate::checks) use pagination::{
-    pagination_invalid_cursor, pagination_stable, pagination_terminates, params_optional,
-};
-pub(in crate::checks) use results::{
-    content_base64, content_types, error_explained, execution_errors, structured_conform,
-    structured_presence, structured_text_mirror,
-};
-pub(in crate::checks) use tasks::{
-    task_create, task_forbidden, task_required, task_support_declared,
-};
+pub(in crate::checks) mod errors;
+pub(in crate::checks) mod list_changed;
+pub(in crate::checks) mod listing;
+pub(in crate::checks) mod names;
+pub(in crate::checks) mod pagination;
+pub(in crate::checks) mod results;
+pub(in crate::checks) mod tasks;
 
 const NOT_DECLARED: &str = "the server does not declare the tools capability";
 
