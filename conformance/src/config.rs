@@ -42,9 +42,12 @@ use serde::Deserialize;
 use crate::errors::{Error, Result};
 use crate::protocol::{Revision, REVISIONS};
 use crate::report::Format;
-use crate::runner::{default_jobs, CheckSelection};
 use crate::scenarios::CallMode;
 use crate::transport::{HttpKind, ServerCommand};
+
+mod select;
+
+pub use select::CheckSelection;
 
 /// The default config file name, looked up in the working directory.
 pub const CONFIG_FILE: &str = "mcp-conformance.toml";
@@ -59,6 +62,11 @@ pub const DEFAULT_SEED: u64 = 0;
 pub const DEFAULT_CASES: u32 = 32;
 /// Where failing generated cases go when neither `--cases-dir` nor the file says.
 pub const DEFAULT_CASES_DIR: &str = "mcp-conformance-cases";
+
+/// Revisions driven at once when neither `--jobs` nor the file says: the machine's cores.
+pub fn default_jobs() -> usize {
+    std::thread::available_parallelism().map_or(1, usize::from)
+}
 
 /// The server to test.
 #[derive(Debug, Clone, Default, Deserialize, PartialEq)]
@@ -193,10 +201,6 @@ impl FileConfig {
     }
 }
 
-/// The revisions judged over Streamable HTTP (2026-07-28 is its stateless form; 2024-11-05
-/// has a transport of its own, [`SSE_REVISIONS`]).
-pub const HTTP_REVISIONS: &[&str] = &["2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"];
-
 /// A `--header 'Name: value'` argument as a (name, value) pair, both trimmed; `Err` with
 /// the redacted header when it has no colon.
 pub fn parse_header(header: &str) -> Result<(String, String)> {
@@ -205,31 +209,6 @@ pub fn parse_header(header: &str) -> Result<(String, String)> {
         message: format!("--header {:?} is not 'Name: value'", redact(header)),
     })?;
     Ok((name.trim().to_string(), value.trim().to_string()))
-}
-
-/// The revisions spoken over 2024-11-05's HTTP+SSE transport (`--transport sse`).
-pub const SSE_REVISIONS: &[&str] = &["2024-11-05"];
-
-/// Why `revision` is not run over the HTTP transport `kind`, when it is not.
-pub fn not_spoken_over(kind: HttpKind, revision: &Revision) -> Option<String> {
-    match kind {
-        HttpKind::Sse if !SSE_REVISIONS.contains(&revision.id) => Some(format!(
-            "{} is not spoken over HTTP+SSE (2024-11-05's transport); reach the server's \
-             Streamable HTTP endpoint with --url and no --transport sse",
-            revision.id
-        )),
-        HttpKind::StreamableHttp if SSE_REVISIONS.contains(&revision.id) => Some(format!(
-            "{} is not spoken over Streamable HTTP: its transport is HTTP+SSE; run with \
-             --transport sse and the server's SSE URL (e.g. --url http://127.0.0.1:PORT/sse)",
-            revision.id
-        )),
-        HttpKind::StreamableHttp if !HTTP_REVISIONS.contains(&revision.id) => Some(format!(
-            "{} over Streamable HTTP is not supported yet (Streamable HTTP: {})",
-            revision.id,
-            HTTP_REVISIONS.join(", ")
-        )),
-        _ => None,
-    }
 }
 
 /// A `--header` argument for an error message: the name only.
@@ -451,7 +430,7 @@ impl FileConfig {
             server
                 .http
                 .as_ref()
-                .and_then(|_| not_spoken_over(server.http_kind, r))
+                .and_then(|_| r.not_spoken_over(server.http_kind))
         };
         let mut not_run = Vec::new();
         let revisions: Vec<&'static Revision> = if names.is_empty() {

@@ -1,6 +1,16 @@
 //! The config file's parsing and the merge of flags over it over the defaults.
 
 use super::*;
+use crate::protocol::TransportKind;
+
+/// The ids of the revisions spoken over `transport`.
+fn spoken_over(transport: TransportKind) -> Vec<&'static str> {
+    REVISIONS
+        .iter()
+        .filter(|r| r.runs_over(transport))
+        .map(|r| r.id)
+        .collect()
+}
 
 #[test]
 fn relative_paths_follow_the_config_file() {
@@ -410,7 +420,7 @@ fn url_and_headers_make_an_http_target() {
     );
     assert!(settings.server.program.is_empty() && !settings.default_server);
     let ids: Vec<&str> = settings.revisions.iter().map(|r| r.id).collect();
-    assert_eq!(ids, crate::config::HTTP_REVISIONS);
+    assert_eq!(ids, spoken_over(TransportKind::StreamableHttp));
 
     let file = FileConfig::parse(
         "[server]\nurl = \"http://127.0.0.1:9/mcp\"\ncommand = \"srv\"\n[server.headers]\nX-Key = \"k\"",
@@ -478,7 +488,7 @@ fn the_transport_chooses_the_revisions_and_says_why_the_rest_do_not_run() {
     assert_eq!(settings.server.http_kind, HttpKind::Sse);
     assert!(!settings.detect_sse, "a transport named is not detected");
     let ids: Vec<&str> = settings.revisions.iter().map(|r| r.id).collect();
-    assert_eq!(ids, crate::config::SSE_REVISIONS);
+    assert_eq!(ids, spoken_over(TransportKind::HttpSse));
     assert_eq!(settings.not_run.len(), REVISIONS.len() - 1);
 
     let file = FileConfig::parse(

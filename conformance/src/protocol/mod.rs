@@ -15,6 +15,7 @@ pub use client::{
     Session, SessionConfig, ShutdownOutcome, Silence, Usage,
 };
 pub use jsonrpc::{classify, id_match, IdMatch, MessageKind};
+pub use revision::TransportKind;
 pub use revision::{Era, ErrorClass, Rev, Revision, REVISIONS};
 pub use schema::{result_definition, result_definition_of, SchemaSet, SchemaViolation};
 pub use transcript::{

@@ -12,9 +12,8 @@
 //! line, a libtest harness) can follow a run without parsing text.
 
 mod coverage;
-mod select;
 
-pub use select::CheckSelection;
+pub use crate::config::{default_jobs, CheckSelection};
 
 use std::collections::HashMap;
 use std::future::Future;
@@ -25,7 +24,9 @@ use std::time::{Duration, Instant};
 use tokio::task::JoinSet;
 
 use crate::checks::{judge_all, skip_all, Ctx, CATALOG};
-use crate::protocol::{measured, Revision, SchemaSet, SessionConfig, Usage, REVISIONS};
+use crate::protocol::{
+    measured, Revision, SchemaSet, SessionConfig, TransportKind, Usage, REVISIONS,
+};
 use crate::report::{
     Incomplete, NotSpoken, PartTiming, RevisionReport, RevisionTiming, RunReport, RunTiming,
     Summary, TargetInfo,
@@ -62,7 +63,7 @@ pub struct RunConfig {
     /// marked incomplete.
     pub max_time: Option<Duration>,
     /// Revisions not run because the transport does not speak them, with why: each is
-    /// reported with every check skipped (see `config::not_spoken_over`).
+    /// reported with every check skipped (see [`Revision::not_spoken_over`]).
     pub not_run: Vec<(&'static Revision, String)>,
     /// Over Streamable HTTP, first ask whether the URL is a 2024-11-05 HTTP+SSE stream
     /// instead (the user named neither a transport nor revisions): if so, the run goes
@@ -75,8 +76,8 @@ pub struct RunConfig {
 
 impl RunConfig {
     /// Every known revision against `command`, with default limits (over HTTP, when
-    /// `command.http` is set, every revision the suite runs over HTTP:
-    /// [`crate::config::HTTP_REVISIONS`]).
+    /// `command.http` is set, every revision spoken over Streamable HTTP:
+    /// [`Revision::runs_over`]).
     pub fn new(command: ServerCommand) -> Self {
         let over_http = command.http.is_some();
         Self {
@@ -84,7 +85,7 @@ impl RunConfig {
             reference: false,
             revisions: REVISIONS
                 .iter()
-                .filter(|r| !over_http || crate::config::HTTP_REVISIONS.contains(&r.id))
+                .filter(|r| !over_http || r.runs_over(TransportKind::StreamableHttp))
                 .collect(),
             session: SessionConfig::default(),
             seed: 0,
@@ -98,11 +99,6 @@ impl RunConfig {
             checks: CheckSelection::all(),
         }
     }
-}
-
-/// The default `jobs`: the machine's cores.
-pub fn default_jobs() -> usize {
-    std::thread::available_parallelism().map_or(1, usize::from)
 }
 
 /// Progress of a run.
@@ -262,7 +258,7 @@ fn over_sse(config: &RunConfig) -> RunConfig {
     sse.revisions.clear();
     sse.not_run.clear();
     for revision in REVISIONS {
-        match crate::config::not_spoken_over(HttpKind::Sse, revision) {
+        match revision.not_spoken_over(HttpKind::Sse) {
             Some(why) => sse.not_run.push((revision, why)),
             None => sse.revisions.push(revision),
         }
