@@ -32,7 +32,7 @@
 //!
 //! Every option is one item of [`options::OPTIONS`]: its flag, its key here, its default
 //! and its help line. The keys the file accepts ([`check_keys`]) and `init`'s template
-//! ([`template`]) come from that table, as do the binary's flags. [`FileConfig::merge`]
+//! ([`template()`]) come from that table, as do the binary's flags. [`FileConfig::merge`]
 //! is the one place a flag, the file and the default meet: a flag given beats
 //! the file, the file beats the default, and each default is a constant here (the table's
 //! defaults are checked against them).

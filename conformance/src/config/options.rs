@@ -4,7 +4,7 @@
 //!
 //! The rest is derived from the table or checked against it: the binary's clap arguments
 //! (`src/bin/mcp-conformance/options.rs` builds them from [`OPTIONS`]), the keys the config
-//! file accepts ([`super::check_keys`]), `init`'s template ([`super::template`]) and the
+//! file accepts ([`super::check_keys`]), `init`'s template ([`super::template()`]) and the
 //! README's options table (a test below). What a value does once merged with the file's is
 //! [`FileConfig::merge`](super::FileConfig::merge)'s, one short function per setting.
 //!
@@ -873,7 +873,7 @@ pub const TRANSPORT: Opt = Opt {
     group: Group::Server,
     set: Some(|f, v| f.transport = last(v, Value::text).and_then(|n| http_kind(&n))),
     example: r#""sse""#,
-    note: "url is 2024-11-05's HTTP+SSE stream (default: streamable-http)",
+    note: "with url: 2024-11-05's HTTP+SSE (default: streamable-http)",
     ..BLANK
 };
 
@@ -904,7 +904,7 @@ pub const CA_CERTS: Opt = Opt {
     applies: Applies::AddedToFile,
     set: Some(|f, v| f.ca_certs = every(v, Value::path)),
     example: r#""ca.pem""#,
-    note: "with an https url: a CA trusted besides the platform's",
+    note: "with an https url: a CA to trust (relative to this file)",
     ..BLANK
 };
 
