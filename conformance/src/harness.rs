@@ -373,7 +373,7 @@ impl Shared {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::HTTP_REVISIONS;
+    use crate::protocol::TransportKind;
 
     #[test]
     fn a_url_suite_runs_the_http_revisions_with_its_headers_and_start_command() {
@@ -390,7 +390,12 @@ mod tests {
         assert_eq!(command.program, "my-server");
         assert_eq!(command.args, vec!["--http".to_string()]);
         let revisions: Vec<&str> = suite.config.revisions.iter().map(|r| r.id).collect();
-        assert_eq!(revisions, HTTP_REVISIONS);
+        let streamable: Vec<&str> = REVISIONS
+            .iter()
+            .filter(|r| r.runs_over(TransportKind::StreamableHttp))
+            .map(|r| r.id)
+            .collect();
+        assert_eq!(revisions, streamable);
         // Over stdio a header means nothing and every revision runs.
         let stdio = Suite::new(ServerCommand::new("s", [])).header("A", "b");
         assert!(stdio.config.command.http.is_none());

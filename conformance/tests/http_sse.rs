@@ -13,8 +13,7 @@ mod common;
 
 use common::Expect;
 use mcp_conformance::checks::Status;
-use mcp_conformance::config::{not_spoken_over, SSE_REVISIONS};
-use mcp_conformance::protocol::{Revision, SessionConfig, REVISIONS};
+use mcp_conformance::protocol::{Revision, SessionConfig, TransportKind, REVISIONS};
 use mcp_conformance::report::{render_text, RunReport};
 use mcp_conformance::runner::RunConfig;
 use mcp_conformance::transport::{HttpKind, HttpTarget, ServerCommand};
@@ -46,8 +45,13 @@ use common::free_port;
 fn sse_revisions() -> Vec<&'static Revision> {
     REVISIONS
         .iter()
-        .filter(|r| SSE_REVISIONS.contains(&r.id))
+        .filter(|r| r.runs_over(TransportKind::HttpSse))
         .collect()
+}
+
+/// Whether the revision named `id` is spoken over HTTP+SSE.
+fn over_sse(id: &str) -> bool {
+    Revision::find(id).is_some_and(|r| r.runs_over(TransportKind::HttpSse))
 }
 
 /// A run against `program args` started by the runner and reached at its SSE URL; the
@@ -66,7 +70,7 @@ fn config(program: &str, args: Vec<String>, port: u16, session: SessionConfig) -
     config.revisions = sse_revisions();
     config.not_run = REVISIONS
         .iter()
-        .filter_map(|r| Some((r, not_spoken_over(HttpKind::Sse, r)?)))
+        .filter_map(|r| Some((r, r.not_spoken_over(HttpKind::Sse)?)))
         .collect();
     config
 }
@@ -101,7 +105,7 @@ fn reference_server_over_sse_passes_every_check_in_2024_11_05() {
         let not_run = report.not_spoken(rev.revision);
         assert_eq!(
             not_run.is_none(),
-            SSE_REVISIONS.contains(&rev.revision),
+            over_sse(rev.revision),
             "{}: {not_run:?}",
             rev.revision
         );
@@ -109,7 +113,7 @@ fn reference_server_over_sse_passes_every_check_in_2024_11_05() {
     let bad: Vec<_> = report
         .revisions
         .iter()
-        .filter(|r| SSE_REVISIONS.contains(&r.revision))
+        .filter(|r| over_sse(r.revision))
         .flat_map(|r| r.results.iter().map(move |c| (r.revision, c)))
         .filter(|(_, c)| match c.status {
             Status::Pass => false,

@@ -428,7 +428,7 @@ fn server_everything_sse() {
     let mut config = RunConfig::new(command);
     config.revisions = mcp_conformance::protocol::REVISIONS
         .iter()
-        .filter(|r| mcp_conformance::config::SSE_REVISIONS.contains(&r.id))
+        .filter(|r| r.runs_over(mcp_conformance::protocol::TransportKind::HttpSse))
         .collect();
     config.call_policy.deny = vec![glob::Pattern::new("trigger-long-running-operation").unwrap()];
     config.session = SessionConfig {

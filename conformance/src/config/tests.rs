@@ -1,6 +1,20 @@
 //! The config file's parsing and the merge of flags over it over the defaults.
 
+use super::options::{Applies, OPTIONS};
 use super::*;
+use crate::protocol::{TransportKind, REVISIONS};
+use crate::report::Format;
+use crate::scenarios::CallMode;
+use crate::transport::{HttpKind, ServerCommand};
+
+/// The ids of the revisions spoken over `transport`.
+fn spoken_over(transport: TransportKind) -> Vec<&'static str> {
+    REVISIONS
+        .iter()
+        .filter(|r| r.runs_over(transport))
+        .map(|r| r.id)
+        .collect()
+}
 
 #[test]
 fn relative_paths_follow_the_config_file() {
@@ -91,6 +105,12 @@ const PRECEDENCE: &[(&str, Option<&str>, Option<&str>, &str)] = &[
     ("max_time",        Some("60"),          Some("90.0"),                   "60"),
     ("max_time",        None,                Some("90.0"),                   "90"),
     ("max_time",        None,                None,                           "-"),
+    ("checks",          Some("rpc-*"),       Some(r#"["lc-*"]"#),            "rpc-batch"),
+    ("checks",          None,                Some(r#"["lc-*"]"#),            "lc-ping"),
+    ("checks",          None,                None,                           "lc-ping,rpc-batch"),
+    ("skip_checks",     Some("rpc-*"),       Some(r#"["lc-*"]"#),            "lc-ping"),
+    ("skip_checks",     None,                Some(r#"["lc-*"]"#),            "rpc-batch"),
+    ("skip_checks",     None,                None,                           "lc-ping,rpc-batch"),
 ];
 
 /// A flag given beats the file, the file beats the default.
@@ -115,6 +135,29 @@ fn flag_beats_file_beats_default() {
             want,
             "{setting}: flag {flag:?}, file {file:?}"
         );
+    }
+}
+
+/// Every option whose flag and file key meet in the merge one for one has its rows above
+/// (the server's, which add to each other or reach it, have tests of their own below).
+#[test]
+fn every_option_of_the_run_section_has_precedence_rows() {
+    for o in OPTIONS {
+        let Some(key) = o.key.filter(|k| k.section == options::Section::Run) else {
+            continue;
+        };
+        let rows: Vec<_> = PRECEDENCE.iter().filter(|r| r.0 == key.name).collect();
+        assert!(
+            rows.iter().any(|r| r.1.is_some() && r.2.is_some()),
+            "{}: no row with both a flag and the file",
+            key.name
+        );
+        assert!(
+            rows.iter().any(|r| r.1.is_none() && r.2.is_some()),
+            "{}: no row with the file alone",
+            key.name
+        );
+        assert_ne!(o.applies, Applies::FlagOnly, "{}", key.name);
     }
 }
 
@@ -146,6 +189,8 @@ fn flag_set(setting: &str, v: &str) -> Flags {
         "cases_dir" => f.cases_dir = Some(v.into()),
         "jobs" => f.jobs = Some(v.parse().unwrap()),
         "max_time" => f.max_time = Some(v.parse().unwrap()),
+        "checks" => f.checks = vec![v.to_string()],
+        "skip_checks" => f.skip_checks = vec![v.to_string()],
         other => panic!("no flag for {other}"),
     }
     f
@@ -183,6 +228,12 @@ fn effective(s: &Settings, setting: &str) -> String {
         "cases_dir" => s.cases_dir.display().to_string(),
         "jobs" => s.jobs.to_string(),
         "max_time" => s.max_time.map_or("-".into(), |t| t.to_string()),
+        // Which of two checks are reported.
+        "checks" | "skip_checks" => ["lc-ping", "rpc-batch"]
+            .into_iter()
+            .filter(|id| s.checks.selects(id))
+            .collect::<Vec<_>>()
+            .join(","),
         other => panic!("no setting {other}"),
     }
 }
@@ -410,7 +461,7 @@ fn url_and_headers_make_an_http_target() {
     );
     assert!(settings.server.program.is_empty() && !settings.default_server);
     let ids: Vec<&str> = settings.revisions.iter().map(|r| r.id).collect();
-    assert_eq!(ids, crate::config::HTTP_REVISIONS);
+    assert_eq!(ids, spoken_over(TransportKind::StreamableHttp));
 
     let file = FileConfig::parse(
         "[server]\nurl = \"http://127.0.0.1:9/mcp\"\ncommand = \"srv\"\n[server.headers]\nX-Key = \"k\"",
@@ -478,7 +529,7 @@ fn the_transport_chooses_the_revisions_and_says_why_the_rest_do_not_run() {
     assert_eq!(settings.server.http_kind, HttpKind::Sse);
     assert!(!settings.detect_sse, "a transport named is not detected");
     let ids: Vec<&str> = settings.revisions.iter().map(|r| r.id).collect();
-    assert_eq!(ids, crate::config::SSE_REVISIONS);
+    assert_eq!(ids, spoken_over(TransportKind::HttpSse));
     assert_eq!(settings.not_run.len(), REVISIONS.len() - 1);
 
     let file = FileConfig::parse(

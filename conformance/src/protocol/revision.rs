@@ -5,6 +5,8 @@
 //! say?" instead of comparing dates. The official `schema.json` of each revision is
 //! vendored under `conformance/schemas/` and embedded here.
 
+use crate::transport::HttpKind;
+
 /// How a revision wants invalid tool arguments reported (REQUIREMENTS.md
 /// `TC-ERR-INPUT-VALIDATION`, section 10 A6).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -27,6 +29,28 @@ pub enum Era {
     /// No handshake: every request carries its version and the client's capabilities in
     /// `params._meta` (2026-07-28).
     Modern,
+}
+
+/// A transport a conversation goes over (each revision's `basic/transports.mdx`): stdio in
+/// every revision; Streamable HTTP from 2025-03-26 on, which replaced 2024-11-05's
+/// HTTP+SSE (2025-03-26 changelog, Major changes 2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TransportKind {
+    /// A child process's stdin and stdout.
+    Stdio,
+    /// Streamable HTTP: POSTs to one MCP endpoint (2026-07-28's is stateless).
+    StreamableHttp,
+    /// 2024-11-05's HTTP+SSE: an SSE stream and the endpoint it names for POSTs.
+    HttpSse,
+}
+
+impl From<HttpKind> for TransportKind {
+    fn from(kind: HttpKind) -> Self {
+        match kind {
+            HttpKind::StreamableHttp => TransportKind::StreamableHttp,
+            HttpKind::Sse => TransportKind::HttpSse,
+        }
+    }
 }
 
 /// A revision by name, for the catalog and other tables: a typo is a compile error, and
@@ -92,6 +116,8 @@ pub struct Revision {
     /// Protocol Version Header: the negotiated version on every request after
     /// initialization; 2026-07-28 streamable-http.mdx, Request Metadata: every request).
     pub version_header: bool,
+    /// The transports the revision is spoken over (the suite runs it over each of them).
+    pub transports: &'static [TransportKind],
 }
 
 impl Revision {
@@ -173,7 +199,53 @@ impl Revision {
     pub fn at_least(&self, other: Rev) -> bool {
         self.rev >= other
     }
+
+    /// Whether the revision is spoken over `transport`.
+    pub fn runs_over(&self, transport: TransportKind) -> bool {
+        self.transports.contains(&transport)
+    }
+
+    /// Why the revision is not run over the HTTP transport `kind`, when it is not.
+    pub fn not_spoken_over(&self, kind: HttpKind) -> Option<String> {
+        if self.runs_over(kind.into()) {
+            return None;
+        }
+        Some(match kind {
+            HttpKind::Sse => format!(
+                "{} is not spoken over HTTP+SSE ({}'s transport); reach the server's \
+                 Streamable HTTP endpoint with --url and no --transport sse",
+                self.id,
+                spoken_over(TransportKind::HttpSse)
+            ),
+            HttpKind::StreamableHttp if self.runs_over(TransportKind::HttpSse) => format!(
+                "{} is not spoken over Streamable HTTP: its transport is HTTP+SSE; run with \
+                 --transport sse and the server's SSE URL (e.g. --url http://127.0.0.1:PORT/sse)",
+                self.id
+            ),
+            HttpKind::StreamableHttp => format!(
+                "{} over Streamable HTTP is not supported yet (Streamable HTTP: {})",
+                self.id,
+                spoken_over(TransportKind::StreamableHttp)
+            ),
+        })
+    }
 }
+
+/// The revisions spoken over `transport`, for a message: "2025-03-26, 2025-06-18".
+fn spoken_over(transport: TransportKind) -> String {
+    let ids: Vec<&str> = REVISIONS
+        .iter()
+        .filter(|r| r.runs_over(transport))
+        .map(|r| r.id)
+        .collect();
+    ids.join(", ")
+}
+
+/// 2024-11-05: stdio and HTTP+SSE.
+const OVER_STDIO_AND_SSE: &[TransportKind] = &[TransportKind::Stdio, TransportKind::HttpSse];
+/// 2025-03-26 on: stdio and Streamable HTTP.
+const OVER_STDIO_AND_STREAMABLE_HTTP: &[TransportKind] =
+    &[TransportKind::Stdio, TransportKind::StreamableHttp];
 
 const TOOL_FIELDS_R1: &[&str] = &["name", "description", "inputSchema"];
 const TOOL_FIELDS_R2: &[&str] = &["name", "description", "inputSchema", "annotations"];
@@ -277,6 +349,7 @@ pub static REVISIONS: &[Revision] = &[
         invalid_arguments: ErrorClass::Either,
         tasks: false,
         version_header: false,
+        transports: OVER_STDIO_AND_SSE,
     },
     Revision {
         rev: Rev::R2025_03_26,
@@ -292,6 +365,7 @@ pub static REVISIONS: &[Revision] = &[
         invalid_arguments: ErrorClass::Either,
         tasks: false,
         version_header: false,
+        transports: OVER_STDIO_AND_STREAMABLE_HTTP,
     },
     Revision {
         rev: Rev::R2025_06_18,
@@ -307,6 +381,7 @@ pub static REVISIONS: &[Revision] = &[
         invalid_arguments: ErrorClass::Either,
         tasks: false,
         version_header: true,
+        transports: OVER_STDIO_AND_STREAMABLE_HTTP,
     },
     Revision {
         rev: Rev::R2025_11_25,
@@ -322,6 +397,7 @@ pub static REVISIONS: &[Revision] = &[
         invalid_arguments: ErrorClass::ToolError,
         tasks: true,
         version_header: true,
+        transports: OVER_STDIO_AND_STREAMABLE_HTTP,
     },
     Revision {
         rev: Rev::R2026_07_28,
@@ -337,6 +413,7 @@ pub static REVISIONS: &[Revision] = &[
         invalid_arguments: ErrorClass::ToolError,
         tasks: false,
         version_header: true,
+        transports: OVER_STDIO_AND_STREAMABLE_HTTP,
     },
 ];
 
@@ -396,5 +473,32 @@ mod tests {
         for rev in REVISIONS {
             assert_eq!(Revision::version_header_of(rev.id), rev.version_header);
         }
+    }
+
+    /// Every revision runs over stdio and over one HTTP transport; over the other, the
+    /// reason names the transport to use instead.
+    #[test]
+    fn each_revision_runs_over_stdio_and_one_http_transport() {
+        for rev in REVISIONS {
+            assert!(rev.runs_over(TransportKind::Stdio), "{}", rev.id);
+            let http = [HttpKind::StreamableHttp, HttpKind::Sse];
+            let spoken = http.iter().filter(|k| rev.runs_over((**k).into()));
+            assert_eq!(spoken.count(), 1, "{}", rev.id);
+        }
+        let sse = Rev::R2024_11_05.revision();
+        assert_eq!(sse.not_spoken_over(HttpKind::Sse), None);
+        assert_eq!(
+            sse.not_spoken_over(HttpKind::StreamableHttp).unwrap(),
+            "2024-11-05 is not spoken over Streamable HTTP: its transport is HTTP+SSE; run \
+             with --transport sse and the server's SSE URL (e.g. --url \
+             http://127.0.0.1:PORT/sse)"
+        );
+        let streamable = Rev::R2026_07_28.revision();
+        assert_eq!(streamable.not_spoken_over(HttpKind::StreamableHttp), None);
+        assert_eq!(
+            streamable.not_spoken_over(HttpKind::Sse).unwrap(),
+            "2026-07-28 is not spoken over HTTP+SSE (2024-11-05's transport); reach the \
+             server's Streamable HTTP endpoint with --url and no --transport sse"
+        );
     }
 }

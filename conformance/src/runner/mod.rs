@@ -12,9 +12,8 @@
 //! line, a libtest harness) can follow a run without parsing text.
 
 mod coverage;
-mod select;
 
-pub use select::CheckSelection;
+pub use crate::config::{default_jobs, CheckSelection};
 
 use std::collections::HashMap;
 use std::future::Future;
@@ -25,16 +24,18 @@ use std::time::{Duration, Instant};
 use tokio::task::JoinSet;
 
 use crate::checks::{judge_all, skip_all, Ctx, CATALOG};
-use crate::protocol::{measured, Revision, SchemaSet, SessionConfig, Usage, REVISIONS};
+use crate::protocol::{
+    measured, Revision, SchemaSet, SessionConfig, TransportKind, Usage, REVISIONS,
+};
 use crate::report::{
-    Incomplete, NotSpoken, PartTiming, RevisionReport, RevisionTiming, RunReport, RunTiming,
-    Summary, TargetInfo,
+    CoverageNote, Incomplete, NotSpoken, PartTiming, RevisionReport, RevisionTiming, RunReport,
+    RunTiming, Summary, TargetInfo,
 };
 use crate::scenarios::slot::{self, Pool, Slot};
 use crate::scenarios::speaks_sse;
 use crate::scenarios::{
     negotiate, probe_unsupported, progress, run_revision, CallPolicy, NegotiationRecord, PlanCache,
-    PropertyConfig, RevisionRecord,
+    PropertyConfig, RevisionRecord, VersionProbe,
 };
 use crate::transport::{check_tls, HttpKind, LaunchedServer, ServerCommand};
 
@@ -63,7 +64,7 @@ pub struct RunConfig {
     /// marked incomplete.
     pub max_time: Option<Duration>,
     /// Revisions not run because the transport does not speak them, with why: each is
-    /// reported with every check skipped (see `config::not_spoken_over`).
+    /// reported with every check skipped (see [`Revision::not_spoken_over`]).
     pub not_run: Vec<(&'static Revision, String)>,
     /// Over Streamable HTTP, first ask whether the URL is a 2024-11-05 HTTP+SSE stream
     /// instead (the user named neither a transport nor revisions): if so, the run goes
@@ -76,8 +77,8 @@ pub struct RunConfig {
 
 impl RunConfig {
     /// Every known revision against `command`, with default limits (over HTTP, when
-    /// `command.http` is set, every revision the suite runs over HTTP:
-    /// [`crate::config::HTTP_REVISIONS`]).
+    /// `command.http` is set, every revision spoken over Streamable HTTP:
+    /// [`Revision::runs_over`]).
     pub fn new(command: ServerCommand) -> Self {
         let over_http = command.http.is_some();
         Self {
@@ -85,7 +86,7 @@ impl RunConfig {
             reference: false,
             revisions: REVISIONS
                 .iter()
-                .filter(|r| !over_http || crate::config::HTTP_REVISIONS.contains(&r.id))
+                .filter(|r| !over_http || r.runs_over(TransportKind::StreamableHttp))
                 .collect(),
             session: SessionConfig::default(),
             seed: 0,
@@ -99,11 +100,6 @@ impl RunConfig {
             checks: CheckSelection::all(),
         }
     }
-}
-
-/// The default `jobs`: the machine's cores.
-pub fn default_jobs() -> usize {
-    std::thread::available_parallelism().map_or(1, usize::from)
 }
 
 /// Progress of a run.
@@ -263,7 +259,7 @@ fn over_sse(config: &RunConfig) -> RunConfig {
     sse.revisions.clear();
     sse.not_run.clear();
     for revision in REVISIONS {
-        match crate::config::not_spoken_over(HttpKind::Sse, revision) {
+        match revision.not_spoken_over(HttpKind::Sse) {
             Some(why) => sse.not_run.push((revision, why)),
             None => sse.revisions.push(revision),
         }
@@ -274,28 +270,15 @@ fn over_sse(config: &RunConfig) -> RunConfig {
 /// How many timeouts a started HTTP server may take to accept connections.
 const STARTUP_WAIT: u32 = 3;
 
+/// The run proper, in its steps: every revision's conversation (beside the
+/// unsupported-version probe), the negotiation probes, the judging, then the report.
 async fn run_inner(
     config: &RunConfig,
     mut on_event: impl FnMut(RunEvent),
     stop: impl Future<Output = String>,
 ) -> crate::Result<RunReport> {
     let started = Instant::now();
-    let max_time = config.max_time;
-    let stop = async move {
-        let deadline = async {
-            match max_time {
-                Some(t) => {
-                    tokio::time::sleep(t).await;
-                    format!("--max-time of {} s reached", t.as_secs_f64())
-                }
-                None => std::future::pending().await,
-            }
-        };
-        tokio::select! {
-            reason = stop => reason,
-            reason = deadline => reason,
-        }
-    };
+    let stop = or_deadline(stop, config.max_time);
     tokio::pin!(stop);
 
     // The property phase holds proptest's strategies, which are not `Send`: conversations
@@ -323,22 +306,7 @@ async fn run_inner(
         Some(reason) => Err(reason),
         None => {
             on_event(RunEvent::NegotiationStarted);
-            // Borrowed, not cloned: a record holds every message of its revision.
-            let records: Vec<&RevisionRecord> =
-                finished.iter().flatten().map(|f| &f.record).collect();
-            let probes = async {
-                let (probe, probe_timing) = match local.run_until(unsupported).await {
-                    Ok(done) => {
-                        let (probe, timing) = done?;
-                        (Some(probe), timing)
-                    }
-                    Err(e) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
-                    Err(_) => (None, PartTiming::default()),
-                };
-                let (record, timing) =
-                    timed(negotiate(&config.command, &records, probe, &config.session)).await;
-                Ok::<_, crate::Error>((record?, timing.plus(probe_timing)))
-            };
+            let probes = negotiation(config, &local, unsupported, &finished);
             tokio::select! {
                 done = probes => Ok(done?),
                 reason = &mut stop => Err(reason),
@@ -359,78 +327,9 @@ async fn run_inner(
     }
 
     let judging = Instant::now();
-    let mut schemas: HashMap<&'static str, SchemaSet> = HashMap::new();
-    let mut reports = Vec::new();
-    let mut timings = Vec::new();
-    let mut notes = Vec::new();
-    let mut not_spoken = Vec::new();
-    for f in finished.iter().flatten() {
-        let record = &f.record;
-        let revision = record.negotiated.as_deref().and_then(Revision::find);
-        if let Some(rev) = revision {
-            if !schemas.contains_key(rev.id) {
-                schemas.insert(rev.id, SchemaSet::new(rev)?);
-            }
-        }
-        let ctx = Ctx {
-            record,
-            revision,
-            schemas: revision.and_then(|r| schemas.get(r.id)),
-            negotiation: &negotiation,
-        };
-        let mut results = judge_all(CATALOG, &ctx);
-        if let Some(reason) = ctx.era_skip() {
-            not_spoken.push(NotSpoken {
-                revision: record.requested.id,
-                reason,
-                transport: None,
-            });
-        }
-        notes.extend(coverage::note(
-            record,
-            revision.unwrap_or(record.requested),
-            &results,
-        ));
-        results.retain(|r| config.checks.selects(r.check));
-        on_event(RunEvent::RevisionJudged(
-            record.requested.id,
-            Summary::of(&results),
-        ));
-        reports.push(RevisionReport {
-            revision: record.requested.id,
-            negotiated: record.negotiated.clone(),
-            results,
-        });
-        timings.push(RevisionTiming {
-            revision: record.requested.id,
-            total: f.timing,
-            scripted_ms: millis(record.phases.scripted),
-            property_ms: millis(record.phases.properties),
-        });
-    }
-    for (revision, reason) in &config.not_run {
-        reports.push(RevisionReport {
-            revision: revision.id,
-            negotiated: None,
-            results: skip_all(CATALOG, revision, reason)
-                .into_iter()
-                .filter(|r| config.checks.selects(r.check))
-                .collect(),
-        });
-        not_spoken.push(NotSpoken {
-            revision: revision.id,
-            reason: reason.clone(),
-            transport: Some(TargetInfo::of(&config.command, false).transport),
-        });
-    }
-    // In revision order, wherever the not-run ones fall.
-    reports.sort_by_key(|r| REVISIONS.iter().position(|rev| rev.id == r.revision));
-    let target = TargetInfo::of(&config.command, config.reference);
-    let mut report = RunReport::new(target, config.seed, reports);
-    report.link_causes();
-    report.coverage = notes;
-    report.era = negotiation.era.map(|e| e.describe());
-    report.not_spoken = not_spoken;
+    let mut judged = judge(config, &finished, &negotiation, &mut on_event)?;
+    judged.add_not_run(config);
+    let (mut report, timings) = judged.report(config, &negotiation);
     report.incomplete = cut.map(|reason| Incomplete {
         reason,
         not_run: config
@@ -454,6 +353,160 @@ async fn run_inner(
         judging_ms: millis(judging.elapsed()),
     });
     Ok(report)
+}
+
+/// `stop`, or `max_time` passing first: either way, the reason the run is cut.
+async fn or_deadline(stop: impl Future<Output = String>, max_time: Option<Duration>) -> String {
+    let deadline = async {
+        match max_time {
+            Some(t) => {
+                tokio::time::sleep(t).await;
+                format!("--max-time of {} s reached", t.as_secs_f64())
+            }
+            None => std::future::pending().await,
+        }
+    };
+    tokio::select! {
+        reason = stop => reason,
+        reason = deadline => reason,
+    }
+}
+
+/// The unsupported-version probe started beside the conversations, and what it cost.
+type UnsupportedProbe = tokio::task::JoinHandle<crate::Result<(VersionProbe, PartTiming)>>;
+
+/// The negotiation probes once every conversation finished: the unsupported-version
+/// probe's outcome, then the probes that need what the conversations learnt.
+async fn negotiation(
+    config: &RunConfig,
+    local: &tokio::task::LocalSet,
+    unsupported: UnsupportedProbe,
+    finished: &[Option<Finished>],
+) -> crate::Result<(NegotiationRecord, PartTiming)> {
+    // Borrowed, not cloned: a record holds every message of its revision.
+    let records: Vec<&RevisionRecord> = finished.iter().flatten().map(|f| &f.record).collect();
+    let (probe, probe_timing) = match local.run_until(unsupported).await {
+        Ok(done) => {
+            let (probe, timing) = done?;
+            (Some(probe), timing)
+        }
+        Err(e) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
+        Err(_) => (None, PartTiming::default()),
+    };
+    let (record, timing) =
+        timed(negotiate(&config.command, &records, probe, &config.session)).await;
+    Ok((record?, timing.plus(probe_timing)))
+}
+
+/// What judging the revisions gave, for the report.
+#[derive(Default)]
+struct Judged {
+    reports: Vec<RevisionReport>,
+    timings: Vec<RevisionTiming>,
+    notes: Vec<CoverageNote>,
+    not_spoken: Vec<NotSpoken>,
+}
+
+/// Judges every finished revision's record on the whole catalog (each revision's schemas
+/// compiled once), keeping the selected checks' results.
+fn judge(
+    config: &RunConfig,
+    finished: &[Option<Finished>],
+    negotiation: &NegotiationRecord,
+    on_event: &mut impl FnMut(RunEvent),
+) -> crate::Result<Judged> {
+    let mut schemas: HashMap<&'static str, SchemaSet> = HashMap::new();
+    let mut judged = Judged::default();
+    for f in finished.iter().flatten() {
+        let record = &f.record;
+        let revision = record.negotiated.as_deref().and_then(Revision::find);
+        if let Some(rev) = revision {
+            if !schemas.contains_key(rev.id) {
+                schemas.insert(rev.id, SchemaSet::new(rev)?);
+            }
+        }
+        let ctx = Ctx {
+            record,
+            revision,
+            schemas: revision.and_then(|r| schemas.get(r.id)),
+            negotiation,
+        };
+        let mut results = judge_all(CATALOG, &ctx);
+        if let Some(reason) = ctx.era_skip() {
+            judged.not_spoken.push(NotSpoken {
+                revision: record.requested.id,
+                reason,
+                transport: None,
+            });
+        }
+        judged.notes.extend(coverage::note(
+            record,
+            revision.unwrap_or(record.requested),
+            &results,
+        ));
+        results.retain(|r| config.checks.selects(r.check));
+        on_event(RunEvent::RevisionJudged(
+            record.requested.id,
+            Summary::of(&results),
+        ));
+        judged.reports.push(RevisionReport {
+            revision: record.requested.id,
+            negotiated: record.negotiated.clone(),
+            results,
+        });
+        judged.timings.push(RevisionTiming {
+            revision: record.requested.id,
+            total: f.timing,
+            scripted_ms: millis(record.phases.scripted),
+            property_ms: millis(record.phases.properties),
+        });
+    }
+    Ok(judged)
+}
+
+impl Judged {
+    /// The revisions the transport does not speak: every selected check skipped, with why.
+    fn add_not_run(&mut self, config: &RunConfig) {
+        for (revision, reason) in &config.not_run {
+            self.reports.push(RevisionReport {
+                revision: revision.id,
+                negotiated: None,
+                results: skip_all(CATALOG, revision, reason)
+                    .into_iter()
+                    .filter(|r| config.checks.selects(r.check))
+                    .collect(),
+            });
+            self.not_spoken.push(NotSpoken {
+                revision: revision.id,
+                reason: reason.clone(),
+                transport: Some(TargetInfo::of(&config.command, false).transport),
+            });
+        }
+    }
+
+    /// The run's report, revisions in revision order, and each revision's timing (the
+    /// run's timing and whether it is incomplete are the caller's).
+    fn report(
+        self,
+        config: &RunConfig,
+        negotiation: &NegotiationRecord,
+    ) -> (RunReport, Vec<RevisionTiming>) {
+        let Judged {
+            mut reports,
+            timings,
+            notes,
+            not_spoken,
+        } = self;
+        // In revision order, wherever the not-run ones fall.
+        reports.sort_by_key(|r| REVISIONS.iter().position(|rev| rev.id == r.revision));
+        let target = TargetInfo::of(&config.command, config.reference);
+        let mut report = RunReport::new(target, config.seed, reports);
+        report.link_causes();
+        report.coverage = notes;
+        report.era = negotiation.era.map(|e| e.describe());
+        report.not_spoken = not_spoken;
+        (report, timings)
+    }
 }
 
 /// Stderr lines quoted when a server dies on start.

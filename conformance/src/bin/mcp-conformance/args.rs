@@ -1,20 +1,18 @@
-//! The command line as clap types, and nothing else: what each subcommand accepts, its
-//! help text, and its defaults. Every default of `run` is a constant of
-//! [`mcp_conformance::config`] (the help text prints the same constants), because a `run`
-//! flag left out must fall back to the config file before the default (see `plan`).
+//! The command line as clap types, and nothing else: the subcommands, the options only one
+//! of them has, and where the options table's stand among them. Every option of `run`, and
+//! those `fuzz` and `replay` share with it, is an item of the library's table
+//! ([`mcp_conformance::config::options`]), made a clap argument by `options`; a `run` flag
+//! left out must fall back to the config file before the default (see `plan`).
 
 use std::path::PathBuf;
 
-use clap::{Parser, Subcommand, ValueEnum};
-use mcp_conformance::config::{
-    DEFAULT_CASES, DEFAULT_CASES_DIR, DEFAULT_MAX_LINE, DEFAULT_SEED, DEFAULT_TIMEOUT_SECS,
-};
-use mcp_conformance::report::Format;
-use mcp_conformance::scenarios::CallMode;
-use mcp_conformance::transport::HttpKind;
+use mcp_conformance::config::options::{Group, Subcommand};
+use mcp_conformance::config::DEFAULT_SEED;
+
+use crate::options::{Given, Part};
 
 /// `mcp-conformance` and its subcommands.
-#[derive(Parser)]
+#[derive(clap::Parser)]
 #[command(
     name = "mcp-conformance",
     version,
@@ -26,7 +24,7 @@ pub(crate) struct Cli {
 }
 
 /// The subcommands, in the order `--help` lists them.
-#[derive(Subcommand)]
+#[derive(clap::Subcommand)]
 pub(crate) enum Command {
     /// Run the suite against a server command (the bundled reference server if none).
     Run(Box<RunArgs>),
@@ -56,198 +54,49 @@ pub(crate) enum Command {
     ReferenceServer(ReferenceArgs),
 }
 
-/// `--transport`: which HTTP transport `--url` speaks.
-#[derive(Clone, Copy, ValueEnum)]
-pub(crate) enum HttpTransport {
-    /// Streamable HTTP (2025-03-26 on): --url is the MCP endpoint.
-    StreamableHttp,
-    /// HTTP+SSE (2024-11-05): --url is the SSE stream.
-    Sse,
-}
-
-impl From<HttpTransport> for HttpKind {
-    fn from(t: HttpTransport) -> Self {
-        match t {
-            HttpTransport::StreamableHttp => HttpKind::StreamableHttp,
-            HttpTransport::Sse => HttpKind::Sse,
-        }
-    }
-}
-
-/// `--call`: which tools a run may call.
-#[derive(Clone, Copy, ValueEnum)]
-pub(crate) enum Call {
-    /// Call every listed tool (the default: tools may have side effects!).
-    All,
-    /// Call only tools annotated readOnlyHint: true.
-    ReadOnly,
-    /// Call no tool.
-    None,
-}
-
-impl From<Call> for CallMode {
-    fn from(call: Call) -> Self {
-        match call {
-            Call::All => CallMode::All,
-            Call::ReadOnly => CallMode::ReadOnly,
-            Call::None => CallMode::None,
-        }
-    }
-}
-
-/// `run`. Every option is optional here so that a value from the config file is
-/// overridden only by a flag actually given; the defaults are applied by
+/// `run`: every option is the table's. None has a default here, so that a value from the
+/// config file is overridden only by a flag actually given; the defaults are applied by
 /// `FileConfig::merge`.
-#[derive(clap::Args)]
-pub(crate) struct RunArgs {
-    /// Protocol revision to run (repeatable; default: every revision the transport speaks).
-    #[arg(long = "revision", value_name = "REV")]
-    pub revisions: Vec<String>,
-    // Seconds to wait for each response.
-    #[arg(long, value_name = "SECS", help = format!(
-        "Seconds to wait for each response [default: {DEFAULT_TIMEOUT_SECS}]"
-    ))]
-    pub timeout: Option<f64>,
-    // Longest stdout line accepted from the server, in bytes.
-    #[arg(long, value_name = "BYTES", help = format!(
-        "Longest stdout line accepted from the server, in bytes [default: {} MiB]",
-        DEFAULT_MAX_LINE >> 20
-    ))]
-    pub max_line: Option<usize>,
-    // Seed for generated scenarios (printed in every report).
-    #[arg(long, help = format!(
-        "Seed for generated scenarios (printed in every report) [default: {DEFAULT_SEED}]"
-    ))]
-    pub seed: Option<u64>,
-    /// Report format (repeatable): written to --output-dir, or to --output, or stdout.
-    #[arg(long = "format", value_enum, value_name = "FORMAT")]
-    pub formats: Vec<Format>,
-    /// Write the report (one format) to this file; the text report still goes to stdout.
-    #[arg(long, value_name = "FILE")]
-    pub output: Option<PathBuf>,
-    /// Write every --format to this folder (mcp-conformance.{txt,json,junit.xml,md,sarif}).
-    #[arg(long, value_name = "DIR")]
-    pub output_dir: Option<PathBuf>,
-    /// Expected failures (TOML); listed findings do not fail the run but stay visible.
-    #[arg(long, value_name = "FILE")]
-    pub baseline: Option<PathBuf>,
-    /// Write the findings that fail the gate as a baseline to FILE, each with a reason
-    /// to fill in (entries the --baseline already had keep their reason).
-    #[arg(long, value_name = "FILE")]
-    pub write_baseline: Option<PathBuf>,
-    /// Warnings fail the run too.
-    #[arg(long)]
-    pub strict: bool,
-    /// Baseline entries that no longer match a finding fail the run.
-    #[arg(long)]
-    pub strict_baseline: bool,
-    // Generated cases per property (per tool for arguments); 0 skips them.
-    #[arg(long, value_name = "N", help = format!(
-        "Generated cases per property (per tool for arguments); 0 skips them [default: {DEFAULT_CASES}]"
-    ))]
-    pub cases: Option<u32>,
-    /// Seconds the property phase may take per revision (a cut run is not reproducible).
-    #[arg(long, value_name = "SECS")]
-    pub time_budget: Option<f64>,
-    /// Arguments for a tool's first call, as NAME=JSON (repeatable); for tools that
-    /// reject generated inputs (a time zone, a repository path)
-    #[arg(long = "tool-args", value_name = "NAME=JSON")]
-    pub tool_args: Vec<String>,
-    /// Revisions driven at once; one waiting on a sleeping server lends its slot (the report is the same for any value) [default: the number of cores]
-    #[arg(long, value_name = "N")]
-    pub jobs: Option<usize>,
-    /// Bound on the whole run: past it, the servers are ended, what finished is reported
-    /// (marked incomplete) and the run fails.
-    #[arg(long, value_name = "SECS")]
-    pub max_time: Option<f64>,
-    // Save failing generated cases here, for `mcp-conformance replay`.
-    #[arg(long, value_name = "DIR", help = format!(
-        "Save failing generated cases here, for `mcp-conformance replay` [default: {DEFAULT_CASES_DIR}]"
-    ))]
-    pub cases_dir: Option<PathBuf>,
-    /// Which tools to call. Tools have side effects: the default calls every tool.
-    #[arg(long, value_enum)]
-    pub call: Option<Call>,
-    #[command(flatten)]
-    pub tools: ToolFilter,
-    /// Report only checks whose id matches this glob (repeatable; e.g. 'tool-*').
-    #[arg(long = "check", value_name = "GLOB")]
-    pub checks: Vec<String>,
-    /// Leave out checks whose id matches this glob (repeatable; wins over --check).
-    #[arg(long = "skip-check", value_name = "GLOB")]
-    pub skip_checks: Vec<String>,
-    /// Test the bundled reference server (what `run` does when neither the command line
-    /// nor a config file names a server), even when a config file names one.
-    #[arg(long, conflicts_with_all = ["command", "url"])]
-    pub reference: bool,
-    /// Text report: also every pass and not-applicable line, and each revision's evidence.
-    #[arg(short, long, conflicts_with = "quiet")]
-    pub verbose: bool,
-    /// Text report: the summary line alone.
-    #[arg(short, long)]
-    pub quiet: bool,
-    /// Colour the text report: auto (on a terminal, unless NO_COLOR is set), always, never.
-    #[arg(long, value_enum, value_name = "WHEN", default_value = "auto")]
-    pub color: ColorWhen,
-    #[command(flatten)]
-    pub server: ServerArgs,
+pub(crate) type RunArgs = Given<RunOptions>;
+
+/// `run`'s options: all of the table's it takes.
+pub(crate) struct RunOptions;
+
+impl Part for RunOptions {
+    const COMMAND: Subcommand = Subcommand::Run;
+    const GROUPS: &'static [Group] = &[Group::Run, Group::Tools, Group::Server];
 }
 
-/// The server under test and how it is reached, for `run`, `fuzz` and `replay` alike:
-/// each flag given wins over the config file's `[server]` (and `--config` names the file).
-#[derive(clap::Args, Default)]
-pub(crate) struct ServerArgs {
-    /// Config file (default: ./mcp-conformance.toml when it exists).
-    #[arg(long, value_name = "FILE")]
-    pub config: Option<PathBuf>,
-    /// Environment variable for the server, KEY=VALUE (repeatable).
-    #[arg(long = "env", value_name = "KEY=VALUE")]
-    pub env: Vec<String>,
-    /// Working directory for the server.
-    #[arg(long, value_name = "DIR")]
-    pub cwd: Option<PathBuf>,
-    /// Reach the server over Streamable HTTP at this URL (with a command after `--`, that
-    /// command is started first and stopped at the end).
-    #[arg(long, value_name = "URL")]
-    pub url: Option<String>,
-    /// Which HTTP transport --url speaks: `streamable-http` (the default), or `sse` for
-    /// 2024-11-05's HTTP+SSE (--url is then the SSE stream, e.g. http://127.0.0.1:PORT/sse;
-    /// only 2024-11-05 runs).
-    #[arg(long, value_enum, value_name = "TRANSPORT")]
-    pub transport: Option<HttpTransport>,
-    /// Header sent on every HTTP request, 'Name: value' (repeatable; values never reported).
-    #[arg(long = "header", value_name = "NAME: VALUE")]
-    pub headers: Vec<String>,
-    /// PEM file of certificate authorities an https server is trusted by, besides the
-    /// platform's: a private CA or a self-signed certificate (repeatable).
-    #[arg(long = "ca-cert", value_name = "PATH")]
-    pub ca_certs: Vec<PathBuf>,
-    /// The server command and its arguments, after `--` (else the config file's).
-    #[arg(last = true, value_name = "COMMAND")]
-    pub command: Vec<String>,
+/// `fuzz`'s options of the table before its own `--live` and `--input`.
+pub(crate) struct FuzzOptions;
+
+impl Part for FuzzOptions {
+    const COMMAND: Subcommand = Subcommand::Fuzz;
+    const GROUPS: &'static [Group] = &[Group::Run, Group::Tools];
 }
 
-/// Which tools may be called, for `run`, `fuzz` and `replay` alike (each flag given
-/// replaces the config file's list).
-#[derive(clap::Args, Default)]
-pub(crate) struct ToolFilter {
-    /// Call only tools whose name matches this glob (repeatable).
-    #[arg(long = "allow-tool", value_name = "GLOB")]
-    pub allow_tool: Vec<String>,
-    /// Never call tools whose name matches this glob (repeatable; wins over --allow-tool).
-    #[arg(long = "deny-tool", value_name = "GLOB")]
-    pub deny_tool: Vec<String>,
+/// `fuzz`'s server options, last.
+pub(crate) struct FuzzServer;
+
+impl Part for FuzzServer {
+    const COMMAND: Subcommand = Subcommand::Fuzz;
+    const GROUPS: &'static [Group] = &[Group::Server];
 }
 
-/// `--color`.
-#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub(crate) enum ColorWhen {
-    /// On a terminal, unless NO_COLOR is set (CLICOLOR_FORCE forces it).
-    Auto,
-    /// Always.
-    Always,
-    /// Never.
-    Never,
+/// `replay`'s options of the table before its own `--call-denied`.
+pub(crate) struct ReplayOptions;
+
+impl Part for ReplayOptions {
+    const COMMAND: Subcommand = Subcommand::Replay;
+    const GROUPS: &'static [Group] = &[Group::Run];
+}
+
+/// `replay`'s tool and server options, last.
+pub(crate) struct ReplayServer;
+
+impl Part for ReplayServer {
+    const COMMAND: Subcommand = Subcommand::Replay;
+    const GROUPS: &'static [Group] = &[Group::Tools, Group::Server];
 }
 
 /// `init`.
@@ -269,22 +118,17 @@ pub(crate) struct InitArgs {
 pub(crate) struct ReplayArgs {
     /// The case file.
     pub file: PathBuf,
-    // Seconds to wait for each response; else the config file's, else the case's own,
-    // else the default.
-    #[arg(long, value_name = "SECS", help = format!(
-        "Seconds to wait for each response [default: the config file's, else the case's, else {DEFAULT_TIMEOUT_SECS}]"
-    ))]
-    pub timeout: Option<f64>,
+    // `--timeout`: else the config file's, else the case's own, else the default.
+    #[command(flatten)]
+    pub options: Given<ReplayOptions>,
     /// Replay a case that calls a tool --deny-tool or --allow-tool (or the config file)
     /// rules out; without it, such a case is refused (exit 2).
     #[arg(long)]
     pub call_denied: bool,
-    #[command(flatten)]
-    pub tools: ToolFilter,
     // The server: from these flags, else the config file's `[server]`, else the one
     // recorded in the case. `--ca-cert` without a URL is added to a case recorded over HTTP.
     #[command(flatten)]
-    pub server: ServerArgs,
+    pub server: Given<ReplayServer>,
 }
 
 /// `fuzz`, in both modes (the property generators, or `--live` / `--input`).
@@ -299,20 +143,9 @@ pub(crate) struct FuzzArgs {
     /// Revision to negotiate [default: the newest of the config file's revisions, else 2025-11-25]
     #[arg(long, value_name = "REV")]
     pub revision: Option<String>,
-    // Seconds to wait for each response.
-    #[arg(long, value_name = "SECS", help = format!(
-        "Seconds to wait for each response [default: the config file's, else {DEFAULT_TIMEOUT_SECS}]"
-    ))]
-    pub timeout: Option<f64>,
-    /// Save each failing case here, for `mcp-conformance replay` [default: the config
-    /// file's cases_dir; with --live, else mcp-conformance-cases]
-    #[arg(long, value_name = "DIR")]
-    pub cases_dir: Option<PathBuf>,
-    /// Which tools to call (tools have side effects) [default: the config file's, else all]
-    #[arg(long, value_enum)]
-    pub call: Option<Call>,
+    // `--timeout`, `--cases-dir`, `--call` and the tool filter.
     #[command(flatten)]
-    pub tools: ToolFilter,
+    pub options: Given<FuzzOptions>,
     /// Use the live target of `cargo fuzz run live_server` (one server process, byte
     /// inputs from the seed turned into JSON-RPC lines, its oracle), without coverage
     /// guidance.
@@ -325,7 +158,7 @@ pub(crate) struct FuzzArgs {
     pub input: Vec<PathBuf>,
     // The server: from these flags, else the config file's `[server]`.
     #[command(flatten)]
-    pub server: ServerArgs,
+    pub server: Given<FuzzServer>,
 }
 
 /// `reference-server` (hidden).

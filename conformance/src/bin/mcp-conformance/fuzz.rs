@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use mcp_conformance::config::Flags;
+use mcp_conformance::config::options::CONFIG;
 use mcp_conformance::fuzzing::{LiveConfig, LiveTarget};
 use mcp_conformance::protocol::{Revision, SessionConfig, REVISIONS};
 use mcp_conformance::report::escape_server_text;
@@ -17,7 +17,7 @@ use mcp_conformance::{Error, Result};
 
 use crate::args::FuzzArgs;
 use crate::exit::Exit;
-use crate::plan::{call_policy, config_file, server_flags};
+use crate::plan::{call_policy, config_file};
 
 /// The revision fuzzed when neither `--revision` nor the config file names one.
 const DEFAULT_REVISION: &str = "2025-11-25";
@@ -34,8 +34,8 @@ struct Setup {
 }
 
 /// Dispatches to the mode asked for.
-pub(crate) fn fuzz(mut args: FuzzArgs) -> Result<Exit> {
-    let setup = setup(&mut args)?;
+pub(crate) fn fuzz(args: FuzzArgs) -> Result<Exit> {
+    let setup = setup(&args)?;
     // Over HTTP with a command, the server is started once for the whole fuzzing.
     let started = crate::target::start(&setup.server, Duration::from_secs_f64(setup.timeout))?;
     let exit = if args.live || !args.input.is_empty() {
@@ -49,19 +49,14 @@ pub(crate) fn fuzz(mut args: FuzzArgs) -> Result<Exit> {
 
 /// The revision, the server and the call policy of either fuzz mode, the flags merged
 /// over the config file as `run` merges them, the numbers checked.
-fn setup(args: &mut FuzzArgs) -> Result<Setup> {
-    let file = config_file(&args.server)?;
+fn setup(args: &FuzzArgs) -> Result<Setup> {
+    let file = config_file(args.server.path(&CONFIG))?;
     let named = args.revision.is_some() || file.run.revisions.is_some();
     let file_cases_dir = file.run.cases_dir.is_some();
-    let server = std::mem::take(&mut args.server);
-    let tools = std::mem::take(&mut args.tools);
-    let flags = Flags {
-        revisions: args.revision.iter().cloned().collect(),
-        timeout: args.timeout,
-        call: args.call.map(Into::into),
-        cases_dir: args.cases_dir.clone(),
-        ..server_flags(server, tools)
-    };
+    let mut flags = args.server.flags();
+    args.options.apply(&mut flags);
+    flags.revisions = args.revision.iter().cloned().collect();
+    let cases_dir_given = flags.cases_dir.is_some();
     let settings = file.merge(flags, || Err(Error::NoCommand))?;
     let revision = if named {
         // The newest the file (or --revision) names.
@@ -82,7 +77,7 @@ fn setup(args: &mut FuzzArgs) -> Result<Setup> {
         });
     }
     let policy = call_policy(&settings)?;
-    let cases_dir = (args.cases_dir.is_some() || file_cases_dir).then_some(settings.cases_dir);
+    let cases_dir = (cases_dir_given || file_cases_dir).then_some(settings.cases_dir);
     Ok(Setup {
         revision,
         server: settings.server,

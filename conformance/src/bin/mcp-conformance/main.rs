@@ -16,6 +16,7 @@ mod catalog;
 mod exit;
 mod fuzz;
 mod init;
+mod options;
 mod plan;
 mod reference;
 mod replay;

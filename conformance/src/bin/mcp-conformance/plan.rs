@@ -3,14 +3,15 @@
 //! only hands it the flags, supplies the bundled reference server as the default target,
 //! and shapes the result into a [`RunConfig`] and what `run` does with the report.
 //!
-//! `fuzz` and `replay` read the same file and take the same server and tool flags
-//! ([`ServerArgs`], [`ToolFilter`]) through the same merge: [`config_file`],
-//! [`server_flags`] and [`call_policy`] are theirs too.
+//! `fuzz` and `replay` read the same file and take the same server and tool flags (the
+//! options table's, set on [`Flags`] by `options::Given`) through the same merge:
+//! [`config_file`] and [`call_policy`] are theirs too.
 
 use std::path::PathBuf;
 use std::time::Duration;
 
-use mcp_conformance::config::{FileConfig, Flags, Settings};
+use mcp_conformance::config::options::{CONFIG, REFERENCE};
+use mcp_conformance::config::{FileConfig, Settings};
 use mcp_conformance::protocol::SessionConfig;
 use mcp_conformance::report::{Format, GateOptions};
 use mcp_conformance::runner::RunConfig;
@@ -18,7 +19,7 @@ use mcp_conformance::scenarios::{CallPolicy, PropertyConfig};
 use mcp_conformance::transport::ServerCommand;
 use mcp_conformance::{Error, Result};
 
-use crate::args::{RunArgs, ServerArgs, ToolFilter};
+use crate::args::RunArgs;
 
 /// A run resolved from flags over the config file over defaults.
 pub(crate) struct Plan {
@@ -38,13 +39,13 @@ pub(crate) struct Plan {
 
 /// Reads the config file (`--config`, else `./mcp-conformance.toml` when present) and
 /// merges the flags over it.
-pub(crate) fn plan(args: RunArgs) -> Result<Plan> {
-    let mut file = config_file(&args.server)?;
-    if args.reference {
+pub(crate) fn plan(args: &RunArgs) -> Result<Plan> {
+    let mut file = config_file(args.path(&CONFIG))?;
+    if args.on(&REFERENCE) {
         // `--reference` wins over the file's server (clap keeps it from a command or URL).
         file.server = None;
     }
-    let settings = file.merge(flags(args), reference_server)?;
+    let settings = file.merge(args.flags(), reference_server)?;
 
     // Built in the order the CLI always built them, so that of two bad values the same
     // one is reported.
@@ -87,53 +88,10 @@ pub(crate) fn plan(args: RunArgs) -> Result<Plan> {
     })
 }
 
-/// The flags of `run` as the library's merge takes them (the config path aside).
-fn flags(args: RunArgs) -> Flags {
-    Flags {
-        revisions: args.revisions,
-        timeout: args.timeout,
-        max_line: args.max_line,
-        seed: args.seed,
-        call: args.call.map(Into::into),
-        formats: args.formats,
-        output: args.output,
-        output_dir: args.output_dir,
-        baseline: args.baseline,
-        strict: args.strict,
-        strict_baseline: args.strict_baseline,
-        cases: args.cases,
-        time_budget: args.time_budget,
-        cases_dir: args.cases_dir,
-        jobs: args.jobs,
-        max_time: args.max_time,
-        tool_args: args.tool_args,
-        checks: args.checks,
-        skip_checks: args.skip_checks,
-        ..server_flags(args.server, args.tools)
-    }
-}
-
 /// The config file `--config` names, else `./mcp-conformance.toml` when it exists, else
 /// an empty one.
-pub(crate) fn config_file(server: &ServerArgs) -> Result<FileConfig> {
-    Ok(FileConfig::discover(server.config.as_deref())?.unwrap_or_default())
-}
-
-/// The server and tool flags `run`, `fuzz` and `replay` share, as the library's merge
-/// takes them (every other flag left out).
-pub(crate) fn server_flags(server: ServerArgs, tools: ToolFilter) -> Flags {
-    Flags {
-        command: server.command,
-        url: server.url,
-        transport: server.transport.map(Into::into),
-        headers: server.headers,
-        ca_certs: server.ca_certs,
-        env: server.env,
-        cwd: server.cwd,
-        allow_tool: tools.allow_tool,
-        deny_tool: tools.deny_tool,
-        ..Flags::default()
-    }
+pub(crate) fn config_file(path: Option<PathBuf>) -> Result<FileConfig> {
+    Ok(FileConfig::discover(path.as_deref())?.unwrap_or_default())
 }
 
 /// The merged `--call`, `--allow-tool`, `--deny-tool` and tool arguments as one policy.

@@ -10,7 +10,8 @@
 
 use std::time::Duration;
 
-use mcp_conformance::config::{Flags, CONFIG_FILE};
+use mcp_conformance::config::options::CONFIG;
+use mcp_conformance::config::CONFIG_FILE;
 use mcp_conformance::protocol::SessionConfig;
 use mcp_conformance::report::{escape_server_text, render_transcript};
 use mcp_conformance::scenarios::{CallMode, CaseFile, CaseMessage};
@@ -20,16 +21,15 @@ use serde_json::{json, Value};
 
 use crate::args::ReplayArgs;
 use crate::exit::Exit;
-use crate::plan::{call_policy, config_file, server_flags};
+use crate::plan::{call_policy, config_file};
 
 /// Replays the case and prints the exchange.
 pub(crate) fn replay(args: ReplayArgs) -> Result<Exit> {
     let ReplayArgs {
         file,
-        timeout,
+        options,
         call_denied,
-        tools,
-        mut server,
+        server,
     } = args;
     let unreadable = |message: String| Error::Config {
         path: file.clone(),
@@ -38,24 +38,23 @@ pub(crate) fn replay(args: ReplayArgs) -> Result<Exit> {
     let text = std::fs::read_to_string(&file).map_err(|e| unreadable(e.to_string()))?;
     let case: CaseFile = serde_json::from_str(&text).map_err(|e| unreadable(e.to_string()))?;
 
-    let config = config_file(&server)?;
-    let config_name = server.config.clone().unwrap_or_else(|| CONFIG_FILE.into());
-    let named_on_command_line = !server.command.is_empty() || server.url.is_some();
+    let config = config_file(server.path(&CONFIG))?;
+    let config_name = server.path(&CONFIG).unwrap_or_else(|| CONFIG_FILE.into());
+    let mut flags = server.flags();
+    let named_on_command_line = !flags.command.is_empty() || flags.url.is_some();
     let valid = |t: &f64| t.is_finite() && *t > 0.0 && *t < 86_400.0;
     // --timeout, else the file's, else the timeout of the run that found the case.
-    let timeout = timeout
+    flags.timeout = options
+        .flags()
+        .timeout
         .or(config.run.timeout)
         .or(case.timeout_secs.filter(valid));
     // Without a URL anywhere, --ca-cert is for the case's own HTTP target.
     let file_url = config.server.as_ref().is_some_and(|s| s.url.is_some());
-    let case_ca_certs = if server.url.is_none() && !file_url {
-        std::mem::take(&mut server.ca_certs)
+    let case_ca_certs = if flags.url.is_none() && !file_url {
+        std::mem::take(&mut flags.ca_certs)
     } else {
         Vec::new()
-    };
-    let flags = Flags {
-        timeout,
-        ..server_flags(server, tools)
     };
     let settings = config.merge(flags, || Ok(case.command.clone()))?;
     let mut target = settings.server.clone();

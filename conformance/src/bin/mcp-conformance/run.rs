@@ -5,11 +5,12 @@ use std::cell::Cell;
 use std::path::Path;
 
 use anstream::{AutoStream, ColorChoice};
+use mcp_conformance::config::options::{COLOR, QUIET, REFERENCE, VERBOSE, WRITE_BASELINE};
 use mcp_conformance::report::{render_text_with, Baseline, Detail, Format, RunReport, TextOptions};
 use mcp_conformance::runner::run_until;
 use mcp_conformance::{Error, Result};
 
-use crate::args::{ColorWhen, RunArgs};
+use crate::args::RunArgs;
 use crate::exit::Exit;
 use crate::plan::{plan, Plan};
 use crate::signals::Signals;
@@ -18,9 +19,9 @@ use crate::status::Status;
 /// Runs the suite; `Fail` when the gate fails (its reasons on stderr).
 pub(crate) fn run_command(args: RunArgs) -> Result<Exit> {
     let text = TextChoice::of(&args);
-    let asked_for_reference = args.reference;
-    let write_baseline = args.write_baseline.clone();
-    let plan = plan(args)?;
+    let asked_for_reference = args.on(&REFERENCE);
+    let write_baseline = args.path(&WRITE_BASELINE);
+    let plan = plan(&args)?;
     if plan.config.reference {
         // A CI job in the wrong folder would otherwise test our server and pass.
         if asked_for_reference {
@@ -90,20 +91,18 @@ struct TextChoice {
 
 impl TextChoice {
     fn of(args: &RunArgs) -> Self {
-        let detail = if args.verbose {
+        let detail = if args.on(&VERBOSE) {
             Detail::Verbose
-        } else if args.quiet {
+        } else if args.on(&QUIET) {
             Detail::Quiet
         } else {
             Detail::Normal
         };
-        let color = match args.color {
-            ColorWhen::Always => true,
-            ColorWhen::Never => false,
-            // Terminal, NO_COLOR, CLICOLOR(_FORCE), TERM: as clap decides for its help.
-            ColorWhen::Auto => {
-                AutoStream::<std::io::Stdout>::choice(&std::io::stdout()) != ColorChoice::Never
-            }
+        let color = match args.text(&COLOR) {
+            Some("always") => true,
+            Some("never") => false,
+            // `auto`: terminal, NO_COLOR, CLICOLOR(_FORCE), TERM, as clap decides for its help.
+            _ => AutoStream::<std::io::Stdout>::choice(&std::io::stdout()) != ColorChoice::Never,
         };
         Self { detail, color }
     }
