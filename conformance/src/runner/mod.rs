@@ -35,7 +35,7 @@ use crate::scenarios::slot::{self, Pool, Slot};
 use crate::scenarios::speaks_sse;
 use crate::scenarios::{
     negotiate, probe_unsupported, progress, run_revision, CallPolicy, NegotiationRecord, PlanCache,
-    PropertyConfig, RevisionRecord, VersionProbe,
+    PropertyConfig, RevisionPlan, RevisionRecord, VersionProbe,
 };
 use crate::transport::{check_tls, HttpKind, LaunchedServer, ServerCommand};
 
@@ -649,15 +649,16 @@ fn start(
     running.spawn_local(async move {
         // Boxed: the conversation is a large future, and each wrapper below would
         // otherwise hold (and, in a debug build, copy on its stack) the whole of it.
-        let conversation = Box::pin(run_revision(
-            &c.command,
-            c.revisions[n],
-            &c.session,
-            &c.call_policy,
-            c.properties.as_ref(),
-            c.seed,
-            &plans,
-        ));
+        let plan = RevisionPlan {
+            command: &c.command,
+            revision: c.revisions[n],
+            session: &c.session,
+            policy: &c.call_policy,
+            properties: c.properties.as_ref(),
+            seed: c.seed,
+            plans: &plans,
+        };
+        let conversation = Box::pin(run_revision(&plan));
         let conversation = progress::tracked(progress, conversation);
         let done = timed(slot::holding(Arc::clone(&slot), conversation)).await;
         slot.release();

@@ -37,7 +37,7 @@ pub use probes::speaks_sse;
 pub(crate) use property::splitmix64;
 pub use property::{runner_for, PlanCache, PropertyConfig, PropertyRun, TOOL_CASE_BUDGET};
 pub use replay::{replay, ReplayOutcome};
-pub use revision::run_revision;
+pub use revision::{run_revision, RevisionPlan};
 pub use tools::{valid_arguments, walk};
 
 use serde_json::{json, Value};

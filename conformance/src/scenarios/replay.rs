@@ -43,6 +43,24 @@ pub async fn replay(
     // What the run learned from `tools/list` about `Mcp-Param-*` headers, which this
     // process (a fresh `replay`) has not listed; learnt now for an older case file.
     super::replay_headers::prepare(case, &mut session, url.as_ref().map(|u| u.as_str())).await;
+    let exchanges = send(case, &mut session).await;
+    // A server may exit right after its last answer (the live target checks for that).
+    let exited_after = session.exited();
+    session.kill().await;
+    let seen = Seen::new(session.transcript().clone(), exchanges, exited_after);
+    let breach = breach(case, &seen)?;
+    let (reproduced, observed) = verdict(case, &seen, &breach);
+    Ok(ReplayOutcome {
+        transcript: seen.transcript,
+        reproduced,
+        observed,
+        rule: breach.map(|b| b.check),
+    })
+}
+
+/// Sends the case's messages in order: pipelined ones together with the next message,
+/// every other one alone (a request waiting for its answer).
+async fn send(case: &CaseFile, session: &mut Session) -> Vec<Exchange> {
     let mut exchanges: Vec<Exchange> = Vec::new();
     let mut group: Vec<Line> = Vec::new();
     for message in &case.messages {
@@ -73,31 +91,63 @@ pub async fn replay(
             None => session.notify(&method, m.get("params").cloned()).await,
         }
     }
-    // A server may exit right after its last answer (the live target checks for that).
-    let exited_after = session.exited();
-    session.kill().await;
-    let transcript = session.transcript().clone();
-    // The case request is the last request before the closing ping.
-    let case_exchange = exchanges.iter().rev().nth(1);
-    let silences: Vec<&Silence> = exchanges.iter().filter_map(Exchange::silence).collect();
-    let crashed = silences
-        .iter()
-        .copied()
-        .find(|s| {
-            matches!(
-                s,
-                Silence::Exited(_) | Silence::StdoutClosed | Silence::WriteFailed
-            )
-        })
-        .cloned()
-        .or(exited_after.filter(|s| matches!(s, Silence::Exited(_))));
-    let stalled = silences.iter().any(|s| matches!(s, Silence::Timeout(_)));
+    exchanges
+}
+
+/// What the replay saw, as the verdict reads it.
+struct Seen {
+    /// Everything exchanged.
+    transcript: Transcript,
+    /// The requests sent and their answers, in order.
+    exchanges: Vec<Exchange>,
+    /// How the server died, if it did.
+    crashed: Option<Silence>,
+    /// Whether a request got no response in time.
+    stalled: bool,
+}
+
+impl Seen {
+    fn new(
+        transcript: Transcript,
+        exchanges: Vec<Exchange>,
+        exited_after: Option<Silence>,
+    ) -> Self {
+        let silences: Vec<&Silence> = exchanges.iter().filter_map(Exchange::silence).collect();
+        let crashed = silences
+            .iter()
+            .copied()
+            .find(|s| {
+                matches!(
+                    s,
+                    Silence::Exited(_) | Silence::StdoutClosed | Silence::WriteFailed
+                )
+            })
+            .cloned()
+            .or(exited_after.filter(|s| matches!(s, Silence::Exited(_))));
+        let stalled = silences.iter().any(|s| matches!(s, Silence::Timeout(_)));
+        Seen {
+            transcript,
+            exchanges,
+            crashed,
+            stalled,
+        }
+    }
+
+    /// The case request: the last request before the closing ping.
+    fn case_exchange(&self) -> Option<&Exchange> {
+        self.exchanges.iter().rev().nth(1)
+    }
+}
+
+/// The rule book's verdict on the case's answer, for the kinds it judges.
+fn breach(case: &CaseFile, seen: &Seen) -> crate::Result<Option<Breach>> {
+    let (transcript, exchanges) = (&seen.transcript, &seen.exchanges);
+    let case_exchange = seen.case_exchange();
     let code = case_exchange.and_then(Exchange::error_code);
     let error = case_exchange.and_then(Exchange::error);
     let result = case_exchange.and_then(Exchange::result);
     let revision = Revision::find(&case.revision);
     let answered = case_exchange.is_some_and(|x| x.response().is_some());
-    // The rule book's verdict on the case's answer, for the kinds it judges.
     let breach = match case.kind {
         // A case file does not hold the tool: it is judged as a tool without task
         // support (a tool that requires one draws no such case).
@@ -113,10 +163,10 @@ pub async fn replay(
                 } => rules::id_echo(&x.request["id"], message, *id_match),
                 _ => None,
             })
-            .or_else(|| dropped_error_id(&transcript)),
-        FailureKind::InvalidResult => invalid_result(case, &transcript, &exchanges)?,
+            .or_else(|| dropped_error_id(transcript)),
+        FailureKind::InvalidResult => invalid_result(case, transcript, exchanges)?,
         FailureKind::InvalidMessage => {
-            revision.and_then(|r| invalid_message(r, &transcript, &exchanges))
+            revision.and_then(|r| invalid_message(r, transcript, exchanges))
         }
         FailureKind::AnsweredAgain => {
             let ours = transcript.request_ids();
@@ -127,14 +177,19 @@ pub async fn replay(
                 .find_map(|m| rules::answered_again(m, &ours))
         }
         _ => None,
-    }
-    .filter(|b| b.kind == case.kind);
+    };
+    Ok(breach.filter(|b| b.kind == case.kind))
+}
+
+/// Whether the case's failure showed again, and what was observed, in one sentence.
+fn verdict(case: &CaseFile, seen: &Seen, breach: &Option<Breach>) -> (bool, String) {
     let described = |b: &Option<Breach>, holds: &str| match b {
         Some(b) => (true, b.message.clone()),
         None => (false, holds.to_string()),
     };
-    let (reproduced, observed) = match case.kind {
-        FailureKind::Crash => match crashed {
+    let stalled = seen.stalled;
+    match case.kind {
+        FailureKind::Crash => match &seen.crashed {
             Some(s) => (true, s.describe()),
             None => (false, "the server did not exit".into()),
         },
@@ -146,69 +201,73 @@ pub async fn replay(
                 "every request was answered".into()
             },
         ),
-        FailureKind::ProtocolErrorOnValid => described(&breach, "the call got a result"),
+        FailureKind::ProtocolErrorOnValid => described(breach, "the call got a result"),
         FailureKind::InvalidAccepted | FailureKind::WrongErrorClass => {
-            described(&breach, "the call was rejected as the revision expects")
+            described(breach, "the call was rejected as the revision expects")
         }
-        FailureKind::UnknownMethodAnswered => described(&breach, "the method got -32601"),
-        FailureKind::CursorAnswered => described(&breach, "the cursor got -32602 or a page"),
+        FailureKind::UnknownMethodAnswered => described(breach, "the method got -32601"),
+        FailureKind::CursorAnswered => described(breach, "the cursor got -32602 or a page"),
         FailureKind::IdNotEchoed => {
-            let lost = case_exchange.is_some_and(|x| x.silence().is_some());
-            match (&breach, lost) {
+            let lost = seen.case_exchange().is_some_and(|x| x.silence().is_some());
+            match (breach, lost) {
                 (Some(b), _) => (true, b.message.clone()),
                 (None, true) => (true, "no response carried the id".into()),
                 (None, false) => (false, "the id came back intact".into()),
             }
         }
-        FailureKind::InvalidResult => match &breach {
-            Some(b) => (true, b.message.clone()),
-            // A property case's outputSchema finding: the file does not hold the schema.
-            None if case.output_schema.is_none()
-                && CheckId::parse(&case.check) == Some(CheckId::PropValidCallResult) =>
-            (
-                result.is_some(),
-                "see the transcript: the result is judged against the tool's outputSchema by a full run"
-                    .into(),
-            ),
-            None => (
-                false,
-                "every result and notification validates against the revision's schema and the tool's outputSchema"
-                    .into(),
-            ),
-        },
+        FailureKind::InvalidResult => result_verdict(case, seen, breach),
         FailureKind::InvalidMessage => described(
-            &breach,
+            breach,
             "every line was a JSON-RPC message and every response answered a request",
         ),
-        FailureKind::AnsweredAgain => described(&breach, "no request was answered twice"),
-        FailureKind::PipelineBroken | FailureKind::CancelMishandled => {
-            // A second answer to one of ours is the rule book's warning (AnsweredAgain),
-            // not a broken sequence.
-            let ours = transcript.request_ids();
-            let stray = transcript.received().any(|e| {
-                e.unsolicited
-                    && e.json
-                        .as_ref()
-                        .is_none_or(|m| rules::answered_again(m, &ours).is_none())
-            });
-            let bad = crashed.is_some() || stalled || stray;
-            (
-                bad,
-                if bad {
-                    "a request went unanswered, an answer was unsolicited, or the server died"
-                        .into()
-                } else {
-                    "every request was answered once".into()
-                },
-            )
-        }
-    };
-    Ok(ReplayOutcome {
-        transcript,
-        reproduced,
-        observed,
-        rule: breach.map(|b| b.check),
-    })
+        FailureKind::AnsweredAgain => described(breach, "no request was answered twice"),
+        FailureKind::PipelineBroken | FailureKind::CancelMishandled => sequence_verdict(seen),
+    }
+}
+
+/// The verdict on an invalid result: a schema the replay can judge, or the case's
+/// outputSchema finding, which only a full run judges.
+fn result_verdict(case: &CaseFile, seen: &Seen, breach: &Option<Breach>) -> (bool, String) {
+    let result = seen.case_exchange().and_then(Exchange::result);
+    match breach {
+        Some(b) => (true, b.message.clone()),
+        // A property case's outputSchema finding: the file does not hold the schema.
+        None if case.output_schema.is_none()
+            && CheckId::parse(&case.check) == Some(CheckId::PropValidCallResult) =>
+        (
+            result.is_some(),
+            "see the transcript: the result is judged against the tool's outputSchema by a full run"
+                .into(),
+        ),
+        None => (
+            false,
+            "every result and notification validates against the revision's schema and the tool's outputSchema"
+                .into(),
+        ),
+    }
+}
+
+/// The verdict on a pipelining or cancellation sequence: every request answered once,
+/// by a server still alive.
+fn sequence_verdict(seen: &Seen) -> (bool, String) {
+    // A second answer to one of ours is the rule book's warning (AnsweredAgain),
+    // not a broken sequence.
+    let ours = seen.transcript.request_ids();
+    let stray = seen.transcript.received().any(|e| {
+        e.unsolicited
+            && e.json
+                .as_ref()
+                .is_none_or(|m| rules::answered_again(m, &ours).is_none())
+    });
+    let bad = seen.crashed.is_some() || seen.stalled || stray;
+    (
+        bad,
+        if bad {
+            "a request went unanswered, an answer was unsolicited, or the server died".into()
+        } else {
+            "every request was answered once".into()
+        },
+    )
 }
 
 /// `RPC-ERROR-ID` for malformed frames (the live target's finding): an error without an

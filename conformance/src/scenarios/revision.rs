@@ -4,7 +4,7 @@
 //! malformed probes, whose effect on a fragile server must not hide the earlier checks,
 //! then a liveness ping and the stdio shutdown sequence.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
@@ -16,29 +16,69 @@ use super::progress::{self, Phase};
 use super::property::{PlanCache, PropertyConfig, PropertyRecord, PropertyRun};
 use super::slot;
 use super::tools;
-use crate::protocol::{Exchange, Revision, SchemaSet, Session, SessionConfig, Transcript};
-use crate::records::EdgeRecord;
+use crate::protocol::{
+    Exchange, PendingShutdown, Revision, SchemaSet, Session, SessionConfig, ShutdownOutcome,
+    Transcript,
+};
+use crate::records::{EdgeRecord, ModernRecord};
 use crate::records::{
     EraFinding, PhaseTimes, RevisionRecord, ShutdownRecord, MALFORMED_JSON, MAX_PAGES, PING_IDS,
 };
 use crate::transport::{group_asleep, ServerCommand};
 
-/// Runs the revision's conversation against a fresh server process. `plans` holds the
-/// tool strategies the run's other revisions built (see [`PlanCache`]).
-pub async fn run_revision(
-    command: &ServerCommand,
-    revision: &'static Revision,
-    config: &SessionConfig,
-    policy: &CallPolicy,
-    properties: Option<&PropertyConfig>,
-    seed: u64,
-    plans: &PlanCache,
-) -> crate::Result<RevisionRecord> {
-    let started = std::time::Instant::now();
+/// Everything one revision's conversation runs with, built by the runner: one value
+/// handed down instead of loose arguments.
+#[derive(Clone, Copy)]
+pub struct RevisionPlan<'a> {
+    /// The server to start.
+    pub command: &'a ServerCommand,
+    /// The revision asked for.
+    pub revision: &'static Revision,
+    /// Timeouts and limits of every session.
+    pub session: &'a SessionConfig,
+    /// Which tools may be called, and how.
+    pub policy: &'a CallPolicy,
+    /// The property phase's settings; `None` when it does not run.
+    pub properties: Option<&'a PropertyConfig>,
+    /// The run's seed.
+    pub seed: u64,
+    /// The tool strategies the run's other revisions built (see [`PlanCache`]).
+    pub plans: &'a PlanCache,
+}
+
+/// Runs the revision's conversation against a fresh server process.
+pub async fn run_revision(plan: &RevisionPlan<'_>) -> crate::Result<RevisionRecord> {
+    let started = Instant::now();
     progress::enter(Phase::Starting);
-    let mut session = Session::start(command, config.clone())?;
+    let mut session = Session::start(plan.command, plan.session.clone())?;
+    let (initialize, modern, negotiated) = handshake(&mut session, plan.revision).await;
+    // How slowly this server starts on this machine now: the yardstick for its exit.
+    let start_up = started.elapsed();
+    progress::enter(Phase::Scripted);
+    let mut record = new_record(plan.revision, initialize, negotiated, modern);
+    record.stopped = stop_reason(&record);
+    let (early, spare) = scripted(&mut session, &mut record, plan).await?;
+    let mut ending = Ending {
+        already_ended: session.ended().map(|s| s.describe()),
+        session,
+        record,
+        started,
+        spare,
+    };
+    match ending.begin_shutdown(plan, start_up, early).await? {
+        Ok(()) => ending.generate_after(plan).await,
+        Err(pending) => ending.generate_beside(pending, plan).await,
+    }
+}
+
+/// Opens the conversation (`initialize`, or the modern discovery) and reads the version
+/// the server settled on.
+async fn handshake(
+    session: &mut Session,
+    revision: &'static Revision,
+) -> (Exchange, Option<ModernRecord>, Option<String>) {
     let (initialize, modern) = if revision.modern() {
-        let (discover, record) = modern::open(&mut session, revision.id).await;
+        let (discover, record) = modern::open(session, revision.id).await;
         (discover, Some(record))
     } else {
         let params = initialize_params(revision.id);
@@ -52,13 +92,20 @@ pub async fn run_revision(
             .and_then(Value::as_str)
             .map(str::to_string),
     };
-    // How slowly this server starts on this machine now: the yardstick for its exit.
-    let start_up = started.elapsed();
-    progress::enter(Phase::Scripted);
-    let mut record = RevisionRecord {
-        requested: revision,
+    (initialize, modern, negotiated)
+}
+
+/// The record of a conversation that has only had its handshake.
+fn new_record(
+    requested: &'static Revision,
+    initialize: Exchange,
+    negotiated: Option<String>,
+    modern: Option<ModernRecord>,
+) -> RevisionRecord {
+    RevisionRecord {
+        requested,
         initialize,
-        negotiated: negotiated.clone(),
+        negotiated,
         stopped: None,
         initialized_seq: None,
         pings: Vec::new(),
@@ -77,13 +124,17 @@ pub async fn run_revision(
         http: None,
         transcript: Transcript::default(),
         phases: PhaseTimes::default(),
-    };
-    record.stopped = match (&record.modern, &negotiated, record.initialize.result()) {
+    }
+}
+
+/// Why the handshake leaves nothing to converse about, if it does.
+fn stop_reason(record: &RevisionRecord) -> Option<String> {
+    match (&record.modern, &record.negotiated, record.initialize.result()) {
         (Some(m), _, _) => match &m.era {
             EraFinding::Legacy(why) => Some(why.clone()),
             EraFinding::OtherVersions(versions) => Some(format!(
                 "the server is modern but does not offer {} (it offers {versions:?})",
-                revision.id
+                record.requested.id
             )),
             _ => None,
         },
@@ -97,119 +148,185 @@ pub async fn run_revision(
             ))
         }
         _ => None,
-    };
-    // Whether the edge probes' short session is still to run (see below).
-    let mut early = false;
-    // A probe's session left healthy, where the property phase starts instead of a fresh
-    // process (over stdio, where a session is a process start).
-    let mut spare = None;
-    if record.stopped.is_none() {
-        if record.modern.is_some() {
-            converse_modern(&mut session, &mut record, policy).await;
-            spare = modern::probes(&mut session, &mut record, command, config).await;
-        } else {
-            converse(&mut session, &mut record, policy).await;
-            // The edge probes' short session (initialize-phase probes: legacy only) runs
-            // while the main session idles, not beside its traffic: on a loaded machine
-            // two busy processes of one server only make each slower. Over stdio that is
-            // once stdin is closed, while the first second of the shutdown only watches
-            // the process (below), not beside the property phase, whose work on this
-            // thread could hold up its reading; over HTTP here.
-            if session.is_http() {
-                let (found, _) = edges::early_session(command, revision, config, false).await?;
-                record.edges.early = Some(found);
-            } else {
-                early = true;
+    }
+}
+
+/// The scripted conversation itself, unless the handshake stopped it. Returns whether
+/// the edge probes' short session is still to run (beside the stdio shutdown), and a
+/// probe's session left healthy, where the property phase starts instead of a fresh
+/// process (over stdio, where a session is a process start).
+async fn scripted(
+    session: &mut Session,
+    record: &mut RevisionRecord,
+    plan: &RevisionPlan<'_>,
+) -> crate::Result<(bool, Option<Session>)> {
+    if record.stopped.is_some() {
+        return Ok((false, None));
+    }
+    if record.modern.is_some() {
+        converse_modern(session, record, plan.policy).await;
+        let spare = modern::probes(session, record, plan.command, plan.session).await;
+        return Ok((false, spare));
+    }
+    converse(session, record, plan.policy).await;
+    // The edge probes' short session (initialize-phase probes: legacy only) runs
+    // while the main session idles, not beside its traffic: on a loaded machine
+    // two busy processes of one server only make each slower. Over stdio that is
+    // once stdin is closed, while the first second of the shutdown only watches
+    // the process (below), not beside the property phase, whose work on this
+    // thread could hold up its reading; over HTTP here.
+    if session.is_http() {
+        let (found, _) =
+            edges::early_session(plan.command, plan.revision, plan.session, false).await?;
+        record.edges.early = Some(found);
+        return Ok((false, None));
+    }
+    Ok((true, None))
+}
+
+/// A revision's conversation once its scripted part is done: what its shutdown and the
+/// property phase work on.
+struct Ending {
+    session: Session,
+    record: RevisionRecord,
+    /// When the server was started.
+    started: Instant,
+    /// A probe's session left healthy, for the property phase (see [`scripted`]).
+    spare: Option<Session>,
+    /// How the server had already ended before its shutdown began, if it had.
+    already_ended: Option<String>,
+}
+
+impl Ending {
+    /// Ends the scripted session (and runs the edge probes' short session, if still to
+    /// run, beside it). Returns the rest of a stdio shutdown the server did not finish
+    /// within [`QUIET_SHUTDOWN_CHECK`].
+    async fn begin_shutdown(
+        &mut self,
+        plan: &RevisionPlan<'_>,
+        start_up: Duration,
+        early: bool,
+    ) -> crate::Result<Result<(), PendingShutdown>> {
+        if self.session.is_http() {
+            // Over HTTP there is no stdin to close: the session is DELETEd instead, and
+            // the HTTP-only probes run in a session of their own.
+            let _ = self.session.shutdown().await;
+            self.record.http = Some(
+                super::http::record(&self.session, plan.command, plan.revision, plan.session)
+                    .await?,
+            );
+            super::http::record_modern(&mut self.record, plan.command, plan.session, plan.policy)
+                .await?;
+            return Ok(Ok(()));
+        }
+        let early = async {
+            match early {
+                true => edges::early_session(plan.command, plan.revision, plan.session, true)
+                    .await
+                    .map(Some),
+                false => Ok(None),
             }
+        };
+        let grace = start_up.saturating_mul(SHUTDOWN_PER_START_UP);
+        let (ended, early) = tokio::join!(
+            self.session.begin_shutdown(QUIET_SHUTDOWN_CHECK, grace),
+            early
+        );
+        if let Some((found, kept)) = early? {
+            self.record.edges.early = Some(found);
+            self.spare = self.spare.take().or(kept);
+        }
+        match ended {
+            Ok(ended) => {
+                self.record.shutdown = Some(shutdown_record(&self.already_ended, ended));
+                Ok(Ok(()))
+            }
+            Err(pending) => Ok(Err(pending)),
         }
     }
-    let early = async {
-        match early {
-            true => edges::early_session(command, revision, config, true)
-                .await
-                .map(Some),
-            false => Ok(None),
+
+    /// The property phase once the shutdown is over.
+    async fn generate_after(self, plan: &RevisionPlan<'_>) -> crate::Result<RevisionRecord> {
+        let Ending {
+            session,
+            mut record,
+            started,
+            spare,
+            ..
+        } = self;
+        record.transcript = session.into_transcript();
+        record.phases.scripted = started.elapsed();
+        if let Some((found, took)) = generate(&record, spare, plan).await? {
+            record.properties = Some(found);
+            record.phases.properties = took;
         }
-    };
-    let already_ended = session.ended().map(|s| s.describe());
-    let shutdown = |(exit, voluntary, waited): crate::protocol::ShutdownOutcome| ShutdownRecord {
+        Ok(record)
+    }
+
+    /// The property phase beside the rest of a shutdown: the server is still running and
+    /// quiet after stdin closed (a timer our calls started keeps it alive), and the rest
+    /// of the grace only watches the process, so it is waited beside the property phase
+    /// (processes of its own) instead of before it. Once the property phase is done, a
+    /// server still sleeping out its grace holds no job slot: the next revision starts
+    /// meanwhile (`slot`).
+    async fn generate_beside(
+        self,
+        pending: PendingShutdown,
+        plan: &RevisionPlan<'_>,
+    ) -> crate::Result<RevisionRecord> {
+        let Ending {
+            mut session,
+            mut record,
+            started,
+            spare,
+            already_ended,
+        } = self;
+        let server = session.server_group();
+        let ending = async move {
+            let ended = session.finish_shutdown(pending).await;
+            (ended, session.into_transcript(), started.elapsed())
+        };
+        tokio::pin!(ending);
+        let mut ended_first = None;
+        let generated = {
+            let work = generate(&record, spare, plan);
+            tokio::pin!(work);
+            loop {
+                tokio::select! {
+                    ended = &mut ending, if ended_first.is_none() => ended_first = Some(ended),
+                    generated = &mut work => break generated,
+                }
+            }
+        };
+        let (ended, transcript, scripted) = match ended_first {
+            Some(ended) => ended,
+            None => slot::lend_rest(move || server.and_then(group_asleep), ending).await,
+        };
+        record.shutdown = Some(shutdown_record(&already_ended, ended));
+        record.transcript = transcript;
+        record.phases.scripted = scripted;
+        // As if run one after the other: a server that flooded its scripted session
+        // as it ended gets no property phase (it would flood every case too).
+        let generated = generated?;
+        if let (Some((found, took)), None) = (generated, record.transcript.flood_cut()) {
+            record.properties = Some(found);
+            record.phases.properties = took;
+        }
+        Ok(record)
+    }
+}
+
+/// What the shutdown record says of how a server ended.
+fn shutdown_record(
+    already_ended: &Option<String>,
+    (exit, voluntary, waited): ShutdownOutcome,
+) -> ShutdownRecord {
+    ShutdownRecord {
         exit,
         already_ended: already_ended.clone(),
         voluntary,
         waited,
-    };
-    let pending = if session.is_http() {
-        // Over HTTP there is no stdin to close: the session is DELETEd instead, and the
-        // HTTP-only probes run in a session of their own.
-        let _ = session.shutdown().await;
-        record.http = Some(super::http::record(&session, command, revision, config).await?);
-        super::http::record_modern(&mut record, command, config, policy).await?;
-        Ok(())
-    } else {
-        let grace = start_up.saturating_mul(SHUTDOWN_PER_START_UP);
-        let (ended, early) =
-            tokio::join!(session.begin_shutdown(QUIET_SHUTDOWN_CHECK, grace), early);
-        if let Some((found, kept)) = early? {
-            record.edges.early = Some(found);
-            spare = spare.or(kept);
-        }
-        ended.map(|ended| record.shutdown = Some(shutdown(ended)))
-    };
-    match pending {
-        Ok(()) => {
-            record.transcript = session.into_transcript();
-            record.phases.scripted = started.elapsed();
-            if let Some((found, took)) = generate(
-                &record, spare, plans, command, config, policy, properties, seed,
-            )
-            .await?
-            {
-                record.properties = Some(found);
-                record.phases.properties = took;
-            }
-        }
-        Err(pending) => {
-            // Still running and quiet after stdin closed (a timer our calls started keeps
-            // it alive): the rest of the grace only watches the process, so it is waited
-            // beside the property phase (processes of its own) instead of before it.
-            // Once the property phase is done, a server still sleeping out its grace
-            // holds no job slot: the next revision starts meanwhile (`slot`).
-            let server = session.server_group();
-            let ending = async move {
-                let ended = session.finish_shutdown(pending).await;
-                (ended, session.into_transcript(), started.elapsed())
-            };
-            tokio::pin!(ending);
-            let mut ended_first = None;
-            let generated = {
-                let work = generate(
-                    &record, spare, plans, command, config, policy, properties, seed,
-                );
-                tokio::pin!(work);
-                loop {
-                    tokio::select! {
-                        ended = &mut ending, if ended_first.is_none() => ended_first = Some(ended),
-                        generated = &mut work => break generated,
-                    }
-                }
-            };
-            let (ended, transcript, scripted) = match ended_first {
-                Some(ended) => ended,
-                None => slot::lend_rest(move || server.and_then(group_asleep), ending).await,
-            };
-            record.shutdown = Some(shutdown(ended));
-            record.transcript = transcript;
-            record.phases.scripted = scripted;
-            // As if run one after the other: a server that flooded its scripted session
-            // as it ended gets no property phase (it would flood every case too).
-            let generated = generated?;
-            if let (Some((found, took)), None) = (generated, record.transcript.flood_cut()) {
-                record.properties = Some(found);
-                record.phases.properties = took;
-            }
-        }
     }
-    Ok(record)
 }
 
 /// The shutdown grace is at least this many times the server's own start-up (spawn to
@@ -228,21 +345,15 @@ const QUIET_SHUTDOWN_CHECK: Duration = Duration::from_secs(1);
 /// The property phase (its own server processes) with what the scripted conversation
 /// learned, and how long it took; `None` when it does not run (disabled, the conversation
 /// stopped, or the server flooded it).
-#[allow(clippy::too_many_arguments)]
 async fn generate(
     record: &RevisionRecord,
     spare: Option<Session>,
-    plans: &PlanCache,
-    command: &ServerCommand,
-    config: &SessionConfig,
-    policy: &CallPolicy,
-    properties: Option<&PropertyConfig>,
-    seed: u64,
+    plan: &RevisionPlan<'_>,
 ) -> crate::Result<Option<(PropertyRecord, Duration)>> {
-    let started = std::time::Instant::now();
+    let started = Instant::now();
     // A server that flooded the scripted session would flood every property case too.
     let flooded = record.transcript.flood_cut().is_some();
-    let (Some(props), None, false) = (properties, &record.stopped, flooded) else {
+    let (Some(props), None, false) = (plan.properties, &record.stopped, flooded) else {
         if let Some(mut spare) = spare {
             spare.kill().await;
         }
@@ -267,17 +378,17 @@ async fn generate(
         .map(|c| c.name.clone())
         .collect();
     let run = PropertyRun {
-        command,
-        session: config,
+        command: plan.command,
+        session: plan.session,
         revision,
         schemas: &schemas,
         pages,
         tools: listed,
-        policy,
-        seed,
+        policy: plan.policy,
+        seed: plan.seed,
         config: props,
         slow_tools: &slow_tools,
-        plans: Some(plans),
+        plans: Some(plan.plans),
     };
     // The spare session speaks the revision it was opened for: the property phase's
     // only when the server negotiated the revision asked for.

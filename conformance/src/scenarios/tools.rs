@@ -212,62 +212,109 @@ pub async fn converse(
     policy: &CallPolicy,
     limits: Limits,
 ) -> ToolsRecord {
-    let mut record = ToolsRecord::default();
-    if limits.listing_ended {
-        let (second, _) = walk(session, limits.max_pages).await;
-        record.second_walk = second;
-    }
-    if session.ended().is_some() {
-        return record;
-    }
-    record.invalid_cursor = Some(
-        session
-            .request("tools/list", Some(json!({"cursor": INVALID_CURSOR})))
-            .await,
-    );
-    // The optional-params forms are a legacy rule (`TL-PARAMS-OPTIONAL`): a modern
-    // request always carries params with its `_meta`.
-    let forms = if session.modern_meta().is_some() {
-        Vec::new()
-    } else {
-        vec![json!({}), json!({"_meta": {META_PROBE_KEY: true}})]
+    let mut talk = Talk {
+        session,
+        revision,
+        record: ToolsRecord::default(),
     };
-    for params in forms {
-        if session.ended().is_some() {
-            return record;
+    if !talk.listings(limits).await {
+        return talk.record;
+    }
+    talk.call_listed(first_walk, policy).await;
+    if talk.session.ended().is_some() {
+        return talk.record;
+    }
+    talk.unknown_and_malformed().await;
+    if limits.tasks {
+        task_calls(talk.session, revision, &mut talk.record).await;
+    }
+    talk.arguments_probes().await;
+    talk.record
+}
+
+/// The Tools conversation under way: its session and what it has recorded so far.
+struct Talk<'s> {
+    session: &'s mut Session,
+    revision: &'s Revision,
+    record: ToolsRecord,
+}
+
+impl Talk<'_> {
+    /// The listing probes: a second walk, an invalid cursor and the optional-params
+    /// forms. Returns whether the server is still there.
+    async fn listings(&mut self, limits: Limits) -> bool {
+        if limits.listing_ended {
+            let (second, _) = walk(self.session, limits.max_pages).await;
+            self.record.second_walk = second;
         }
-        let exchange = session.request("tools/list", Some(params)).await;
-        record.params_forms.push(exchange);
+        if self.session.ended().is_some() {
+            return false;
+        }
+        self.record.invalid_cursor = Some(
+            self.session
+                .request("tools/list", Some(json!({"cursor": INVALID_CURSOR})))
+                .await,
+        );
+        // The optional-params forms are a legacy rule (`TL-PARAMS-OPTIONAL`): a modern
+        // request always carries params with its `_meta`.
+        let forms = if self.session.modern_meta().is_some() {
+            Vec::new()
+        } else {
+            vec![json!({}), json!({"_meta": {META_PROBE_KEY: true}})]
+        };
+        for params in forms {
+            if self.session.ended().is_some() {
+                return false;
+            }
+            let exchange = self.session.request("tools/list", Some(params)).await;
+            self.record.params_forms.push(exchange);
+        }
+        true
     }
 
-    let mut seen_names: Vec<String> = Vec::new();
-    for shared in ToolDef::listed(first_walk) {
-        if session.ended().is_some() {
-            break;
+    /// Calls each distinct listed tool once, up to [`MAX_CALLED_TOOLS`]; the rest show
+    /// as skipped.
+    async fn call_listed(&mut self, first_walk: &[Exchange], policy: &CallPolicy) {
+        let mut seen_names: Vec<String> = Vec::new();
+        for shared in ToolDef::listed(first_walk) {
+            if self.session.ended().is_some() {
+                break;
+            }
+            let name = shared
+                .get("name")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_string();
+            if seen_names.contains(&name) {
+                continue;
+            }
+            seen_names.push(name.clone());
+            if seen_names.len() > MAX_CALLED_TOOLS {
+                self.record.calls.push(ToolCall {
+                    name,
+                    tool: shared.clone(),
+                    intent: String::new(),
+                    exchange: None,
+                    skipped: Some(format!(
+                        "not called: only the first {MAX_CALLED_TOOLS} listed tools are called"
+                    )),
+                });
+                continue;
+            }
+            let call = self.call_listed_tool(&shared, name, policy).await;
+            self.record.calls.push(call);
         }
-        let listed = &*shared;
-        let name = listed
-            .get("name")
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_string();
-        if seen_names.contains(&name) {
-            continue;
-        }
-        seen_names.push(name.clone());
-        let tool = listed;
-        if seen_names.len() > MAX_CALLED_TOOLS {
-            record.calls.push(ToolCall {
-                name,
-                tool: shared.clone(),
-                intent: String::new(),
-                exchange: None,
-                skipped: Some(format!(
-                    "not called: only the first {MAX_CALLED_TOOLS} listed tools are called"
-                )),
-            });
-            continue;
-        }
+    }
+
+    /// Calls one listed tool, with the arguments given for it or minimal valid ones (or
+    /// says why not), then with arguments that break its inputSchema.
+    async fn call_listed_tool(
+        &mut self,
+        shared: &ToolDef,
+        name: String,
+        policy: &CallPolicy,
+    ) -> ToolCall {
+        let tool = &**shared;
         let given = policy.given_arguments(&name);
         let intent = match given {
             Some(_) => "the arguments given with --tool-args",
@@ -281,89 +328,97 @@ pub async fn converse(
             skipped: None,
         };
         let args = policy.permits(tool).and_then(|()| match given {
-            Some(args) => given_arguments(tool, revision, args),
-            None => valid_arguments(tool, revision),
+            Some(args) => given_arguments(tool, self.revision, args),
+            None => valid_arguments(tool, self.revision),
         });
         match args {
             Err(why) => call.skipped = Some(why),
             Ok(args) => {
                 let params = json!({"name": name, "arguments": args});
-                let exchange = call_tool(session, params).await;
+                let exchange = call_tool(self.session, params).await;
                 // A tool that outlasted the timeout costs its latency once: its
                 // invalid-argument probes would each wait it out again.
                 let slow = matches!(exchange.silence(), Some(Silence::Timeout(_)));
                 call.exchange = Some(exchange);
-                let probes = if slow {
-                    Vec::new()
-                } else {
-                    invalid_arguments(tool, &args)
-                };
-                for (bad, intent) in probes {
-                    if record.invalid_arguments.len() >= MAX_INVALID_PROBES
-                        || session.ended().is_some()
-                    {
-                        break;
-                    }
-                    let params = json!({"name": name, "arguments": bad});
-                    let exchange = call_tool(session, params).await;
-                    record.invalid_arguments.push(ToolCall {
-                        name: name.clone(),
-                        tool: shared.clone(),
-                        intent,
-                        exchange: Some(exchange),
-                        skipped: None,
-                    });
+                if !slow {
+                    self.invalid_argument_probes(shared, &name, &args).await;
                 }
             }
         }
-        record.calls.push(call);
+        call
     }
-    if session.ended().is_some() {
-        return record;
-    }
-    record.unknown_tool =
-        Some(call_tool(session, json!({"name": UNKNOWN_TOOL, "arguments": {}})).await);
-    for params in [
-        json!({"arguments": {}}),
-        json!({"name": 42, "arguments": {}}),
-    ] {
-        if session.ended().is_some() {
-            break;
+
+    /// Calls `shared` with arguments that each break one rule of its inputSchema, up to
+    /// [`MAX_INVALID_PROBES`] over all tools.
+    async fn invalid_argument_probes(&mut self, shared: &ToolDef, name: &str, args: &Value) {
+        for (bad, intent) in invalid_arguments(shared, args) {
+            if self.record.invalid_arguments.len() >= MAX_INVALID_PROBES
+                || self.session.ended().is_some()
+            {
+                break;
+            }
+            let params = json!({"name": name, "arguments": bad});
+            let exchange = call_tool(self.session, params).await;
+            self.record.invalid_arguments.push(ToolCall {
+                name: name.to_string(),
+                tool: shared.clone(),
+                intent,
+                exchange: Some(exchange),
+                skipped: None,
+            });
         }
-        record.malformed.push(call_tool(session, params).await);
     }
-    if limits.tasks {
-        task_calls(session, revision, &mut record).await;
-    }
-    let Some(tool) = arguments_probe_tool(&record.calls, revision).cloned() else {
-        return record;
-    };
-    let probe = |intent: String, exchange: Exchange| ToolCall {
-        name: tool.name.clone(),
-        tool: tool.tool.clone(),
-        intent,
-        exchange: Some(exchange),
-        skipped: None,
-    };
-    if session.ended().is_none() {
-        record.progress = Some(progress_probe(session, &tool).await);
-    }
-    for (arguments, what) in wrong_arguments() {
-        if session.ended().is_some() {
-            return record;
+
+    /// A call of an unknown tool, then calls without a name or with a name of the wrong
+    /// type.
+    async fn unknown_and_malformed(&mut self) {
+        self.record.unknown_tool =
+            Some(call_tool(self.session, json!({"name": UNKNOWN_TOOL, "arguments": {}})).await);
+        for params in [
+            json!({"arguments": {}}),
+            json!({"name": 42, "arguments": {}}),
+        ] {
+            if self.session.ended().is_some() {
+                break;
+            }
+            self.record
+                .malformed
+                .push(call_tool(self.session, params).await);
         }
-        let params = json!({"name": tool.name, "arguments": arguments});
-        let exchange = call_tool(session, params).await;
-        record
-            .arguments_type
-            .push(probe(format!("arguments given {what}"), exchange));
     }
-    if session.ended().is_none() {
-        let params = json!({"name": tool.name});
-        let exchange = call_tool(session, params).await;
-        record.arguments_omitted = Some(probe("arguments left out".into(), exchange));
+
+    /// The progress probe and the `arguments` probes (of the wrong JSON type, left out),
+    /// on a tool that answered before.
+    async fn arguments_probes(&mut self) {
+        let Some(tool) = arguments_probe_tool(&self.record.calls, self.revision).cloned() else {
+            return;
+        };
+        let probe = |intent: String, exchange: Exchange| ToolCall {
+            name: tool.name.clone(),
+            tool: tool.tool.clone(),
+            intent,
+            exchange: Some(exchange),
+            skipped: None,
+        };
+        if self.session.ended().is_none() {
+            self.record.progress = Some(progress_probe(self.session, &tool).await);
+        }
+        for (arguments, what) in wrong_arguments() {
+            if self.session.ended().is_some() {
+                return;
+            }
+            let params = json!({"name": tool.name, "arguments": arguments});
+            let exchange = call_tool(self.session, params).await;
+            self.record
+                .arguments_type
+                .push(probe(format!("arguments given {what}"), exchange));
+        }
+        if self.session.ended().is_none() {
+            let params = json!({"name": tool.name});
+            let exchange = call_tool(self.session, params).await;
+            self.record.arguments_omitted = Some(probe("arguments left out".into(), exchange));
+        }
     }
-    record
 }
 
 /// A tools/call, lending the revision's job slot while the server sleeps on the answer (a

@@ -13,7 +13,9 @@ use serde_json::Value;
 
 use super::env::{probe_checks, probe_tool, Env, Outcome, Probe};
 use super::plan::{Item, PlanCache, TOOL_CASE_BUDGET};
-use super::{CaseFile, CaseMessage, FailureKind, InputIndependent, PropertyRecord, SlowCall};
+use super::{
+    CaseFile, CaseMessage, FailureKind, InputIndependent, PropertyFailure, PropertyRecord, SlowCall,
+};
 use crate::protocol::{Exchange, Revision, SchemaSet, Session, SessionConfig};
 use crate::records::compile_input_schema;
 use crate::rules::CheckId;
@@ -247,202 +249,120 @@ impl PropertyRun<'_> {
         record: &mut PropertyRecord,
         walk: &mut Walk,
     ) -> Flow {
-        let tool_name = probe_tool(&item.probe).map(str::to_string);
-        if let Some(t) = tool_name.as_ref().filter(|t| walk.done_tools.contains(t)) {
-            // A slow, crashing or stalling tool gets no more cases.
-            if let Some(slow) = record.slow.iter_mut().find(|s| &s.tool == t) {
-                slow.cases_not_run += item.left();
-            }
-            item.done = item.n;
-            return Flow::SkipItem;
+        let tool = probe_tool(&item.probe).map(str::to_string);
+        let mut turn = Turn {
+            item,
+            record,
+            walk,
+            tool,
+        };
+        if let Some(flow) = turn.retired() {
+            return flow;
         }
-        if let Some(t) = &tool_name {
-            let spent = walk.generation_time(t);
-            if spent > MAX_GENERATION_TIME {
-                record.notes.push(format!(
-                    "tool {t:?}: generating its arguments took {:.1} s, over the {} s bound; its remaining {} case(s) of {} were not generated",
-                    spent.as_secs_f64(),
-                    MAX_GENERATION_TIME.as_secs(),
-                    item.left(),
-                    item.label
-                ));
-                walk.done_tools.push(t.clone());
-                item.done = item.n;
-                return Flow::SkipItem;
-            }
-        }
-        // Generation is bounded per value, but runs on the runtime's one thread: let the
-        // signal handlers run between cases.
-        tokio::task::yield_now().await;
-        let drawing = Instant::now();
-        item.done += 1;
-        let Ok(mut tree) = item.strategy.new_tree(&mut item.runner) else {
-            item.done = item.n;
+        let Some(drawn) = turn.draw().await else {
             return Flow::SkipItem;
         };
-        let value = tree.current();
-        if let Some(t) = &tool_name {
-            walk.add_generation_time(t, drawing.elapsed());
-        }
-        if let Probe::ValidCall { tool } = &item.probe {
+        if let Probe::ValidCall { tool } = &turn.item.probe {
             // Never send "valid" arguments that are not: the generator may be wrong.
-            if !self.validates(tool, &value) {
-                record.notes.push(format!(
+            if !self.validates(tool, &drawn.value) {
+                turn.record.notes.push(format!(
                     "{}: a generated instance did not validate; not sent",
-                    item.label
+                    turn.item.label
                 ));
                 return Flow::Next;
             }
         }
-        for check in probe_checks(&item.probe) {
-            record.count(*check);
+        for check in probe_checks(&turn.item.probe) {
+            turn.record.count(*check);
         }
-        let probe = &item.probe;
-        let label = item.label.as_str();
-        let outcome = env.evaluate(probe, &value).await;
-        if let Some(t) = &tool_name {
-            // A slow answer counts when the server was seen asleep on it, or when the
-            // tool's next case is slow too: one scheduling stall of a loaded machine must
-            // not cut a tool's cases (and move the report).
-            let lagged = matches!(outcome, Outcome::Lagged(_, false));
-            let before = walk.lagging.iter().position(|l| l == t);
-            match (lagged, before) {
-                (true, None) => {
-                    walk.lagging.push(t.clone());
-                    return Flow::Next;
-                }
-                (false, Some(i)) => {
-                    walk.lagging.swap_remove(i);
-                }
-                _ => {}
-            }
+        let outcome = env.evaluate(&turn.item.probe, &drawn.value).await;
+        if turn.first_lag(&outcome) {
+            return Flow::Next;
         }
         match outcome {
             Outcome::Ok => Flow::Next,
-            Outcome::Lagged(took, asleep) => {
-                // Answered in time, but slowly while the server slept on it, or slowly twice
-                // in a row: the tool's other cases would each cost as much, so it costs its
-                // latency once (or once more), not every time.
-                if let Some(t) = tool_name {
-                    let (answered, why, cost) = match asleep {
-                        true => (
-                            "a case",
-                            ", its server asleep meanwhile (waiting on a timer or I/O of its own)",
-                            "once",
-                        ),
-                        false => ("two cases in a row slowly, the second", "", "twice"),
-                    };
-                    record.notes.push(format!(
-                        "tool {t:?} answered {answered} ({value}) only after {:.2} s (within --timeout {:.1} s){why}; its other generated cases were not run, so a slow tool costs its latency {cost}, not every time",
-                        took.as_secs_f64(),
-                        self.session.timeout.as_secs_f64()
-                    ));
-                    walk.done_tools.push(t);
-                }
-                item.done = item.n;
-                Flow::SkipItem
-            }
+            Outcome::Lagged(took, asleep) => self.lagged(&mut turn, &drawn.value, took, asleep),
             Outcome::Slow(answered_after) => {
                 // A slow tool costs its latency once: its other cases are not run.
-                if let Some(t) = tool_name {
-                    record.slow.push(SlowCall {
-                        tool: t.clone(),
-                        input: value,
-                        answered_after,
-                        timeout: self.session.timeout,
-                        cases_not_run: item.left(),
-                    });
-                    walk.done_tools.push(t);
-                }
-                item.done = item.n;
-                Flow::SkipItem
+                turn.retire_slow(drawn.value, answered_after, self.session.timeout)
             }
             failed @ (Outcome::Failed(..) | Outcome::Broke(_)) => {
-                let (kind, outcome, rule) = failed
-                    .failed()
-                    .map(|(k, t, r)| (k, t.to_string(), r))
-                    .expect("a failed outcome");
-                let fatal = matches!(kind, FailureKind::Crash | FailureKind::Stall);
-                let parked = env.parked.take();
-                if fatal && parked.is_none() {
-                    // Before blaming the input, ask a fresh process a plain ping: a server
-                    // that fails that too fails whatever it is sent.
-                    if let Some((what, transcript)) = env.input_independent().await {
-                        for check in probe_checks(probe) {
-                            record.uncount(*check);
-                        }
-                        let first_seen = format!("{label}: {value}, {outcome}");
-                        record.input_independent = Some(InputIndependent {
-                            first_seen,
-                            what: what.clone(),
-                            transcript,
-                        });
-                        return Flow::Stop(format!(
-                            "generated cases stopped: {what}, so no input is to blame"
-                        ));
-                    }
-                }
-                let (failure, late) = match parked {
-                    None => {
-                        let failure = self
-                            .shrink(
-                                env,
-                                probe,
-                                label,
-                                &mut tree,
-                                value.clone(),
-                                (kind, rule),
-                                outcome,
-                            )
-                            .await;
-                        (Some(failure), None)
-                    }
-                    Some(parked) => {
-                        self.shrink_beside(
-                            env,
-                            parked,
-                            probe,
-                            label,
-                            &mut tree,
-                            value.clone(),
-                            (kind, rule),
-                            outcome,
-                        )
-                        .await
-                    }
-                };
-                let Some(failure) = failure else {
-                    // The parked call's answer came late: slow, not stalled.
-                    if let Some(t) = tool_name {
-                        record.slow.push(SlowCall {
-                            tool: t.clone(),
-                            input: value,
-                            answered_after: late,
-                            timeout: self.session.timeout,
-                            cases_not_run: item.left(),
-                        });
-                        walk.done_tools.push(t);
-                    }
-                    item.done = item.n;
-                    return Flow::SkipItem;
-                };
-                record.failures.push(failure);
-                if let (true, Some(t)) = (fatal, &tool_name) {
-                    // One minimal crash or stall per tool says it; more would only cost
-                    // restarts and timeouts.
-                    record.notes.push(format!(
-                        "tool {t:?}: no more cases after it crashed or stalled the server"
-                    ));
-                    walk.done_tools.push(t.clone());
-                }
-                if kind == FailureKind::Stall {
-                    // Each stall waits out the timeout: the argument cases stop here, and
-                    // the report says how many were not run.
-                    return Flow::Stop("argument cases stopped after the stall".into());
-                }
-                item.done = item.n;
-                Flow::SkipItem
+                self.failed(env, &mut turn, drawn, &failed).await
             }
+        }
+    }
+
+    /// A case answered in time, but slowly while the server slept on it, or slowly twice
+    /// in a row: the tool's other cases would each cost as much, so it costs its latency
+    /// once (or once more), not every time.
+    fn lagged(&self, turn: &mut Turn<'_>, value: &Value, took: Duration, asleep: bool) -> Flow {
+        if let Some(t) = turn.tool.take() {
+            let (answered, why, cost) = match asleep {
+                true => (
+                    "a case",
+                    ", its server asleep meanwhile (waiting on a timer or I/O of its own)",
+                    "once",
+                ),
+                false => ("two cases in a row slowly, the second", "", "twice"),
+            };
+            turn.record.notes.push(format!(
+                "tool {t:?} answered {answered} ({value}) only after {:.2} s (within --timeout {:.1} s){why}; its other generated cases were not run, so a slow tool costs its latency {cost}, not every time",
+                took.as_secs_f64(),
+                self.session.timeout.as_secs_f64()
+            ));
+            turn.walk.done_tools.push(t);
+        }
+        turn.skip_item()
+    }
+
+    /// A case that failed: blamed on the server when a fresh process fails a plain ping
+    /// too, otherwise shrunk (beside a parked call's late answer, if one is pending).
+    async fn failed(
+        &self,
+        env: &mut Env<'_>,
+        turn: &mut Turn<'_>,
+        mut drawn: Drawn,
+        failed: &Outcome,
+    ) -> Flow {
+        let (kind, outcome, rule) = failed
+            .failed()
+            .map(|(k, t, r)| (k, t.to_string(), r))
+            .expect("a failed outcome");
+        let fatal = matches!(kind, FailureKind::Crash | FailureKind::Stall);
+        let parked = env.parked.take();
+        if fatal && parked.is_none() {
+            if let Some(flow) = turn.blame_server(env, &drawn.value, &outcome).await {
+                return flow;
+            }
+        }
+        let probe = &turn.item.probe;
+        let label = turn.item.label.as_str();
+        let (tree, value) = (&mut drawn.tree, drawn.value.clone());
+        let (failure, late) = match parked {
+            None => {
+                let failure = self
+                    .shrink(env, probe, label, tree, value, (kind, rule), outcome)
+                    .await;
+                (Some(failure), None)
+            }
+            Some(parked) => {
+                self.shrink_beside(
+                    env,
+                    parked,
+                    probe,
+                    label,
+                    tree,
+                    value,
+                    (kind, rule),
+                    outcome,
+                )
+                .await
+            }
+        };
+        match failure {
+            Some(failure) => turn.failure_found(failure, kind, fatal),
+            // The parked call's answer came late: slow, not stalled.
+            None => turn.retire_slow(drawn.value, late, self.session.timeout),
         }
     }
 
@@ -482,5 +402,160 @@ impl PropertyRun<'_> {
             output_schema: None,
             tool_headers,
         }
+    }
+}
+
+/// One drawn case: its value and the tree it shrinks along.
+struct Drawn {
+    value: Value,
+    tree: Box<dyn ValueTree<Value = Value>>,
+}
+
+/// What one case works on: the property it is drawn from and what the walk keeps.
+struct Turn<'t> {
+    item: &'t mut Item,
+    record: &'t mut PropertyRecord,
+    walk: &'t mut Walk,
+    /// The tool whose arguments the property draws, if it does.
+    tool: Option<String>,
+}
+
+impl Turn<'_> {
+    /// The property has no more cases to run: its tool is retired, or now over the
+    /// generation bound.
+    fn retired(&mut self) -> Option<Flow> {
+        let t = self.tool.as_ref()?;
+        if self.walk.done_tools.contains(t) {
+            // A slow, crashing or stalling tool gets no more cases.
+            if let Some(slow) = self.record.slow.iter_mut().find(|s| &s.tool == t) {
+                slow.cases_not_run += self.item.left();
+            }
+            return Some(self.skip_item());
+        }
+        let spent = self.walk.generation_time(t);
+        if spent > MAX_GENERATION_TIME {
+            self.record.notes.push(format!(
+                "tool {t:?}: generating its arguments took {:.1} s, over the {} s bound; its remaining {} case(s) of {} were not generated",
+                spent.as_secs_f64(),
+                MAX_GENERATION_TIME.as_secs(),
+                self.item.left(),
+                self.item.label
+            ));
+            self.walk.done_tools.push(t.clone());
+            return Some(self.skip_item());
+        }
+        None
+    }
+
+    /// Draws the case's value, adding the time it took to its tool's generation time;
+    /// `None` (and no more cases) when the strategy cannot draw.
+    async fn draw(&mut self) -> Option<Drawn> {
+        // Generation is bounded per value, but runs on the runtime's one thread: let the
+        // signal handlers run between cases.
+        tokio::task::yield_now().await;
+        let drawing = Instant::now();
+        self.item.done += 1;
+        let Ok(tree) = self.item.strategy.new_tree(&mut self.item.runner) else {
+            self.item.done = self.item.n;
+            return None;
+        };
+        let value = tree.current();
+        if let Some(t) = &self.tool {
+            self.walk.add_generation_time(t, drawing.elapsed());
+        }
+        Some(Drawn { value, tree })
+    }
+
+    /// Whether this is the tool's first slow answer in a row, which only counts once the
+    /// next is slow too.
+    fn first_lag(&mut self, outcome: &Outcome) -> bool {
+        let Some(t) = &self.tool else {
+            return false;
+        };
+        // A slow answer counts when the server was seen asleep on it, or when the
+        // tool's next case is slow too: one scheduling stall of a loaded machine must
+        // not cut a tool's cases (and move the report).
+        let lagged = matches!(outcome, Outcome::Lagged(_, false));
+        let before = self.walk.lagging.iter().position(|l| l == t);
+        match (lagged, before) {
+            (true, None) => {
+                self.walk.lagging.push(t.clone());
+                return true;
+            }
+            (false, Some(i)) => {
+                self.walk.lagging.swap_remove(i);
+            }
+            _ => {}
+        }
+        false
+    }
+
+    /// Before blaming the input of a crash or stall, asks a fresh process a plain ping:
+    /// a server that fails that too fails whatever it is sent, and the phase stops.
+    async fn blame_server(
+        &mut self,
+        env: &mut Env<'_>,
+        value: &Value,
+        outcome: &str,
+    ) -> Option<Flow> {
+        let (what, transcript) = env.input_independent().await?;
+        for check in probe_checks(&self.item.probe) {
+            self.record.uncount(*check);
+        }
+        let first_seen = format!("{}: {value}, {outcome}", self.item.label);
+        self.record.input_independent = Some(InputIndependent {
+            first_seen,
+            what: what.clone(),
+            transcript,
+        });
+        Some(Flow::Stop(format!(
+            "generated cases stopped: {what}, so no input is to blame"
+        )))
+    }
+
+    /// Records a tool too slow to wait for again; its other cases are not run.
+    fn retire_slow(
+        &mut self,
+        input: Value,
+        answered_after: Option<Duration>,
+        timeout: Duration,
+    ) -> Flow {
+        if let Some(t) = self.tool.take() {
+            self.record.slow.push(SlowCall {
+                tool: t.clone(),
+                input,
+                answered_after,
+                timeout,
+                cases_not_run: self.item.left(),
+            });
+            self.walk.done_tools.push(t);
+        }
+        self.skip_item()
+    }
+
+    /// Records a minimal failing case; a crash or stall retires its tool, and a stall
+    /// stops the argument cases.
+    fn failure_found(&mut self, failure: PropertyFailure, kind: FailureKind, fatal: bool) -> Flow {
+        self.record.failures.push(failure);
+        if let (true, Some(t)) = (fatal, &self.tool) {
+            // One minimal crash or stall per tool says it; more would only cost
+            // restarts and timeouts.
+            self.record.notes.push(format!(
+                "tool {t:?}: no more cases after it crashed or stalled the server"
+            ));
+            self.walk.done_tools.push(t.clone());
+        }
+        if kind == FailureKind::Stall {
+            // Each stall waits out the timeout: the argument cases stop here, and
+            // the report says how many were not run.
+            return Flow::Stop("argument cases stopped after the stall".into());
+        }
+        self.skip_item()
+    }
+
+    /// The property gets no more cases.
+    fn skip_item(&mut self) -> Flow {
+        self.item.done = self.item.n;
+        Flow::SkipItem
     }
 }
