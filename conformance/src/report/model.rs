@@ -40,41 +40,6 @@ pub struct TargetInfo {
 }
 
 impl TargetInfo {
-    /// The target of a run against `command`: over HTTP, the URL (any user name and
-    /// password in it redacted) and the command that was started, if one was.
-    pub fn of(command: &crate::transport::ServerCommand, reference: bool) -> Self {
-        let Some(http) = &command.http else {
-            return Self {
-                transport: "stdio",
-                command: command.program.clone(),
-                args: command.args.clone(),
-                reference,
-            };
-        };
-        let url = match reqwest::Url::parse(&http.url) {
-            Ok(mut url) if !url.username().is_empty() || url.password().is_some() => {
-                let _ = url.set_username("redacted");
-                let _ = url.set_password(None);
-                url.to_string()
-            }
-            _ => http.url.clone(),
-        };
-        let args = if command.program.is_empty() {
-            Vec::new()
-        } else {
-            std::iter::once("--".to_string())
-                .chain(std::iter::once(command.program.clone()))
-                .chain(command.args.iter().cloned())
-                .collect()
-        };
-        Self {
-            transport: command.http_kind.name(),
-            command: url,
-            args,
-            reference,
-        }
-    }
-
     /// The command line as one string (raw server-chosen text: each renderer escapes it),
     /// or "the bundled reference server".
     pub fn describe(&self) -> String {

@@ -479,7 +479,7 @@ impl Judged {
             self.not_spoken.push(NotSpoken {
                 revision: revision.id,
                 reason: reason.clone(),
-                transport: Some(TargetInfo::of(&config.command, false).transport),
+                transport: Some(target_info(&config.command, false).transport),
             });
         }
     }
@@ -499,7 +499,7 @@ impl Judged {
         } = self;
         // In revision order, wherever the not-run ones fall.
         reports.sort_by_key(|r| REVISIONS.iter().position(|rev| rev.id == r.revision));
-        let target = TargetInfo::of(&config.command, config.reference);
+        let target = target_info(&config.command, config.reference);
         let mut report = RunReport::new(target, config.seed, reports);
         report.link_causes();
         report.coverage = notes;
@@ -716,4 +716,39 @@ fn save_cases<'a>(
         }
     }
     Ok(())
+}
+
+/// The target of a run against `command`: over HTTP, the URL (any user name and
+/// password in it redacted) and the command that was started, if one was.
+fn target_info(command: &ServerCommand, reference: bool) -> TargetInfo {
+    let Some(http) = &command.http else {
+        return TargetInfo {
+            transport: "stdio",
+            command: command.program.clone(),
+            args: command.args.clone(),
+            reference,
+        };
+    };
+    let url = match reqwest::Url::parse(&http.url) {
+        Ok(mut url) if !url.username().is_empty() || url.password().is_some() => {
+            let _ = url.set_username("redacted");
+            let _ = url.set_password(None);
+            url.to_string()
+        }
+        _ => http.url.clone(),
+    };
+    let args = if command.program.is_empty() {
+        Vec::new()
+    } else {
+        std::iter::once("--".to_string())
+            .chain(std::iter::once(command.program.clone()))
+            .chain(command.args.iter().cloned())
+            .collect()
+    };
+    TargetInfo {
+        transport: command.http_kind.name(),
+        command: url,
+        args,
+        reference,
+    }
 }

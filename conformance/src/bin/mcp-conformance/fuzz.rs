@@ -19,9 +19,6 @@ use crate::args::FuzzArgs;
 use crate::exit::Exit;
 use crate::plan::{call_policy, config_file};
 
-/// The revision fuzzed when neither `--revision` nor the config file names one.
-const DEFAULT_REVISION: &str = "2025-11-25";
-
 /// What both modes share, from the flags over the config file: the revision, the
 /// server, the call policy, the timeout and where case files go.
 struct Setup {
@@ -67,7 +64,8 @@ fn setup(args: &FuzzArgs) -> Result<Setup> {
             .max_by_key(|r| REVISIONS.iter().position(|known| known.id == r.id))
             .ok_or_else(|| Error::UnknownRevision(mcp_conformance::suggest::unknown_revision("")))?
     } else {
-        Revision::named(DEFAULT_REVISION).expect("a known revision")
+        // The newest revision with the handshake.
+        Revision::newest_legacy()
     };
     let positive = |x: f64| x.is_finite() && x > 0.0 && x < 1e9;
     if !positive(args.time) || !positive(settings.timeout) {
