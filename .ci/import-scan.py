@@ -2,12 +2,18 @@
 """Import scan of the library: which top-level module names which (`crate::` paths in
 non-test code), the cycles between them, and the production functions over a length.
 
-Usage: import-scan.py [SRC_DIR] [--max-fn N]. Exits 1 when a cycle or a long function is
-found, so CI keeps the layering of issue 25 (README: "The layers").
+Usage: import-scan.py [SRC_DIR] [--max-fn N] [--edges]. Exits 1 when a module names a
+layer above it (ORDER), a cycle or a long function is found, so CI keeps the layering of
+issue 25 (README: "The layers").
 """
 import os, re, sys
 
 SRC = sys.argv[1] if len(sys.argv) > 1 and not sys.argv[1].startswith("--") else "conformance/src"
+# The layers, lowest first (README, "The layers"): a module may name only those before it.
+ORDER = ["errors", "transport", "protocol", "rules", "records", "generate", "scenarios",
+         "checks", "suggest", "report", "config", "runner", "fuzzing", "harness"]
+# Names at the crate root (`crate::Result`, `crate::Error`): re-exports of `errors`.
+ROOT = {"Result": "errors", "Error": "errors"}
 MAX_FN = int(sys.argv[sys.argv.index("--max-fn") + 1]) if "--max-fn" in sys.argv else 120
 
 
@@ -195,6 +201,15 @@ def main():
             for b in sorted(edges.get(a, {})):
                 if b in comp:
                     print(f"  {a} -> {b}: {', '.join(sorted(edges[a][b]))}")
+    for a in sorted(edges):
+        for b in sorted(edges[a]):
+            b_mod = ROOT.get(b, b)
+            if a not in ORDER or b_mod not in ORDER:
+                bad = True
+                print(f"module not in the layer order: {a if a not in ORDER else b_mod}")
+            elif ORDER.index(b_mod) > ORDER.index(a):
+                bad = True
+                print(f"{a} names {b_mod}, a layer above it: {', '.join(sorted(edges[a][b]))}")
     for length, path, line, name in sorted(fns, reverse=True):
         bad = True
         print(f"function over {MAX_FN} lines: {path}:{line} {name} ({length} lines)")
@@ -202,7 +217,8 @@ def main():
         for a in sorted(edges):
             print(a, "->", " ".join(sorted(edges[a])))
     if not bad:
-        print("import scan: no cycle between top-level modules, no function over", MAX_FN, "lines")
+        print("import scan: every top-level module names only layers beneath it (no cycle),",
+              "no function over", MAX_FN, "lines")
     sys.exit(1 if bad else 0)
 
 

@@ -18,10 +18,12 @@
 //! The items above are the public API. The modules below are public only because the
 //! `mcp-conformance` binary, the fuzz crate (`fuzz/`) and the suite's own tests need
 //! them; they are hidden from the docs and may change in any release. The data flows one
-//! way and they show it: `transport` (bytes to and from a server) -> `protocol`
-//! (JSON-RPC, revisions, schemas, the client session) -> `scenarios` (scripted and
-//! generated conversations) -> `checks` (the catalog and the rule book) -> `report` (one
-//! run model, several renderers); `runner` ties them together.
+//! way and they show it (no module names one to its right): `transport` (bytes and HTTP to
+//! and from a server) -> `protocol` (JSON-RPC, revisions, schemas, the client session) ->
+//! `rules` (the rule book: check ids, failure kinds, rules on one message or exchange) ->
+//! `records` (what a conversation recorded, as plain data) -> `scenarios` (scripted and
+//! generated conversations) -> `checks` (the catalog's judges) -> `report` (one run model,
+//! several renderers); `runner` ties them together (README, "The layers").
 #![deny(missing_docs)]
 
 #[doc(hidden)]
