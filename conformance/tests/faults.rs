@@ -1,43 +1,36 @@
 //! Every check is proven able to fail, and the reference server passes them all.
 //!
-//! `EXPECTATIONS` is the one table that says, for each fault of the reference server,
-//! which checks must come out `fail` or `warn` (and in which revisions). The test walks
-//! it: a listed check must have exactly its listed status, every other check must pass
-//! or skip. A row runs only in the revisions its expectations name (every revision when
-//! one says `ALL`). A second test requires every catalog check to appear in the table, so
-//! a check that no fault can make fail is caught as a defect.
+//! `EXPECTATIONS` is the one table that says, for each fault of the reference server over
+//! stdio, which checks must come out `fail` or `warn` (and in which revisions), and
+//! `REFERENCE_SKIPS` the skips the reference server's own run may show, each with its
+//! why. `common::expect` walks them, as it walks the HTTP tables: a listed check must have
+//! exactly its listed status, every other check must pass or skip. A row runs only in the
+//! revisions its expectations name (every revision when one says `ALL`). Another test
+//! requires every catalog check to appear in the table, so a check that no fault can make
+//! fail is caught as a defect.
 
 use std::time::Duration;
 
 mod common;
 
-use mcp_conformance::checks::{Status, CATALOG};
-use mcp_conformance::protocol::{Revision, SessionConfig, REVISIONS};
+use common::expect::{
+    self, Row, Skip, Table, ALL, ANY_CHECK, LEGACY, R1, R1_R2, R1_R3, R2, R3, R3_R4, R3_UP, R4,
+    R4_UP, R5, STDIO,
+};
+use mcp_conformance::checks::Status;
+use mcp_conformance::protocol::SessionConfig;
 use mcp_conformance::report::{render_text, render_text_with, Detail, RunReport, TextOptions};
-use mcp_conformance::runner::RunConfig;
-use mcp_conformance::transport::ServerCommand;
-use reference_server::Fault;
 
 use Status::{Fail, Warn};
 
-/// Every revision.
-const ALL: &[&str] = &[];
-/// The handshake revisions: where the property phase runs (not yet in 2026-07-28) and
-/// where faults that act on the handshake or on legacy traffic only can show.
-const LEGACY: &[&str] = &["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
-const R1: &[&str] = &["2024-11-05"];
-const R1_R2: &[&str] = &["2024-11-05", "2025-03-26"];
-const R1_R3: &[&str] = &["2024-11-05", "2025-03-26", "2025-06-18"];
-const R3_R4: &[&str] = &["2025-06-18", "2025-11-25"];
-const R3_UP: &[&str] = &["2025-06-18", "2025-11-25", "2026-07-28"];
-const R4: &[&str] = &["2025-11-25"];
-const R4_UP: &[&str] = &["2025-11-25", "2026-07-28"];
-const R5: &[&str] = &["2026-07-28"];
-
-/// A check that must come out with a status, in some revisions (`ALL`: every one).
-use common::Expect;
-/// A fault and what it must do; every check not listed must pass or skip.
-type Row = (&'static str, &'static [Expect]);
+/// The stdio faults' table, walked by `common::expect`.
+const TABLE: Table = Table {
+    transport: STDIO,
+    rows: EXPECTATIONS,
+    skips: REFERENCE_SKIPS,
+    late: SHORT_WAITS,
+    waits: session_config,
+};
 
 const EXPECTATIONS: &[Row] = &[
     // -- JSON-RPC base and stdio --
@@ -123,12 +116,12 @@ const EXPECTATIONS: &[Row] = &[
     ),
     (
         "version-unsupported-answer",
-        &[("lc-version-echo", Fail, &["2025-06-18"])],
+        &[("lc-version-echo", Fail, R3)],
     ),
     ("version-error", &[("lc-version-fallback", Warn, LEGACY)]),
     ("ignore-stdin-eof", &[("lc-shutdown-stdio", Warn, ALL)]),
     // Operation rule: a SHOULD before 2025-06-18, a MUST from it.
-    ("batch-ignored", &[("rpc-batch", Fail, &["2025-03-26"])]),
+    ("batch-ignored", &[("rpc-batch", Fail, R2)]),
     (
         "roots-request",
         &[
@@ -426,10 +419,7 @@ const EXPECTATIONS: &[Row] = &[
         "ping-before-initialized-refused",
         &[("lc-ping-before-initialized", Warn, LEGACY)],
     ),
-    (
-        "batch-empty-array",
-        &[("rpc-batch-response", Fail, &["2025-03-26"])],
-    ),
+    ("batch-empty-array", &[("rpc-batch-response", Fail, R2)]),
     (
         "cancel-malformed-answered",
         &[("cancel-ignore-invalid", Fail, ALL)],
@@ -457,17 +447,18 @@ const SHORT_WAITS: &[&str] = &[
     "ignore-stdin-eof",
 ];
 
-/// The waits for one run: short for the faults in [`SHORT_WAITS`], the defaults else.
-fn session_config(fault: Option<&str>) -> SessionConfig {
+/// The waits for one fault's run: short for the faults in [`SHORT_WAITS`], the defaults
+/// else (the reference server's own run gets the defaults too).
+fn session_config(fault: &str) -> SessionConfig {
     // The flood comes as stdin closes: the row is about the flood, so the grace for the
     // server to write it out and exit is long enough for a loaded machine.
-    if fault == Some("flood-on-stdin-eof") {
+    if fault == "flood-on-stdin-eof" {
         return SessionConfig {
             shutdown_grace: Duration::from_secs(30),
             ..SessionConfig::default()
         };
     }
-    if fault.is_some_and(|f| SHORT_WAITS.contains(&f)) {
+    if SHORT_WAITS.contains(&fault) {
         SessionConfig {
             timeout: Duration::from_secs(2),
             shutdown_grace: Duration::from_secs(1),
@@ -478,15 +469,32 @@ fn session_config(fault: Option<&str>) -> SessionConfig {
     }
 }
 
-/// Skips the reference server may show: checks outside their revisions, and list_changed
-/// checks (the reference tool list never changes, so it never notifies).
-/// The property phase does not run in 2026-07-28 yet, and the reference server is
-/// dual-era by default, so the rule for modern-only servers skips.
-const REFERENCE_SKIPS: &[&str] = &[
-    "applies to revisions",
-    "sent no notifications/tools/list_changed",
-    "the property phase does not run in 2026-07-28 yet",
-    "a dual-era server, which the rule does not bind",
+/// The skips the reference server's own run shows over stdio, each with its reason.
+const REFERENCE_SKIPS: &[Skip] = &[
+    Skip {
+        check: ANY_CHECK,
+        revisions: ALL,
+        matching: "applies to revisions",
+        why: "the check is not for this revision or this transport",
+    },
+    Skip {
+        check: "lcn-shape",
+        revisions: ALL,
+        matching: "sent no notifications/tools/list_changed",
+        why: "the reference tool list never changes, so it never notifies",
+    },
+    Skip {
+        check: "lcn-not-undeclared",
+        revisions: LEGACY,
+        matching: "sent no notifications/tools/list_changed",
+        why: "the reference tool list never changes, so it never notifies",
+    },
+    Skip {
+        check: "m-init-reject",
+        revisions: R5,
+        matching: "a dual-era server, which the rule does not bind",
+        why: "the reference server is dual-era by default; the rule binds modern-only servers",
+    },
 ];
 
 /// The text report with what differs between machines and releases replaced by
@@ -539,76 +547,9 @@ fn snapshot_settings() -> insta::Settings {
     settings
 }
 
-/// The revisions these ids name, in the suite's order; every revision for `ALL` (empty).
-fn revisions(ids: &[&str]) -> Vec<&'static Revision> {
-    REVISIONS
-        .iter()
-        .filter(|r| ids.is_empty() || ids.contains(&r.id))
-        .collect()
-}
-
-/// The revisions a row must run in: every one when an expectation says `ALL`, else the
-/// ones its expectations name.
-fn revisions_for(expected: &[Expect]) -> Vec<&'static Revision> {
-    if expected.iter().any(|(_, _, ids)| ids.is_empty()) {
-        return revisions(ALL);
-    }
-    let named: Vec<&str> = expected
-        .iter()
-        .flat_map(|(_, _, ids)| ids.iter().copied())
-        .collect();
-    revisions(&named)
-}
-
-fn run_reference(fault: Option<&str>, revisions: Vec<&'static Revision>) -> RunReport {
-    let mut args = vec!["reference-server".to_string()];
-    if let Some(f) = fault {
-        args.extend(["--fault".to_string(), f.to_string()]);
-    }
-    let mut config = RunConfig::new(ServerCommand::new(
-        env!("CARGO_BIN_EXE_mcp-conformance"),
-        args,
-    ));
-    config.reference = true;
-    config.revisions = revisions;
-    config.session = session_config(fault);
-    // The rows already run in parallel threads; revisions one at a time within a row
-    // keep the number of live servers what the machine can answer within the timeouts.
-    config.jobs = 1;
-    common::run_blocking(&config)
-}
-
-/// The mismatches between a report and a row, empty when the row holds.
-fn mismatches(report: &RunReport, row: &Row) -> Vec<String> {
-    let (fault, expected) = row;
-    common::mismatches(report, expected)
-        .into_iter()
-        .map(|m| format!("{fault}: {m}"))
-        .collect()
-}
-
 #[test]
 fn reference_server_passes_every_check_in_every_revision() {
-    let report = run_reference(None, revisions(ALL));
-    assert_eq!(report.revisions.len(), REVISIONS.len());
-    let bad: Vec<_> = report
-        .revisions
-        .iter()
-        .flat_map(|r| r.results.iter().map(move |c| (r.revision, c)))
-        .filter(|(_, c)| match c.status {
-            Status::Pass => false,
-            Status::Skip => !REFERENCE_SKIPS.iter().any(|why| c.message.contains(why)),
-            Status::Fail | Status::Warn => true,
-        })
-        .map(|(rev, c)| format!("{rev} {} {:?}: {}", c.check, c.status, c.message))
-        .collect();
-    assert!(
-        bad.is_empty(),
-        "{}\n{}",
-        bad.join("\n"),
-        render_text(&report)
-    );
-    assert_eq!(report.summary.fail + report.summary.warn, 0);
+    let report = expect::reference_passes(&TABLE);
     snapshot_settings().bind(|| {
         // Verbose: every pass and not-applicable line, so that a changed pass message is
         // reviewed too (the default report shows findings only).
@@ -636,36 +577,14 @@ fn reference_server_passes_every_check_in_every_revision() {
 /// also broke an unlisted check in a revision its row does not run would go unnoticed
 /// here. The reference server's own run (above) still covers every revision, and so do
 /// the rows with `ALL`. Each fault's snapshot likewise shows the revisions run.
+///
+/// Faults run in parallel threads: most take a second or two of CPU (the property
+/// phase). The SHORT_WAITS ones wait out short timeouts, so they run after the others,
+/// on an idle machine: next to seventy busy runs on two cores, their 2 s waits were
+/// outlasted by a server merely waiting for the CPU.
 #[test]
 fn each_fault_fails_exactly_its_checks() {
-    // Faults run in parallel threads: most take a second or two of CPU (the property
-    // phase). The SHORT_WAITS ones wait out short timeouts, so they run after the others,
-    // on an idle machine: next to seventy busy runs on two cores, their 2 s waits were
-    // outlasted by a server merely waiting for the CPU.
-    let run = |short: bool| {
-        let handles: Vec<_> = EXPECTATIONS
-            .iter()
-            .filter(|row| SHORT_WAITS.contains(&row.0) == short)
-            .map(|row| {
-                std::thread::spawn(move || (row, run_reference(Some(row.0), revisions_for(row.1))))
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().expect("fault thread"))
-            .collect::<Vec<(&Row, RunReport)>>()
-    };
-    let mut reports = run(false);
-    reports.extend(run(true));
-    let mut problems = Vec::new();
-    for (row, report) in &reports {
-        let found = mismatches(report, row);
-        if !found.is_empty() {
-            problems.extend(found);
-            problems.push(render_text(report));
-        }
-    }
-    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    let reports = expect::faults_fail_exactly_their_checks(&TABLE);
     // Only once every status is right are the whole reports compared with their snapshots.
     for (row, report) in &reports {
         snapshot_settings()
@@ -675,47 +594,14 @@ fn each_fault_fails_exactly_its_checks() {
 
 #[test]
 fn the_table_names_every_fault_and_only_real_ones() {
-    let mut in_table: Vec<&str> = EXPECTATIONS.iter().map(|r| r.0).collect();
-    let mut faults: Vec<&str> = Fault::ALL.iter().map(|f| f.name()).collect();
-    in_table.sort_unstable();
-    faults.sort_unstable();
-    assert_eq!(in_table, faults, "EXPECTATIONS and Fault::ALL disagree");
-    for fault in SHORT_WAITS {
-        assert!(in_table.contains(fault), "SHORT_WAITS names {fault}");
-    }
-    for (_, expected) in EXPECTATIONS {
-        assert!(!expected.is_empty());
-        for (id, _, revisions) in *expected {
-            assert!(
-                mcp_conformance::checks::find(id).is_some(),
-                "unknown check {id}"
-            );
-            for rev in *revisions {
-                assert!(
-                    REVISIONS.iter().any(|r| r.id == *rev),
-                    "unknown revision {rev}"
-                );
-            }
-        }
-    }
+    expect::table_names_every_fault(&TABLE);
 }
 
+/// The Streamable HTTP and HTTP+SSE checks are proven by their own faults, in
+/// tests/http.rs, http_sse.rs and http_modern.rs.
 #[test]
 fn every_check_can_fail() {
-    let proven: Vec<&str> = EXPECTATIONS
-        .iter()
-        .flat_map(|(_, expected)| expected.iter().map(|(id, _, _)| *id))
-        .collect();
-    // The Streamable HTTP checks are proven by the HTTP faults, in tests/http.rs.
-    let unproven: Vec<&str> = CATALOG
-        .iter()
-        .map(|c| c.id.as_str())
-        .filter(|id| !proven.contains(id) && !id.starts_with("http-") && !id.starts_with("sse-"))
-        .collect();
-    assert!(
-        unproven.is_empty(),
-        "checks no fault makes fail: {unproven:?}"
-    );
+    expect::every_check_can_fail(&TABLE);
 }
 
 #[test]
@@ -733,7 +619,7 @@ fn schema_failures_carry_a_hint_for_common_mistakes() {
         ("no-server-info", "serverInfo"),
     ] {
         // Only 2025-11-25 is read.
-        let report = run_reference(Some(fault), revisions(R4));
+        let report = expect::run_fault(&TABLE, fault, R4);
         let result = report
             .result("2025-11-25", "schema-server-messages")
             .unwrap();

@@ -3,34 +3,32 @@
 //! fault fails exactly its check, and hostile HTTP servers (one that never answers, one
 //! whose SSE stream never ends) yield findings without a hang or a leftover process.
 //!
-//! A table like `faults.rs`'s, for the faults that exist only in the HTTP mode
-//! (`reference_server::HttpFault`).
+//! A table like `faults.rs`'s, walked by the same machinery (`common::expect`), for the
+//! faults that exist only in the HTTP mode (`reference_server::HttpFault`, but the
+//! `http-m-*` ones of tests/http_modern.rs).
 
 use std::sync::mpsc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 mod common;
 
-use common::Expect;
+use common::expect::{self, Row, Skip, Table, ALL, ANY_CHECK, R3_R4, R4, STREAMABLE_HTTP};
 use mcp_conformance::checks::Status;
-use mcp_conformance::protocol::{Revision, SessionConfig, REVISIONS};
+use mcp_conformance::protocol::SessionConfig;
 use mcp_conformance::report::{render_text, RunReport};
 use mcp_conformance::runner::RunConfig;
 use mcp_conformance::transport::{HttpTarget, ServerCommand};
-use reference_server::HttpFault;
 
 use Status::{Fail, Warn};
 
-/// Every revision run over HTTP.
-const ALL: &[&str] = &[];
-const R3_UP: &[&str] = &["2025-06-18", "2025-11-25"];
-/// The session-based Streamable HTTP revisions judged here (2026-07-28, stateless, and
-/// its `http-m-*` faults and checks are tests/http_modern.rs's).
-const HTTP_REVISIONS: &[&str] = &["2025-03-26", "2025-06-18", "2025-11-25"];
-/// The prefix of the 2026-07-28 HTTP faults and checks, proven in tests/http_modern.rs.
-const MODERN_PREFIX: &str = "http-m-";
-
-type Row = (&'static str, &'static [Expect]);
+/// The Streamable HTTP faults' table, walked by `common::expect`.
+const TABLE: Table = Table {
+    transport: STREAMABLE_HTTP,
+    rows: EXPECTATIONS,
+    skips: REFERENCE_SKIPS,
+    late: &[],
+    waits: expect::default_waits,
+};
 
 const EXPECTATIONS: &[Row] = &[
     (
@@ -51,7 +49,7 @@ const EXPECTATIONS: &[Row] = &[
     ),
     (
         "http-version-ignored",
-        &[("http-protocol-version", Fail, R3_UP)],
+        &[("http-protocol-version", Fail, R3_R4)],
     ),
     ("http-origin-ignored", &[("http-origin", Fail, ALL)]),
     (
@@ -68,22 +66,36 @@ const EXPECTATIONS: &[Row] = &[
     ("http-response-twice", &[("http-response-once", Fail, ALL)]),
 ];
 
-/// Skips the reference server may show over HTTP: checks outside their revisions, the
-/// list_changed checks (its tool list never changes) and the stdio shutdown.
-const REFERENCE_SKIPS: &[&str] = &[
-    "applies to revisions",
-    "sent no notifications/tools/list_changed",
-    "applies to servers on stdio only",
+/// The skips the reference server's own run shows over Streamable HTTP, each with its
+/// reason.
+const REFERENCE_SKIPS: &[Skip] = &[
+    Skip {
+        check: ANY_CHECK,
+        revisions: ALL,
+        matching: "applies to revisions",
+        why: "the check is not for this revision or this transport",
+    },
+    Skip {
+        check: "lcn-shape",
+        revisions: ALL,
+        matching: "sent no notifications/tools/list_changed",
+        why: "the reference tool list never changes, so it never notifies",
+    },
+    Skip {
+        check: "lcn-not-undeclared",
+        revisions: ALL,
+        matching: "sent no notifications/tools/list_changed",
+        why: "the reference tool list never changes, so it never notifies",
+    },
+    Skip {
+        check: "lc-shutdown-stdio",
+        revisions: ALL,
+        matching: "applies to servers on stdio only",
+        why: "closing stdin is how a stdio server is shut down; over HTTP there is none",
+    },
 ];
 
 use common::free_port;
-
-fn revisions(ids: &[&str]) -> Vec<&'static Revision> {
-    REVISIONS
-        .iter()
-        .filter(|r| HTTP_REVISIONS.contains(&r.id) && (ids.is_empty() || ids.contains(&r.id)))
-        .collect()
-}
 
 /// A run against `program args` started by the runner and reached at its URL.
 fn config(program: &str, args: Vec<String>, port: u16, session: SessionConfig) -> RunConfig {
@@ -99,153 +111,28 @@ fn config(program: &str, args: Vec<String>, port: u16, session: SessionConfig) -
     config
 }
 
-fn run_reference(http_fault: Option<&str>, revisions: Vec<&'static Revision>) -> RunReport {
-    let port = free_port();
-    let mut args = vec![
-        "reference-server".to_string(),
-        "--http".to_string(),
-        port.to_string(),
-    ];
-    if let Some(f) = http_fault {
-        args.extend(["--http-fault".to_string(), f.to_string()]);
-    }
-    let mut config = config(
-        env!("CARGO_BIN_EXE_mcp-conformance"),
-        args,
-        port,
-        SessionConfig::default(),
-    );
-    config.reference = true;
-    config.revisions = revisions;
-    common::run_blocking(&config)
-}
-
+/// The HTTP checks are judged, not skipped, wherever their rows apply.
 #[test]
 fn reference_server_over_http_passes_every_check() {
-    let started = Instant::now();
-    let report = run_reference(None, revisions(ALL));
-    eprintln!(
-        "reference server over HTTP, {} revisions: {:.2} s",
-        report.revisions.len(),
-        started.elapsed().as_secs_f64()
-    );
-    assert_eq!(report.target.transport, "streamable-http");
-    assert_eq!(report.revisions.len(), HTTP_REVISIONS.len());
-    let bad: Vec<_> = report
-        .revisions
-        .iter()
-        .flat_map(|r| r.results.iter().map(move |c| (r.revision, c)))
-        .filter(|(_, c)| match c.status {
-            Status::Pass => false,
-            Status::Skip => !REFERENCE_SKIPS.iter().any(|why| c.message.contains(why)),
-            Status::Fail | Status::Warn => true,
-        })
-        .map(|(rev, c)| format!("{rev} {} {:?}: {}", c.check, c.status, c.message))
-        .collect();
-    assert!(
-        bad.is_empty(),
-        "{}\n{}",
-        bad.join("\n"),
-        render_text(&report)
-    );
-    assert_eq!(report.summary.fail + report.summary.warn, 0);
-    // The HTTP checks were judged, not skipped, wherever they apply.
-    for (id, _, revs) in EXPECTATIONS.iter().flat_map(|(_, e)| e.iter()) {
-        for rev in &report.revisions {
-            if !revs.is_empty() && !revs.contains(&rev.revision) {
-                continue;
-            }
-            let result = rev.results.iter().find(|c| c.check == *id).unwrap();
-            assert_eq!(
-                result.status,
-                Status::Pass,
-                "{} {id}: {}",
-                rev.revision,
-                result.message
-            );
-        }
-    }
-    let text = render_text(&report);
-    assert!(text.contains("over streamable-http"), "{text}");
-    assert!(
-        !text.contains("test-secret"),
-        "a header value leaked:\n{text}"
-    );
+    expect::reference_passes(&TABLE);
 }
 
 #[test]
 fn each_http_fault_fails_exactly_its_check() {
-    let handles: Vec<_> = EXPECTATIONS
-        .iter()
-        .map(|row| {
-            std::thread::spawn(move || {
-                let revs = if row.1.iter().any(|(_, _, r)| r.is_empty()) {
-                    revisions(ALL)
-                } else {
-                    revisions(
-                        row.1
-                            .iter()
-                            .flat_map(|(_, _, r)| r.iter().copied())
-                            .collect::<Vec<_>>()
-                            .as_slice(),
-                    )
-                };
-                (row, run_reference(Some(row.0), revs))
-            })
-        })
-        .collect();
-    let mut problems = Vec::new();
-    for handle in handles {
-        let (row, report) = handle.join().expect("fault thread");
-        let found = common::mismatches(&report, row.1);
-        if !found.is_empty() {
-            problems.extend(found.into_iter().map(|m| format!("{}: {m}", row.0)));
-            problems.push(render_text(&report));
-        }
-    }
-    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    expect::faults_fail_exactly_their_checks(&TABLE);
 }
 
 #[test]
 fn the_table_names_every_http_fault() {
-    let mut in_table: Vec<&str> = EXPECTATIONS.iter().map(|r| r.0).collect();
-    let mut faults: Vec<&str> = HttpFault::ALL
-        .iter()
-        .map(|f| f.name())
-        .filter(|n| !n.starts_with(MODERN_PREFIX))
-        .collect();
-    in_table.sort_unstable();
-    faults.sort_unstable();
-    assert_eq!(in_table, faults);
-    for (_, expected) in EXPECTATIONS {
-        for (id, _, _) in *expected {
-            assert!(
-                mcp_conformance::checks::find(id).is_some(),
-                "unknown check {id}"
-            );
-        }
-    }
+    expect::table_names_every_fault(&TABLE);
 }
 
 /// Every Streamable HTTP check (`http-*`) is made to fail by an HTTP fault here (the stdio
-/// table in tests/faults.rs leaves them to this one).
+/// table in tests/faults.rs leaves them to this one, and the `http-m-*` ones to
+/// tests/http_modern.rs).
 #[test]
 fn every_http_check_can_fail() {
-    let proven: Vec<&str> = EXPECTATIONS
-        .iter()
-        .flat_map(|(_, expected)| expected.iter().map(|(id, _, _)| *id))
-        .collect();
-    let unproven: Vec<&str> = mcp_conformance::checks::CATALOG
-        .iter()
-        .map(|c| c.id.as_str())
-        .filter(|id| {
-            id.starts_with("http-") && !id.starts_with(MODERN_PREFIX) && !proven.contains(id)
-        })
-        .collect();
-    assert!(
-        unproven.is_empty(),
-        "HTTP checks no fault makes fail: {unproven:?}"
-    );
+    expect::every_check_can_fail(&TABLE);
 }
 
 /// The libtest harness named by a URL (`Suite::url`) judges a server that is already
@@ -331,7 +218,7 @@ fn run_hostile(kind: &str) -> (RunReport, u32) {
         port,
         session,
     );
-    config.revisions = revisions(&["2025-11-25"]);
+    config.revisions = expect::revisions(&STREAMABLE_HTTP, R4);
     config.properties = None;
     // A guard against a hang (the test fails instead of never ending), not a timing.
     let (tx, rx) = mpsc::channel();

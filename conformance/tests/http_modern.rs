@@ -3,159 +3,129 @@
 //! its check, and every `http-m-*` check is proven able to fail here (tests/http.rs leaves
 //! them to this file, as tests/faults.rs leaves every `http-` id to tests/http.rs).
 //!
-//! A table like `faults.rs`'s, for the faults of `reference_server::HttpFault` whose names
-//! start with `http-m-`. They run against a modern-only server: `http-m-legacy-traffic`
-//! binds only those, and `http-m-headers` judges a request without `MCP-Protocol-Version`
-//! only there.
-
-use std::time::Instant;
+//! A table like `faults.rs`'s, walked by the same machinery (`common::expect`), for the
+//! faults of `reference_server::HttpFault` whose names start with `http-m-`. They run
+//! against a modern-only server: `http-m-legacy-traffic` binds only those, and
+//! `http-m-headers` judges a request without `MCP-Protocol-Version` only there.
 
 mod common;
 
-use common::Expect;
+use common::expect::{self, Row, Skip, Table, Transport, ALL, ANY_CHECK, HTTP_2026};
 use mcp_conformance::checks::Status;
-use mcp_conformance::protocol::{Revision, SessionConfig};
-use mcp_conformance::report::{render_text, RunReport};
-use mcp_conformance::runner::RunConfig;
-use mcp_conformance::transport::{HttpTarget, ServerCommand};
-use reference_server::HttpFault;
+use mcp_conformance::protocol::SessionConfig;
 
 use Status::{Fail, Warn};
 
 const MODERN: &str = "2026-07-28";
-/// The prefix of the modern HTTP faults and checks.
-const PREFIX: &str = "http-m-";
 
-type Row = (&'static str, &'static [Expect]);
+/// The 2026-07-28 HTTP faults' table, walked by `common::expect` against a modern-only
+/// server.
+const TABLE: Table = Table {
+    transport: HTTP_2026,
+    rows: EXPECTATIONS,
+    skips: REFERENCE_SKIPS,
+    late: &[],
+    waits: expect::default_waits,
+};
 
+/// `ALL`: 2026-07-28, the one revision run.
 const EXPECTATIONS: &[Row] = &[
-    ("http-m-headers-ignored", &[("http-m-headers", Fail, &[])]),
-    ("http-m-unknown-200", &[("http-m-404", Fail, &[])]),
-    ("http-m-error-200", &[("http-m-status", Fail, &[])]),
+    ("http-m-headers-ignored", &[("http-m-headers", Fail, ALL)]),
+    ("http-m-unknown-200", &[("http-m-404", Fail, ALL)]),
+    ("http-m-error-200", &[("http-m-status", Fail, ALL)]),
     (
         "http-m-param-ignored",
-        &[("http-m-param-header", Fail, &[])],
+        &[("http-m-param-header", Fail, ALL)],
     ),
     (
         "http-m-session-minted",
-        &[("http-m-legacy-traffic", Warn, &[])],
+        &[("http-m-legacy-traffic", Warn, ALL)],
     ),
 ];
 
-/// Skips the reference server may show in 2026-07-28 over HTTP, each with its reason.
-const REFERENCE_SKIPS: &[&str] = &[
-    // Checks of other revisions.
-    "applies to revisions",
-    // Its tool list never changes.
-    "sent no notifications/tools/list_changed",
-    // lc-shutdown-stdio.
-    "applies to servers on stdio only",
-    // cancel-r5, cancel-ignore-invalid: closing the stream is the cancellation.
-    "notifications/cancelled is not sent",
-    // m-init-reject and http-m-legacy-traffic, for the dual-era server only.
-    "initialize succeeded: a dual-era server",
-    "the server also speaks the initialize-based revisions",
+/// The skips the reference server's own run shows in 2026-07-28 over HTTP, each with its
+/// reason.
+const REFERENCE_SKIPS: &[Skip] = &[
+    Skip {
+        check: ANY_CHECK,
+        revisions: ALL,
+        matching: "applies to revisions",
+        why: "the check is not for this revision or this transport",
+    },
+    Skip {
+        check: "lcn-shape",
+        revisions: ALL,
+        matching: "sent no notifications/tools/list_changed",
+        why: "the reference tool list never changes, so it never notifies",
+    },
+    Skip {
+        check: "lc-shutdown-stdio",
+        revisions: ALL,
+        matching: "applies to servers on stdio only",
+        why: "closing stdin is how a stdio server is shut down; over HTTP there is none",
+    },
+    Skip {
+        check: "cancel-r5",
+        revisions: ALL,
+        matching: "notifications/cancelled is not sent",
+        why: "over HTTP, closing the request's stream is the cancellation",
+    },
+    Skip {
+        check: "cancel-ignore-invalid",
+        revisions: ALL,
+        matching: "notifications/cancelled is not sent",
+        why: "over HTTP, closing the request's stream is the cancellation",
+    },
+];
+
+/// The skips a dual-era reference server shows besides [`REFERENCE_SKIPS`].
+const DUAL_ERA_SKIPS: &[Skip] = &[
+    Skip {
+        check: "m-init-reject",
+        revisions: ALL,
+        matching: "initialize succeeded: a dual-era server",
+        why: "the rule binds modern-only servers",
+    },
+    Skip {
+        check: "http-m-legacy-traffic",
+        revisions: ALL,
+        matching: "the server also speaks the initialize-based revisions",
+        why: "the rule binds modern-only servers",
+    },
 ];
 
 use common::free_port;
 
-/// A run of 2026-07-28 against the reference server's HTTP mode, started by the runner.
-fn run_reference(era: &str, http_fault: Option<&str>) -> RunReport {
-    let port = free_port();
-    let mut args: Vec<String> = [
-        "reference-server",
-        "--http",
-        &port.to_string(),
-        "--era",
-        era,
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect();
-    if let Some(f) = http_fault {
-        args.extend(["--http-fault".to_string(), f.to_string()]);
+/// The transport against the reference server of `era` (`dual`, `modern`, `legacy`).
+fn era(era: &'static str) -> Transport {
+    Transport {
+        era: Some(era),
+        ..HTTP_2026
     }
-    let mut command = ServerCommand::new(env!("CARGO_BIN_EXE_mcp-conformance"), args);
-    command.http = Some(HttpTarget {
-        url: format!("http://127.0.0.1:{port}/mcp"),
-        headers: vec![("Authorization".into(), "Bearer test-secret".into())],
-        ca_certs: Vec::new(),
-    });
-    let mut config = RunConfig::new(command);
-    config.session = SessionConfig::default();
-    config.jobs = 1;
-    config.reference = true;
-    config.revisions = vec![Revision::named(MODERN).expect("2026-07-28 is known")];
-    common::run_blocking(&config)
 }
 
-fn assert_passes(era: &str) {
-    let started = Instant::now();
-    let report = run_reference(era, None);
-    eprintln!(
-        "reference server ({era}) over HTTP, 2026-07-28: {:.2} s",
-        started.elapsed().as_secs_f64()
-    );
-    assert_eq!(report.target.transport, "streamable-http");
-    assert_eq!(report.revisions.len(), 1);
-    assert!(
-        report.not_spoken(MODERN).is_none(),
-        "{}",
-        render_text(&report)
-    );
-    let bad: Vec<String> = report.revisions[0]
-        .results
-        .iter()
-        .filter(|c| match c.status {
-            Status::Pass => false,
-            Status::Skip => !REFERENCE_SKIPS.iter().any(|why| c.message.contains(why)),
-            Status::Fail | Status::Warn => true,
-        })
-        .map(|c| format!("{} {:?}: {}", c.check, c.status, c.message))
-        .collect();
-    assert!(
-        bad.is_empty(),
-        "{}\n{}",
-        bad.join("\n"),
-        render_text(&report)
-    );
-    // The modern HTTP checks were judged, not skipped (the legacy-traffic one only binds
-    // a modern-only server).
-    for (_, expected) in EXPECTATIONS {
-        for (id, _, _) in *expected {
-            let result = report.revisions[0]
-                .results
-                .iter()
-                .find(|c| c.check == *id)
-                .unwrap();
-            let judged = era == "modern" || *id != "http-m-legacy-traffic";
-            if judged {
-                assert_eq!(result.status, Status::Pass, "{id}: {}", result.message);
-            }
-        }
-    }
-    let text = render_text(&report);
-    assert!(
-        !text.contains("test-secret"),
-        "a header value leaked:\n{text}"
-    );
-}
-
+/// The modern HTTP checks were judged, not skipped (the legacy-traffic one only binds a
+/// modern-only server).
 #[test]
 fn dual_era_reference_server_passes_2026_07_28_over_http() {
-    assert_passes("dual");
+    let skips = [REFERENCE_SKIPS, DUAL_ERA_SKIPS].concat();
+    expect::reference_passes(&Table {
+        transport: era("dual"),
+        skips: &skips,
+        ..TABLE
+    });
 }
 
 #[test]
 fn modern_only_reference_server_passes_2026_07_28_over_http() {
-    assert_passes("modern");
+    expect::reference_passes(&TABLE);
 }
 
 /// A legacy-only server answers the opening modern POST with an HTTP error: the revision
 /// is not spoken, found from that answer (not by waiting out a timeout).
 #[test]
 fn a_legacy_only_server_does_not_speak_2026_07_28_over_http() {
-    let report = run_reference("legacy", None);
+    let report = expect::run(&era("legacy"), None, ALL, SessionConfig::default());
     let reason = report.not_spoken(MODERN).expect("not spoken");
     assert!(reason.contains("was answered with the error"), "{reason}");
     assert!(common::mismatches(&report, &[]).is_empty());
@@ -163,59 +133,18 @@ fn a_legacy_only_server_does_not_speak_2026_07_28_over_http() {
 
 #[test]
 fn each_modern_http_fault_fails_exactly_its_check() {
-    let handles: Vec<_> = EXPECTATIONS
-        .iter()
-        .map(|row| std::thread::spawn(move || (row, run_reference("modern", Some(row.0)))))
-        .collect();
-    let mut problems = Vec::new();
-    for handle in handles {
-        let (row, report) = handle.join().expect("fault thread");
-        let found = common::mismatches(&report, row.1);
-        if !found.is_empty() || report.not_spoken(MODERN).is_some() {
-            problems.extend(found.into_iter().map(|m| format!("{}: {m}", row.0)));
-            problems.push(render_text(&report));
-        }
-    }
-    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    expect::faults_fail_exactly_their_checks(&TABLE);
 }
 
 #[test]
 fn the_table_names_every_modern_http_fault() {
-    let mut in_table: Vec<&str> = EXPECTATIONS.iter().map(|r| r.0).collect();
-    let mut faults: Vec<&str> = HttpFault::ALL
-        .iter()
-        .map(|f| f.name())
-        .filter(|n| n.starts_with(PREFIX))
-        .collect();
-    in_table.sort_unstable();
-    faults.sort_unstable();
-    assert_eq!(in_table, faults);
-    for (_, expected) in EXPECTATIONS {
-        for (id, _, _) in *expected {
-            assert!(
-                mcp_conformance::checks::find(id).is_some(),
-                "unknown check {id}"
-            );
-        }
-    }
+    expect::table_names_every_fault(&TABLE);
 }
 
 /// Every 2026-07-28 Streamable HTTP check (`http-m-*`) is made to fail by a fault here.
 #[test]
 fn every_modern_http_check_can_fail() {
-    let proven: Vec<&str> = EXPECTATIONS
-        .iter()
-        .flat_map(|(_, expected)| expected.iter().map(|(id, _, _)| *id))
-        .collect();
-    let unproven: Vec<&str> = mcp_conformance::checks::CATALOG
-        .iter()
-        .map(|c| c.id.as_str())
-        .filter(|id| id.starts_with(PREFIX) && !proven.contains(id))
-        .collect();
-    assert!(
-        unproven.is_empty(),
-        "modern HTTP checks no fault makes fail: {unproven:?}"
-    );
+    expect::every_check_can_fail(&TABLE);
 }
 
 /// A case of `confirm_action` (whose `action` argument the reference server annotates

@@ -4,55 +4,69 @@
 //! not run over this transport, and a hostile server that never sends the endpoint event
 //! is a finding within the timeout, without a hang or a leftover process.
 //!
-//! A table like `faults.rs`'s, for the faults of the SSE mode (`reference_server::SseFault`).
+//! A table like `faults.rs`'s, walked by the same machinery (`common::expect`), for the
+//! faults of the SSE mode (`reference_server::SseFault`).
 
 use std::sync::mpsc;
 use std::time::Duration;
 
 mod common;
 
-use common::Expect;
+use common::expect::{self, Row, Skip, Table, ALL, ANY_CHECK, HTTP_SSE};
 use mcp_conformance::checks::Status;
-use mcp_conformance::protocol::{Revision, SessionConfig, TransportKind, REVISIONS};
-use mcp_conformance::report::{render_text, RunReport};
+use mcp_conformance::protocol::{SessionConfig, REVISIONS};
+use mcp_conformance::report::render_text;
 use mcp_conformance::runner::RunConfig;
 use mcp_conformance::transport::{HttpKind, HttpTarget, ServerCommand};
-use reference_server::SseFault;
 
 use Status::Fail;
 
-/// The one revision spoken over HTTP+SSE.
-const ALL: &[&str] = &[];
+/// The HTTP+SSE faults' table, walked by `common::expect`.
+const TABLE: Table = Table {
+    transport: HTTP_SSE,
+    rows: EXPECTATIONS,
+    skips: REFERENCE_SKIPS,
+    late: &[],
+    waits: expect::default_waits,
+};
 
-type Row = (&'static str, &'static [Expect]);
-
+/// `ALL`: the one revision spoken over HTTP+SSE.
 const EXPECTATIONS: &[Row] = &[
     ("sse-endpoint-late", &[("sse-endpoint-event", Fail, ALL)]),
     ("sse-wrong-event", &[("sse-message-event", Fail, ALL)]),
     ("sse-origin-ignored", &[("http-origin", Fail, ALL)]),
 ];
 
-/// Skips the reference server may show over HTTP+SSE: checks outside 2024-11-05, the
-/// list_changed checks (its tool list never changes) and the stdio shutdown.
-const REFERENCE_SKIPS: &[&str] = &[
-    "applies to revisions",
-    "sent no notifications/tools/list_changed",
-    "applies to servers on stdio only",
+/// The skips the reference server's own run shows in 2024-11-05 over HTTP+SSE, each with
+/// its reason.
+const REFERENCE_SKIPS: &[Skip] = &[
+    Skip {
+        check: ANY_CHECK,
+        revisions: ALL,
+        matching: "applies to revisions",
+        why: "the check is not for this revision or this transport",
+    },
+    Skip {
+        check: "lcn-shape",
+        revisions: ALL,
+        matching: "sent no notifications/tools/list_changed",
+        why: "the reference tool list never changes, so it never notifies",
+    },
+    Skip {
+        check: "lcn-not-undeclared",
+        revisions: ALL,
+        matching: "sent no notifications/tools/list_changed",
+        why: "the reference tool list never changes, so it never notifies",
+    },
+    Skip {
+        check: "lc-shutdown-stdio",
+        revisions: ALL,
+        matching: "applies to servers on stdio only",
+        why: "closing stdin is how a stdio server is shut down; over HTTP there is none",
+    },
 ];
 
 use common::free_port;
-
-fn sse_revisions() -> Vec<&'static Revision> {
-    REVISIONS
-        .iter()
-        .filter(|r| r.runs_over(TransportKind::HttpSse))
-        .collect()
-}
-
-/// Whether the revision named `id` is spoken over HTTP+SSE.
-fn over_sse(id: &str) -> bool {
-    Revision::find(id).is_some_and(|r| r.runs_over(TransportKind::HttpSse))
-}
 
 /// A run against `program args` started by the runner and reached at its SSE URL; the
 /// revisions HTTP+SSE does not speak are reported as not run, as the CLI does.
@@ -67,7 +81,7 @@ fn config(program: &str, args: Vec<String>, port: u16, session: SessionConfig) -
     let mut config = RunConfig::new(command);
     config.session = session;
     config.jobs = 1;
-    config.revisions = sse_revisions();
+    config.revisions = expect::revisions(&HTTP_SSE, ALL);
     config.not_run = REVISIONS
         .iter()
         .filter_map(|r| Some((r, r.not_spoken_over(HttpKind::Sse)?)))
@@ -75,109 +89,22 @@ fn config(program: &str, args: Vec<String>, port: u16, session: SessionConfig) -
     config
 }
 
-fn run_reference(sse_fault: Option<&str>) -> RunReport {
-    let port = free_port();
-    let mut args = vec![
-        "reference-server".to_string(),
-        "--sse".to_string(),
-        port.to_string(),
-    ];
-    if let Some(f) = sse_fault {
-        args.extend(["--sse-fault".to_string(), f.to_string()]);
-    }
-    let mut config = config(
-        env!("CARGO_BIN_EXE_mcp-conformance"),
-        args,
-        port,
-        SessionConfig::default(),
-    );
-    config.reference = true;
-    common::run_blocking(&config)
-}
-
+/// The other revisions are reported as not run over HTTP+SSE, and the SSE checks were
+/// judged, not skipped.
 #[test]
 fn reference_server_over_sse_passes_every_check_in_2024_11_05() {
-    let report = run_reference(None);
-    assert_eq!(report.target.transport, "sse");
-    let text = render_text(&report);
-    assert_eq!(report.revisions.len(), REVISIONS.len(), "{text}");
-    for rev in &report.revisions {
-        let not_run = report.not_spoken(rev.revision);
-        assert_eq!(
-            not_run.is_none(),
-            over_sse(rev.revision),
-            "{}: {not_run:?}",
-            rev.revision
-        );
-    }
-    let bad: Vec<_> = report
-        .revisions
-        .iter()
-        .filter(|r| over_sse(r.revision))
-        .flat_map(|r| r.results.iter().map(move |c| (r.revision, c)))
-        .filter(|(_, c)| match c.status {
-            Status::Pass => false,
-            Status::Skip => !REFERENCE_SKIPS.iter().any(|why| c.message.contains(why)),
-            Status::Fail | Status::Warn => true,
-        })
-        .map(|(rev, c)| format!("{rev} {} {:?}: {}", c.check, c.status, c.message))
-        .collect();
-    assert!(bad.is_empty(), "{}\n{text}", bad.join("\n"));
-    assert_eq!(report.summary.fail + report.summary.warn, 0);
-    // The SSE checks were judged, not skipped.
-    for (id, _, _) in EXPECTATIONS.iter().flat_map(|(_, e)| e.iter()) {
-        let result = report.result("2024-11-05", id).unwrap();
-        assert_eq!(result.status, Status::Pass, "{id}: {}", result.message);
-    }
-    assert!(text.contains("over sse"), "{text}");
-    assert!(
-        text.contains("== 2025-03-26: not run over sse, every check skipped"),
-        "{text}"
-    );
-    assert!(
-        !text.contains("test-secret"),
-        "a header value leaked:\n{text}"
-    );
+    expect::reference_passes(&TABLE);
 }
 
 #[test]
 fn each_sse_fault_fails_exactly_its_check() {
-    let handles: Vec<_> = EXPECTATIONS
-        .iter()
-        .map(|row| std::thread::spawn(move || (row, run_reference(Some(row.0)))))
-        .collect();
-    let mut problems = Vec::new();
-    for handle in handles {
-        let (row, report) = handle.join().expect("fault thread");
-        let found = common::mismatches(&report, row.1);
-        if !found.is_empty() {
-            problems.extend(found.into_iter().map(|m| format!("{}: {m}", row.0)));
-            problems.push(render_text(&report));
-        }
-    }
-    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    expect::faults_fail_exactly_their_checks(&TABLE);
 }
 
 #[test]
 fn the_table_names_every_sse_fault_and_proves_every_sse_check() {
-    let mut in_table: Vec<&str> = EXPECTATIONS.iter().map(|r| r.0).collect();
-    let mut faults: Vec<&str> = SseFault::ALL.iter().map(|f| f.name()).collect();
-    in_table.sort_unstable();
-    faults.sort_unstable();
-    assert_eq!(in_table, faults);
-    let proven: Vec<&str> = EXPECTATIONS
-        .iter()
-        .flat_map(|(_, expected)| expected.iter().map(|(id, _, _)| *id))
-        .collect();
-    let unproven: Vec<&str> = mcp_conformance::checks::CATALOG
-        .iter()
-        .map(|c| c.id.as_str())
-        .filter(|id| id.starts_with("sse-") && !proven.contains(id))
-        .collect();
-    assert!(
-        unproven.is_empty(),
-        "SSE checks no fault makes fail: {unproven:?}"
-    );
+    expect::table_names_every_fault(&TABLE);
+    expect::every_check_can_fail(&TABLE);
 }
 
 /// A hostile HTTP+SSE server in Python: its GET opens an event stream that carries

@@ -1,6 +1,9 @@
 //! Helpers shared by the integration tests: running the suite from a plain `#[test]`,
 //! matching a report against an expectation table, and telling whether a process is gone.
+//! [`expect`] is the machinery the reference server's fault tables share.
 #![allow(dead_code)] // each test binary uses its own subset
+
+pub mod expect;
 
 use mcp_conformance::checks::Status;
 use mcp_conformance::report::RunReport;
