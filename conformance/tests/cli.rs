@@ -420,10 +420,7 @@ fn run_case(index: usize, case: &Case) -> Result<(), String> {
     let mut outputs = Vec::new();
     for (args, code, stdout, stderr) in case.steps {
         // Chosen for each step, just before it runs (the server binds it at once).
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .and_then(|l| l.local_addr())
-            .map(|a| a.port().to_string())
-            .unwrap();
+        let port = common::free_port().to_string();
         let args: Vec<String> = args
             .iter()
             .map(|a| match *a {

@@ -409,10 +409,7 @@ fn python_sdk_server_over_http() {
 fn server_everything_sse() {
     let entry = third_party()
         .join("npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("a free port");
+    let port = common::free_port();
     let mut command = ServerCommand::new(
         node().to_string_lossy(),
         [entry.to_string_lossy().into_owned(), "sse".to_string()],

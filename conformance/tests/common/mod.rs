@@ -71,11 +71,22 @@ pub fn is_gone(pid: u32) -> bool {
     }
 }
 
-/// A port free a moment ago on 127.0.0.1 (the server binds it right after; a clash fails
-/// loudly).
+/// A port free a moment ago on 127.0.0.1 (the server binds it right after), never one this
+/// test process handed out before. Tests start servers from parallel threads: between a
+/// port's release here and its server's bind, the OS may hand the same port to another
+/// thread, whose server then fails to bind while its run talks to the first thread's
+/// server (a CI run saw `http-origin-ignored` judged on the `http-content-type` fault's
+/// server).
 pub fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("a free port")
+    static GIVEN: std::sync::Mutex<std::collections::BTreeSet<u16>> =
+        std::sync::Mutex::new(std::collections::BTreeSet::new());
+    loop {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .map(|a| a.port())
+            .expect("a free port");
+        if GIVEN.lock().unwrap_or_else(|e| e.into_inner()).insert(port) {
+            return port;
+        }
+    }
 }
