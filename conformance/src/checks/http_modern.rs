@@ -1,6 +1,6 @@
 //! Judges for the rules only 2026-07-28 Streamable HTTP has (streamable-http.mdx of that
 //! revision: Request Metadata, Server Validation, Backward Compatibility). Each reads the
-//! modern probes of the record's HTTP side ([`crate::transport::HttpModernProbe`]) and,
+//! modern probes of the record's HTTP side ([`crate::records::HttpModernProbe`]) and,
 //! for the error statuses, the scripted session's exchanges too. Over stdio, or when the
 //! server does not speak 2026-07-28, every judge here skips.
 //!

@@ -78,7 +78,7 @@ fn arguments_probe_tool<'a>(calls: &'a [ToolCall], revision: &Revision) -> Optio
 pub const MAX_LISTING_BYTES: usize = 8 * 1024 * 1024;
 
 /// Walks tools/list following `nextCursor`, at most `max_pages` pages and
-/// [`MAX_LISTING_BYTES`], stopping at a cursor seen before. Returns the pages and why
+/// `MAX_LISTING_BYTES`, stopping at a cursor seen before. Returns the pages and why
 /// the walk stopped early, if it did.
 pub async fn walk(session: &mut Session, max_pages: usize) -> (Vec<Exchange>, Option<String>) {
     let mut pages = Vec::new();

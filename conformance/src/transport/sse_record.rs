@@ -54,7 +54,7 @@ pub struct SseStream {
     /// The GET that opened it: status and content type (no response: `status` is `None`
     /// and `error` says why).
     pub get: Option<HttpFact>,
-    /// Its events, in order (at most [`MAX_EVENTS`]).
+    /// Its events, in order (at most `MAX_EVENTS`).
     pub events: Vec<SseEvent>,
     /// Events past the cap, counted only.
     pub events_dropped: u64,

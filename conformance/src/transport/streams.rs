@@ -55,7 +55,7 @@ pub struct StreamRecord {
     /// The JSON-RPC method the POST carried.
     pub rpc_method: Option<String>,
     /// The ids of the responses the stream carried, in arrival order (at most
-    /// [`MAX_RESPONSES_PER_STREAM`]; a response with a `null` id is not listed: it answers
+    /// `MAX_RESPONSES_PER_STREAM`; a response with a `null` id is not listed: it answers
     /// a message whose id could not be read, which is the JSON-RPC checks' business).
     pub responses: Vec<Value>,
     /// Responses past the cap, counted only.

@@ -19,7 +19,7 @@
 //! The files follow one case through the target: `config.rs` says what to fuzz,
 //! `target.rs` owns the server process and runs each case, `session.rs` starts and
 //! restarts the server, `ids.rs` gives a case's requests ids unique in their session,
-//! `oracle.rs` judges what comes back (asking [`crate::checks::rules`]), and `findings.rs`
+//! `oracle.rs` judges what comes back (asking [`crate::rules`]), and `findings.rs`
 //! minimises, confirms and saves a case that failed. This file holds what they share: the
 //! harness's own ids and the oracle's state.
 

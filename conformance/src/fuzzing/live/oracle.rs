@@ -1,5 +1,5 @@
 //! The live oracle: what a server MUST do whatever it is sent, judged on the answers to
-//! one case. Every rule comes from the rule book [`crate::checks::rules`]; this file only
+//! one case. Every rule comes from the rule book [`crate::rules`]; this file only
 //! decides which rule applies to which message, and what a silence means (a death, a
 //! stall, or a slow tool).
 

@@ -2,7 +2,7 @@
 //!
 //! A [`Session`] sends requests, waits for the response with the same id (every wait is
 //! bounded by the configured timeout), answers requests the server sends us by a fixed
-//! policy, and records everything in the [`Transcript`]. It never judges: whatever the
+//! policy, and records everything in the [`Transcript`](super::Transcript). It never judges: whatever the
 //! server does is recorded for the checks.
 //!
 //! Policy for server-to-client requests (we declare no client capabilities):

@@ -6,8 +6,8 @@
 //! They speak JSON-RPC (an `initialize`, a `ping`, a modern request with its `_meta`), so
 //! they are conversations and live here, above the transport, which gives them HTTP only:
 //! an endpoint to build requests on, facts to record them in, an SSE decoder. What they
-//! record are the plain records of `transport/probe_record.rs` (read by the HTTP checks
-//! beside the session's own facts), whose `run` each probe file implements.
+//! record are plain records of `crate::records` (`records/http_probes.rs`, read by the HTTP
+//! checks beside the session's own facts), whose `run` each probe file implements.
 //!
 //! `legacy.rs` runs the Streamable HTTP probe session and the foreign-`Origin` request;
 //! `modern.rs` the 2026-07-28 probes; `sse.rs` the foreign-`Origin` probe over HTTP+SSE;

@@ -3,7 +3,7 @@
 //!
 //! A case that kills or stalls the server costs its session; `Env` restarts the server
 //! for the next one. Whether the reply breaks a rule is asked of the rule book
-//! ([`crate::checks::rules`]), never restated here; this file only adds what a single
+//! ([`crate::rules`]), never restated here; this file only adds what a single
 //! exchange cannot say (a crash, a stall, a tool that answered other inputs in time).
 
 use std::time::{Duration, Instant};

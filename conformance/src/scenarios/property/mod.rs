@@ -13,7 +13,7 @@
 //!
 //! The phase, file by file: `run.rs` plans the cases and walks them; `env.rs` keeps the
 //! server's sessions and evaluates one case (judged by the rule book,
-//! [`crate::checks::rules`]); `shrink.rs` minimises a failing case and confirms it;
+//! [`crate::rules`]); `shrink.rs` minimises a failing case and confirms it;
 //! `sequences.rs` sends the fixed pipelining and cancellation sequences; `seeds.rs` makes
 //! the seeded runners and the id, method and cursor strategies; `case.rs` is the
 //! replayable case file; `record.rs` is what the phase hands back.

@@ -60,9 +60,7 @@ impl Item {
 /// largest cost of a fast server's run: a revision whose tool has the inputSchema another
 /// revision built for, in the same dialect, takes that one's. Strategies do not depend on
 /// the seed (each property's runner does), so the cases and the report are the same.
-/// Bounded as the tools are: [`MAX_CALLED_TOOLS`] per revision.
-///
-/// [`MAX_CALLED_TOOLS`]: crate::scenarios::tools::MAX_CALLED_TOOLS
+/// Bounded as the tools are: `MAX_CALLED_TOOLS` (`scenarios/tools.rs`) per revision.
 #[derive(Default)]
 pub struct PlanCache {
     built: RefCell<Vec<Built>>,
