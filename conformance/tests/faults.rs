@@ -14,8 +14,8 @@ use std::time::Duration;
 mod common;
 
 use common::expect::{
-    self, Row, Skip, Table, ALL, ANY_CHECK, LEGACY, R1, R1_R2, R1_R3, R2, R3, R3_R4, R3_UP, R4,
-    R4_UP, R5, STDIO,
+    self, never_notifies, Row, Skip, Table, ALL, LEGACY, NOT_APPLICABLE, R1, R1_R2, R1_R3, R2, R3,
+    R3_R4, R3_UP, R4, R4_UP, R5, STDIO,
 };
 use mcp_conformance::checks::Status;
 use mcp_conformance::protocol::SessionConfig;
@@ -471,24 +471,9 @@ fn session_config(fault: &str) -> SessionConfig {
 
 /// The skips the reference server's own run shows over stdio, each with its reason.
 const REFERENCE_SKIPS: &[Skip] = &[
-    Skip {
-        check: ANY_CHECK,
-        revisions: ALL,
-        matching: "applies to revisions",
-        why: "the check is not for this revision or this transport",
-    },
-    Skip {
-        check: "lcn-shape",
-        revisions: ALL,
-        matching: "sent no notifications/tools/list_changed",
-        why: "the reference tool list never changes, so it never notifies",
-    },
-    Skip {
-        check: "lcn-not-undeclared",
-        revisions: LEGACY,
-        matching: "sent no notifications/tools/list_changed",
-        why: "the reference tool list never changes, so it never notifies",
-    },
+    NOT_APPLICABLE,
+    never_notifies("lcn-shape", ALL),
+    never_notifies("lcn-not-undeclared", LEGACY),
     Skip {
         check: "m-init-reject",
         revisions: R5,

@@ -12,7 +12,10 @@ use std::time::Duration;
 
 mod common;
 
-use common::expect::{self, Row, Skip, Table, ALL, ANY_CHECK, R3_R4, R4, STREAMABLE_HTTP};
+use common::expect::{
+    self, never_notifies, Row, Skip, Table, ALL, NOT_APPLICABLE, NO_STDIN_OVER_HTTP, R3_R4, R4,
+    STREAMABLE_HTTP,
+};
 use mcp_conformance::checks::Status;
 use mcp_conformance::protocol::SessionConfig;
 use mcp_conformance::report::{render_text, RunReport};
@@ -69,30 +72,10 @@ const EXPECTATIONS: &[Row] = &[
 /// The skips the reference server's own run shows over Streamable HTTP, each with its
 /// reason.
 const REFERENCE_SKIPS: &[Skip] = &[
-    Skip {
-        check: ANY_CHECK,
-        revisions: ALL,
-        matching: "applies to revisions",
-        why: "the check is not for this revision or this transport",
-    },
-    Skip {
-        check: "lcn-shape",
-        revisions: ALL,
-        matching: "sent no notifications/tools/list_changed",
-        why: "the reference tool list never changes, so it never notifies",
-    },
-    Skip {
-        check: "lcn-not-undeclared",
-        revisions: ALL,
-        matching: "sent no notifications/tools/list_changed",
-        why: "the reference tool list never changes, so it never notifies",
-    },
-    Skip {
-        check: "lc-shutdown-stdio",
-        revisions: ALL,
-        matching: "applies to servers on stdio only",
-        why: "closing stdin is how a stdio server is shut down; over HTTP there is none",
-    },
+    NOT_APPLICABLE,
+    never_notifies("lcn-shape", ALL),
+    never_notifies("lcn-not-undeclared", ALL),
+    NO_STDIN_OVER_HTTP,
 ];
 
 use common::free_port;

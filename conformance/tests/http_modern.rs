@@ -10,7 +10,10 @@
 
 mod common;
 
-use common::expect::{self, Row, Skip, Table, Transport, ALL, ANY_CHECK, HTTP_2026};
+use common::expect::{
+    self, never_notifies, Row, Skip, Table, Transport, ALL, HTTP_2026, NOT_APPLICABLE,
+    NO_STDIN_OVER_HTTP,
+};
 use mcp_conformance::checks::Status;
 use mcp_conformance::protocol::SessionConfig;
 
@@ -46,24 +49,9 @@ const EXPECTATIONS: &[Row] = &[
 /// The skips the reference server's own run shows in 2026-07-28 over HTTP, each with its
 /// reason.
 const REFERENCE_SKIPS: &[Skip] = &[
-    Skip {
-        check: ANY_CHECK,
-        revisions: ALL,
-        matching: "applies to revisions",
-        why: "the check is not for this revision or this transport",
-    },
-    Skip {
-        check: "lcn-shape",
-        revisions: ALL,
-        matching: "sent no notifications/tools/list_changed",
-        why: "the reference tool list never changes, so it never notifies",
-    },
-    Skip {
-        check: "lc-shutdown-stdio",
-        revisions: ALL,
-        matching: "applies to servers on stdio only",
-        why: "closing stdin is how a stdio server is shut down; over HTTP there is none",
-    },
+    NOT_APPLICABLE,
+    never_notifies("lcn-shape", ALL),
+    NO_STDIN_OVER_HTTP,
     Skip {
         check: "cancel-r5",
         revisions: ALL,

@@ -88,6 +88,35 @@ pub struct Skip {
 /// A [`Skip`] row's `check` for a reason any check may give (not applicable there).
 pub const ANY_CHECK: &str = "*";
 
+// Skip rows that more than one transport's table holds, with the same reason.
+
+/// Any check, where the catalog says it does not apply.
+pub const NOT_APPLICABLE: Skip = Skip {
+    check: ANY_CHECK,
+    revisions: ALL,
+    matching: "applies to revisions",
+    why: "the check is not for this revision or this transport",
+};
+
+/// A `notifications/tools/list_changed` check, in `revisions`: the reference server never
+/// sends one.
+pub const fn never_notifies(check: &'static str, revisions: Revs) -> Skip {
+    Skip {
+        check,
+        revisions,
+        matching: "sent no notifications/tools/list_changed",
+        why: "the reference tool list never changes, so it never notifies",
+    }
+}
+
+/// `lc-shutdown-stdio` over HTTP.
+pub const NO_STDIN_OVER_HTTP: Skip = Skip {
+    check: "lc-shutdown-stdio",
+    revisions: ALL,
+    matching: "applies to servers on stdio only",
+    why: "closing stdin is how a stdio server is shut down; over HTTP there is none",
+};
+
 /// How the runner reaches the reference server.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Wire {
