@@ -16,7 +16,9 @@ use serde_json::json;
 
 use mcp_conformance::fuzzing::{LiveConfig, LiveTarget};
 use mcp_conformance::protocol::Revision;
-use mcp_conformance::scenarios::{CallPolicy, CaseFile, CaseMessage, FailureKind};
+use mcp_conformance::records::{CaseFile, CaseMessage};
+use mcp_conformance::rules::FailureKind;
+use mcp_conformance::scenarios::CallPolicy;
 use mcp_conformance::transport::ServerCommand;
 use mcp_conformance::Suite;
 

@@ -10,7 +10,8 @@ use std::time::Duration;
 
 use mcp_conformance::fuzzing::{Finding, LiveConfig, LiveTarget};
 use mcp_conformance::protocol::{Revision, REVISIONS};
-use mcp_conformance::scenarios::{CallPolicy, FailureKind};
+use mcp_conformance::rules::FailureKind;
+use mcp_conformance::scenarios::CallPolicy;
 use mcp_conformance::transport::ServerCommand;
 
 fn reference(fault: Option<&str>) -> ServerCommand {

@@ -6,10 +6,10 @@ use serde_json::{json, Value};
 use super::super::modern;
 use super::{result, Recorder, Script};
 use crate::checks::{Ctx, Verdict};
+use crate::protocol::META_SERVER_INFO;
 use crate::protocol::{Exchange, Rev};
-use crate::scenarios::{
-    request_meta, EraFinding, ModernRecord, NegotiationRecord, RevisionRecord, META_SERVER_INFO,
-};
+use crate::records::{EraFinding, ModernRecord, NegotiationRecord, RevisionRecord};
+use crate::scenarios::request_meta;
 
 const V: &str = "2026-07-28";
 

@@ -27,6 +27,7 @@ use crate::checks::{judge_all, skip_all, Ctx, CATALOG};
 use crate::protocol::{
     measured, Revision, SchemaSet, SessionConfig, TransportKind, Usage, REVISIONS,
 };
+use crate::records::{NegotiationRecord, RevisionRecord, VersionProbe};
 use crate::report::{
     CoverageNote, Incomplete, NotSpoken, PartTiming, RevisionReport, RevisionTiming, RunReport,
     RunTiming, Summary, TargetInfo,
@@ -34,8 +35,8 @@ use crate::report::{
 use crate::scenarios::slot::{self, Pool, Slot};
 use crate::scenarios::speaks_sse;
 use crate::scenarios::{
-    negotiate, probe_unsupported, progress, run_revision, CallPolicy, NegotiationRecord, PlanCache,
-    PropertyConfig, RevisionPlan, RevisionRecord, VersionProbe,
+    negotiate, probe_unsupported, progress, run_revision, CallPolicy, PlanCache, PropertyConfig,
+    RevisionPlan,
 };
 use crate::transport::{check_tls, HttpKind, LaunchedServer, ServerCommand};
 

@@ -94,7 +94,7 @@ pub fn case_line(revision: &Revision, message: Value) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scenarios::META_VERSION;
+    use crate::protocol::META_VERSION;
 
     fn revision(id: &str) -> &'static Revision {
         Revision::find(id).expect("known revision")

@@ -9,9 +9,10 @@ use std::time::{Duration, Instant};
 
 use super::initialize_params;
 use super::policy::CallPolicy;
-use super::property::{PlanCache, PropertyConfig, PropertyFailure, PropertyRun};
+use super::property::{PlanCache, PropertyConfig, PropertyRun};
 use super::tools::walk;
 use crate::protocol::{Revision, SchemaSet, Session, SessionConfig};
+use crate::records::PropertyFailure;
 use crate::transport::ServerCommand;
 
 /// What a fuzz session found.

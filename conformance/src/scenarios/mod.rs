@@ -23,13 +23,6 @@ mod tools;
 
 pub(crate) use era::{case_line, generated_meta};
 pub use fuzz::{fuzz, FuzzOutcome};
-// What the conversations record lives in `crate::records`; re-exported here for the
-// binary, the fuzz crate and the tests, which name it from here.
-pub use crate::protocol::{
-    META_CAPABILITIES, META_CLIENT_INFO, META_SERVER_INFO, META_SUBSCRIPTION, META_VERSION,
-};
-pub use crate::records::*;
-pub use crate::rules::FailureKind;
 pub use modern::request_meta;
 pub use negotiation::{negotiate, probe_unsupported};
 pub use policy::{CallMode, CallPolicy};

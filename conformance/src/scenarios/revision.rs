@@ -13,13 +13,14 @@ use super::initialize_params;
 use super::modern;
 use super::policy::CallPolicy;
 use super::progress::{self, Phase};
-use super::property::{PlanCache, PropertyConfig, PropertyRecord, PropertyRun};
+use super::property::{PlanCache, PropertyConfig, PropertyRun};
 use super::slot;
 use super::tools;
 use crate::protocol::{
     Exchange, PendingShutdown, Revision, SchemaSet, Session, SessionConfig, ShutdownOutcome,
     Transcript,
 };
+use crate::records::PropertyRecord;
 use crate::records::{EdgeRecord, ModernRecord};
 use crate::records::{
     EraFinding, PhaseTimes, RevisionRecord, ShutdownRecord, MALFORMED_JSON, MAX_PAGES, PING_IDS,

@@ -11,7 +11,8 @@ use mcp_conformance::config::options::CONFIG;
 use mcp_conformance::fuzzing::{LiveConfig, LiveTarget};
 use mcp_conformance::protocol::{Revision, SessionConfig, REVISIONS};
 use mcp_conformance::report::escape_server_text;
-use mcp_conformance::scenarios::{CallPolicy, FailureKind};
+use mcp_conformance::rules::FailureKind;
+use mcp_conformance::scenarios::CallPolicy;
 use mcp_conformance::transport::ServerCommand;
 use mcp_conformance::{Error, Result};
 

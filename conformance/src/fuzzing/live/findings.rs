@@ -8,10 +8,10 @@ use serde_json::{json, Value};
 use super::{Judged, State, INIT_ID, SETTLE_ID};
 use crate::fuzzing::cases::Case;
 use crate::protocol::{Line, Transcript};
+use crate::records::{CaseFile, CaseMessage, RawFrame};
 use crate::rules::CheckId;
-use crate::scenarios::{
-    case_line, initialize_params, CaseFile, CaseMessage, FailureKind, RawFrame,
-};
+use crate::rules::FailureKind;
+use crate::scenarios::{case_line, initialize_params};
 
 /// A case that broke the oracle.
 #[derive(Debug, Clone)]

@@ -37,7 +37,7 @@ use serde_json::Value;
 use crate::fuzzing::cases::Tool;
 use crate::protocol::{SchemaSet, Session};
 use crate::rules::CheckId;
-use crate::scenarios::FailureKind;
+use crate::rules::FailureKind;
 
 // The ping behind every case is built in `cases.rs`, which owns its id; it is re-exported
 // here, where it was first defined.

@@ -9,8 +9,8 @@ use super::{Judged, State, CHECK_ID};
 use crate::fuzzing::cases::Case;
 use crate::protocol::{Exchange, Line, Reply, Session, Silence, Transcript};
 use crate::rules::CheckId;
+use crate::rules::FailureKind;
 use crate::rules::{self, Breach};
-use crate::scenarios::FailureKind;
 
 /// Requests that run no user code: ping (`server/discover` in 2026-07-28), listing
 /// tools, and methods no server has.

@@ -10,10 +10,9 @@ use serde_json::{json, Value};
 use super::{State, FIRST_ID, INIT_ID, SETTLE_ID};
 use crate::fuzzing::cases::Tool;
 use crate::protocol::{Session, SessionConfig};
+use crate::records::{compile_input_schema, listed_tools};
 use crate::rules::TaskSupport;
-use crate::scenarios::{
-    compile_input_schema, generated_meta, initialize_params, listed_tools, walk,
-};
+use crate::scenarios::{generated_meta, initialize_params, walk};
 
 /// How long starting the server and its handshake may take at least.
 const STARTUP: Duration = Duration::from_secs(10);

@@ -11,7 +11,7 @@ use super::{Earlier, Finding, Judged, LiveConfig, State, FIRST_ID};
 use crate::fuzzing::cases::{decode_for, Case, Tool};
 use crate::protocol::{Line, Revision, SchemaSet, Session, Transcript};
 use crate::rules::CheckId;
-use crate::scenarios::FailureKind;
+use crate::rules::FailureKind;
 use crate::transport::ServerCommand;
 
 /// Cases per server session before it is replaced, which bounds the ids it remembers.

@@ -10,11 +10,11 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-use super::FailureKind;
 use crate::protocol::{Exchange, Revision, SchemaSet, Session, SessionConfig, Silence, Transcript};
 use crate::records::{compile_input_schema, ToolDef};
 use crate::rules;
 use crate::rules::CheckId;
+use crate::rules::FailureKind;
 use crate::scenarios::{era, slot};
 use crate::transport::{group_asleep, ServerCommand};
 

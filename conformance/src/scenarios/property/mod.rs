@@ -15,8 +15,8 @@
 //! server's sessions and evaluates one case (judged by the rule book,
 //! [`crate::rules`]); `shrink.rs` minimises a failing case and confirms it;
 //! `sequences.rs` sends the fixed pipelining and cancellation sequences; `seeds.rs` makes
-//! the seeded runners and the id, method and cursor strategies; `case.rs` is the
-//! replayable case file; `record.rs` is what the phase hands back.
+//! the seeded runners and the id, method and cursor strategies; the replayable
+//! case file and what the phase hands back are records (`crate::records`).
 
 mod env;
 mod plan;
@@ -25,9 +25,6 @@ mod seeds;
 mod sequences;
 mod shrink;
 
-pub use crate::records::{CaseFile, CaseMessage};
-pub use crate::records::{InputIndependent, PropertyFailure, PropertyRecord, SlowCall};
-pub use crate::rules::FailureKind;
 pub use plan::{PlanCache, TOOL_CASE_BUDGET};
 pub use run::{PropertyConfig, PropertyRun};
 pub use seeds::runner_for;

@@ -17,8 +17,9 @@ use serde_json::Value;
 
 use super::env::Probe;
 use super::seeds::{cursor_strategy, id_strategy, method_strategy, runner_for};
-use super::{PropertyRecord, PropertyRun};
+use super::PropertyRun;
 use crate::generate as strategy;
+use crate::records::PropertyRecord;
 use crate::records::ToolDef;
 
 /// Generated tool calls per revision, shared by all tools (valid and invalid arguments).

@@ -13,12 +13,13 @@ use serde_json::Value;
 
 use super::env::{probe_checks, probe_tool, Env, Outcome, Probe};
 use super::plan::{Item, PlanCache, TOOL_CASE_BUDGET};
-use super::{
-    CaseFile, CaseMessage, FailureKind, InputIndependent, PropertyFailure, PropertyRecord, SlowCall,
-};
 use crate::protocol::{Exchange, Revision, SchemaSet, Session, SessionConfig};
 use crate::records::compile_input_schema;
+use crate::records::{
+    CaseFile, CaseMessage, InputIndependent, PropertyFailure, PropertyRecord, SlowCall,
+};
 use crate::rules::CheckId;
+use crate::rules::FailureKind;
 use crate::scenarios::era;
 use crate::scenarios::policy::CallPolicy;
 use crate::scenarios::progress::{self, Phase};

@@ -11,9 +11,11 @@
 use serde_json::{json, Value};
 
 use super::env::Env;
-use super::{CaseMessage, FailureKind, PropertyFailure, PropertyRecord, PropertyRun};
+use super::PropertyRun;
 use crate::protocol::{IdMatch, Session, Silence};
 use crate::records::listed_tools;
+use crate::records::{CaseMessage, PropertyFailure, PropertyRecord};
+use crate::rules::FailureKind;
 use crate::rules::{self, CheckId};
 use crate::scenarios::era;
 use crate::scenarios::tools::valid_arguments;

@@ -15,9 +15,11 @@ use proptest::strategy::ValueTree;
 use serde_json::{json, Value};
 
 use super::env::{case_messages, probe_tool, Env, Outcome, Parked, Probe};
-use super::{CaseFile, CaseMessage, FailureKind, PropertyFailure, PropertyRun};
+use super::PropertyRun;
 use crate::protocol::Transcript;
+use crate::records::{CaseFile, CaseMessage, PropertyFailure};
 use crate::rules::CheckId;
+use crate::rules::FailureKind;
 use crate::scenarios::era;
 
 /// Which of the two concurrent waits ended first.
