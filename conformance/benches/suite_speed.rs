@@ -98,7 +98,7 @@ fn main() {
     let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
     println!(
         "suite_speed: {} cores, load {} ({rounds} rounds, best kept)",
-        mcp_conformance::runner::default_jobs(),
+        mcp_conformance::config::default_jobs(),
         load.split_whitespace()
             .take(3)
             .collect::<Vec<_>>()

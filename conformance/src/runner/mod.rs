@@ -13,8 +13,6 @@
 
 mod coverage;
 
-pub use crate::config::{default_jobs, CheckSelection};
-
 use std::collections::HashMap;
 use std::future::Future;
 use std::rc::Rc;
@@ -24,6 +22,7 @@ use std::time::{Duration, Instant};
 use tokio::task::JoinSet;
 
 use crate::checks::{judge_all, skip_all, Ctx, CATALOG};
+use crate::config::{default_jobs, CheckSelection};
 use crate::protocol::{
     measured, Revision, SchemaSet, SessionConfig, TransportKind, Usage, REVISIONS,
 };
@@ -33,10 +32,9 @@ use crate::report::{
     RunTiming, Summary, TargetInfo,
 };
 use crate::scenarios::slot::{self, Pool, Slot};
-use crate::scenarios::speaks_sse;
 use crate::scenarios::{
-    negotiate, probe_unsupported, progress, run_revision, CallPolicy, PlanCache, PropertyConfig,
-    RevisionPlan,
+    negotiate, probe_unsupported, progress, run_revision, speaks_sse, CallPolicy, PlanCache,
+    PropertyConfig, RevisionPlan,
 };
 use crate::transport::{check_tls, HttpKind, LaunchedServer, ServerCommand};
 
