@@ -41,7 +41,10 @@ macro_rules! catalog {
         pub static CATALOG: &[Check] = &[
             $( Check {
                 id: CheckId::$variant,
-                text: include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/checks/explain/", $id, ".md")),
+                // The rows are `include!`d from `rules/`: the path is the crate's own.
+                text: include_str!(concat!(
+                    env!("CARGO_MANIFEST_DIR"), "/src/checks/explain/", $id, ".md"
+                )),
                 title: $title,
                 level: $level,
                 requirement: $requirement,

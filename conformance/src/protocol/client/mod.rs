@@ -1,9 +1,9 @@
-//! The client side of one MCP session over stdio.
+//! The client side of one MCP session, over whichever transport its target chooses.
 //!
 //! A [`Session`] sends requests, waits for the response with the same id (every wait is
 //! bounded by the configured timeout), answers requests the server sends us by a fixed
-//! policy, and records everything in the [`Transcript`](super::Transcript). It never judges: whatever the
-//! server does is recorded for the checks.
+//! policy, and records everything in the [`Transcript`](super::Transcript). It never
+//! judges: whatever the server does is recorded for the checks.
 //!
 //! Policy for server-to-client requests (we declare no client capabilities):
 //! `ping` gets an empty result; any other method gets `-32601` (REQUIREMENTS.md
