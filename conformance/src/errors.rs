@@ -66,6 +66,15 @@ pub enum Error {
         /// Why (the handshake's failure, or an interrupt).
         reason: String,
     },
+    /// An in-process server's constructor panicked (or never returned): nothing of the
+    /// server ran, so no check can judge it.
+    #[error("start the in-process server `{server}`: {message}")]
+    InProcessSetup {
+        /// The server's name.
+        server: String,
+        /// What happened (the panic's message).
+        message: String,
+    },
     /// The server command is empty.
     #[error(
         "start a server: no command was given (after `--`, or as [server] command in mcp-conformance.toml)"

@@ -53,7 +53,7 @@ use crate::protocol::{Revision, REVISIONS};
 use crate::report::{render_finding, Baseline, BaselineEntry, GateOptions, RunReport};
 use crate::runner::RunConfig;
 use crate::scenarios::CallPolicy;
-use crate::transport::{HttpTarget, ServerCommand};
+use crate::transport::{HttpTarget, InProcessServer, ServerCommand};
 
 /// The name of the test that reports stale baseline entries (present with a baseline).
 pub const STALE_TEST: &str = "baseline::stale-entries";
@@ -83,6 +83,13 @@ impl Suite {
             adopt_orphans: false,
             problems: Vec::new(),
         }
+    }
+
+    /// Every revision against a server linked into the test binary: each session
+    /// constructs a fresh instance over an in-memory pipe, and the checks that need a
+    /// process (its exit, stderr) skip with their reason. No binary is built or spawned.
+    pub fn in_process(server: InProcessServer) -> Self {
+        Self::new(ServerCommand::in_process(server))
     }
 
     /// Every revision the suite runs over Streamable HTTP, against the server already

@@ -41,6 +41,8 @@ pub mod harness;
 pub mod protocol;
 #[doc(hidden)]
 pub mod records;
+#[cfg(feature = "reference")]
+pub mod reference;
 #[doc(hidden)]
 pub mod report;
 #[doc(hidden)]
@@ -63,4 +65,4 @@ pub use report::{
     RevisionReport, RunReport, Summary,
 };
 pub use runner::{run, run_until, RunConfig, RunEvent};
-pub use transport::ServerCommand;
+pub use transport::{InProcessServer, ServeResult, ServerCommand};

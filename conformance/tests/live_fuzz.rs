@@ -654,6 +654,38 @@ const REGRESSIONS: &[&str] = &[
     "reply-to-notification",
 ];
 
+/// The reference server linked in-process: every saved input finds its fault with the
+/// same check and kind as against the spawned server (a case found one way is a case the
+/// other way), and the conformant server gives no finding on pseudo-random inputs.
+#[test]
+fn saved_inputs_find_their_faults_in_process_too() {
+    let revision = Revision::find(R4).unwrap();
+    let in_process = |fault: Option<&str>| {
+        let fault = fault.map(|f| f.parse().expect("a fault"));
+        let server = mcp_conformance::reference::in_process(fault, Default::default());
+        target_of(ServerCommand::in_process(server), revision, None)
+    };
+    let mut problems = Vec::new();
+    for fault in REGRESSIONS {
+        let data = std::fs::read(artifacts().join(fault)).expect("the saved input");
+        let expected = LIVE
+            .iter()
+            .find(|(f, r, _)| f == fault && *r == revision.id)
+            .and_then(|(_, _, expected)| expected.as_ref())
+            .expect("a row in LIVE that finds it");
+        match in_process(Some(fault)).run(&data) {
+            Some(f) if (f.check.as_str(), &f.kind) == (expected.0, &expected.1) => {}
+            Some(f) => problems.push(format!("{fault}: found otherwise\n{}", f.report())),
+            None => problems.push(format!("{fault}: not found in-process")),
+        }
+    }
+    let mut conformant = in_process(None);
+    if let Some((data, finding)) = first_finding(&mut conformant, 7, 600) {
+        problems.push(format!("false alarm on {data:?}\n{}", finding.report()));
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
 #[test]
 fn every_saved_input_has_a_named_regression_test() {
     for entry in std::fs::read_dir(artifacts()).expect("fuzz/artifacts/live_server") {

@@ -36,6 +36,7 @@ macro_rules! catalog {
         kinds: $kinds:expr,
         $(restates: $restates:expr,)?
         $(live: $live:expr,)?
+        $(process: $process:expr,)?
     } )*) => {
         /// Every check, in report order.
         pub static CATALOG: &[Check] = &[

@@ -587,6 +587,10 @@ pub fn skip_all(catalog: &[Check], revision: &Revision, reason: &str) -> Vec<Che
         .collect()
 }
 
+/// Why a check of a rule about the server's process skips an in-process server.
+pub const NO_PROCESS: &str =
+    "applies to servers run as a process: this one ran in-process, with no process of its own";
+
 /// Judges every applicable check of the catalog for one revision.
 pub fn judge_all(catalog: &[Check], ctx: &Ctx<'_>) -> Vec<CheckResult> {
     let revision = ctx.revision.unwrap_or(ctx.record.requested);
@@ -596,6 +600,8 @@ pub fn judge_all(catalog: &[Check], ctx: &Ctx<'_>) -> Vec<CheckResult> {
         .map(|check| {
             let verdict = if let Some(reason) = &era_skip {
                 Verdict::Skip(reason.clone())
+            } else if check.id.needs_process() && ctx.record.in_process {
+                Verdict::Skip(NO_PROCESS.into())
             } else if check.applies.includes(revision) {
                 (check.judge)(ctx)
             } else {

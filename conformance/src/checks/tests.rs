@@ -315,6 +315,7 @@ impl Script {
             r.transcript.get_mut(seq).unwrap().unsolicited = true;
         }
         RevisionRecord {
+            in_process: false,
             requested: revision,
             negotiated: Some(revision.id.to_string()),
             initialize,

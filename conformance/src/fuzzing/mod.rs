@@ -10,7 +10,7 @@ pub mod live;
 
 pub use live::{Finding, LiveConfig, LiveTarget};
 
-use crate::transport::{Frame, LineFramer};
+use crate::transport::{Frame, InProcessServer, LineFramer};
 
 /// The next pseudo-random input of `fuzz --live` (splitmix64 from `state`): 8 to 255
 /// bytes, the same for the same state.
@@ -28,11 +28,52 @@ thread_local! {
 /// [`LiveConfig::from_env`]) before the first input (libFuzzer's init hook), so a bad
 /// configuration stops the run without being blamed on an input.
 pub fn live_server_init() {
+    start_live(LiveTarget::from_env);
+}
+
+/// The live-server target: each input is one case against the server started by
+/// [`live_server_init`]. A finding prints a readable report (and the replayable case
+/// file's path), kills the server, and panics so libFuzzer keeps the input.
+pub fn live_server(data: &[u8]) {
+    live_server_init();
+    run_live(data);
+}
+
+/// Starts the in-process target: `server()` linked into the fuzz target, configured by
+/// the `MCP_FUZZ_*` variables but `MCP_FUZZ_SERVER` (libFuzzer's init hook). The server's
+/// own code is instrumented with the target, so libFuzzer's coverage, value profile and
+/// comparison tracing steer into its branches.
+///
+/// ```no_run
+/// # fn my_server() -> mcp_conformance::InProcessServer { unimplemented!() }
+/// // fuzz/fuzz_targets/in_process.rs, with #![no_main]:
+/// // libfuzzer_sys::fuzz_target!(
+/// //     init: mcp_conformance::fuzzing::in_process_init(my_server),
+/// //     |data: &[u8]| mcp_conformance::fuzzing::in_process_server(data, my_server)
+/// // );
+/// mcp_conformance::fuzzing::in_process_server(b"some input", my_server);
+/// ```
+pub fn in_process_init(server: impl FnOnce() -> InProcessServer) {
+    start_live(|| LiveTarget::in_process(server()));
+}
+
+/// The in-process target: each input is one case against the server [`in_process_init`]
+/// started, judged as [`live_server`] judges. A panic in the server is the fuzz target's
+/// crash (libFuzzer's hook aborts, keeping the input); an oracle finding panics with its
+/// report, as `live_server`'s does.
+pub fn in_process_server(data: &[u8], server: impl FnOnce() -> InProcessServer) {
+    in_process_init(server);
+    run_live(data);
+}
+
+/// Starts the target once per process; a target that cannot start ends the process with
+/// status 2 and why (a setup error, never an input's fault).
+fn start_live(start: impl FnOnce() -> Result<LiveTarget, String>) {
     LIVE.with(|cell| {
         if cell.borrow().is_some() {
             return;
         }
-        match LiveTarget::from_env() {
+        match start() {
             Ok(t) => {
                 let names: Vec<&str> = t
                     .tools()
@@ -55,11 +96,8 @@ pub fn live_server_init() {
     });
 }
 
-/// The live-server target: each input is one case against the server started by
-/// [`live_server_init`]. A finding prints a readable report (and the replayable case
-/// file's path), kills the server, and panics so libFuzzer keeps the input.
-pub fn live_server(data: &[u8]) {
-    live_server_init();
+/// One input against the started target.
+fn run_live(data: &[u8]) {
     LIVE.with(|cell| {
         let mut slot = cell.borrow_mut();
         let Some(target) = slot.as_mut() else { return };

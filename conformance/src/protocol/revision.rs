@@ -42,6 +42,9 @@ pub enum TransportKind {
     StreamableHttp,
     /// 2024-11-05's HTTP+SSE: an SSE stream and the endpoint it names for POSTs.
     HttpSse,
+    /// A server linked into this process, over an in-memory pipe framed as stdio is:
+    /// every revision spoken over stdio is spoken here.
+    InProcess,
 }
 
 impl From<HttpKind> for TransportKind {
@@ -241,11 +244,18 @@ fn spoken_over(transport: TransportKind) -> String {
     ids.join(", ")
 }
 
-/// 2024-11-05: stdio and HTTP+SSE.
-const OVER_STDIO_AND_SSE: &[TransportKind] = &[TransportKind::Stdio, TransportKind::HttpSse];
-/// 2025-03-26 on: stdio and Streamable HTTP.
-const OVER_STDIO_AND_STREAMABLE_HTTP: &[TransportKind] =
-    &[TransportKind::Stdio, TransportKind::StreamableHttp];
+/// 2024-11-05: stdio (and in-process) and HTTP+SSE.
+const OVER_STDIO_AND_SSE: &[TransportKind] = &[
+    TransportKind::Stdio,
+    TransportKind::InProcess,
+    TransportKind::HttpSse,
+];
+/// 2025-03-26 on: stdio (and in-process) and Streamable HTTP.
+const OVER_STDIO_AND_STREAMABLE_HTTP: &[TransportKind] = &[
+    TransportKind::Stdio,
+    TransportKind::InProcess,
+    TransportKind::StreamableHttp,
+];
 
 const TOOL_FIELDS_R1: &[&str] = &["name", "description", "inputSchema"];
 const TOOL_FIELDS_R2: &[&str] = &["name", "description", "inputSchema", "annotations"];

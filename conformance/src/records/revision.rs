@@ -76,6 +76,9 @@ pub struct RevisionRecord {
     pub modern: Option<ModernRecord>,
     /// What only a Streamable HTTP conversation records (`None` over stdio).
     pub http: Option<HttpRecord>,
+    /// The server ran inside this process: it has no process, so the checks of rules
+    /// about one skip.
+    pub in_process: bool,
     /// Everything exchanged.
     pub transcript: Transcript,
     /// How long each phase took.

@@ -8,8 +8,8 @@
 
 use super::FailureKind::{self, *};
 
-/// Declares [`CheckId`] from the rows; every field but `kinds`, `restates` and `live` is
-/// the catalog's and is dropped unread here.
+/// Declares [`CheckId`] from the rows; every field but `kinds`, `restates`, `live` and
+/// `process` is the catalog's and is dropped unread here.
 macro_rules! catalog {
     ($( $variant:ident = $id:literal {
         title: $title:expr,
@@ -21,6 +21,7 @@ macro_rules! catalog {
         kinds: $kinds:expr,
         $(restates: $restates:expr,)?
         $(live: $live:expr,)?
+        $(process: $process:expr,)?
     } )*) => {
         /// A check's id, typed: the only way to name a check outside the catalog's rows.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -61,6 +62,14 @@ macro_rules! catalog {
             pub const fn live(self) -> bool {
                 match self {
                     $(CheckId::$variant => false $(|| $live)?,)*
+                }
+            }
+
+            /// Whether the rule is about a server's process (its exit when its input
+            /// closes): an in-process server has none, and the check skips there.
+            pub const fn needs_process(self) -> bool {
+                match self {
+                    $(CheckId::$variant => false $(|| $process)?,)*
                 }
             }
         }

@@ -16,7 +16,9 @@
 //   rules other rows state (the schema sweep, the property phase), so its finding on an
 //   answer another check already failed is that check's fault seen again (the report's
 //   "same cause as");
-// - `live: true` (optional): the live fuzz target's oracle reports it.
+// - `live: true` (optional): the live fuzz target's oracle reports it;
+// - `process: true` (optional): the rule is about the server's process (its exit when
+//   its input closes), so an in-process server skips it (`transport/in_process.rs`).
 // Its text is `checks/explain/<id>.md`. Ids are stable and never reused.
 
 catalog! {
@@ -120,6 +122,7 @@ catalog! {
         source: Cite::One("lifecycle.mdx, Shutdown (stdio); 2026-07-28 stdio.mdx (\"SHOULD exit promptly\"), applied by policy"),
         judge: lifecycle::shutdown,
         kinds: &[],
+        process: true,
     }
     // -- Modern lifecycle and versioning (2026-07-28 index.mdx, versioning.mdx, discover.mdx) --
     MDiscover = "m-discover" {

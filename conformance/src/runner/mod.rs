@@ -720,6 +720,14 @@ fn save_cases<'a>(
 /// The target of a run against `command`: over HTTP, the URL (any user name and
 /// password in it redacted) and the command that was started, if one was.
 fn target_info(command: &ServerCommand, reference: bool) -> TargetInfo {
+    if let Some(server) = &command.in_process {
+        return TargetInfo {
+            transport: "in-process",
+            command: server.name().to_string(),
+            args: Vec::new(),
+            reference,
+        };
+    }
     let Some(http) = &command.http else {
         return TargetInfo {
             transport: "stdio",

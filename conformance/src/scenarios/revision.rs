@@ -57,6 +57,7 @@ pub async fn run_revision(plan: &RevisionPlan<'_>) -> crate::Result<RevisionReco
     let start_up = started.elapsed();
     progress::enter(Phase::Scripted);
     let mut record = new_record(plan.revision, initialize, negotiated, modern);
+    record.in_process = session.is_in_process();
     record.stopped = stop_reason(&record);
     let (early, spare) = scripted(&mut session, &mut record, plan).await?;
     let mut ending = Ending {
@@ -123,6 +124,7 @@ fn new_record(
         properties: None,
         modern,
         http: None,
+        in_process: false,
         transcript: Transcript::default(),
         phases: PhaseTimes::default(),
     }

@@ -19,6 +19,7 @@ use std::time::Duration;
 
 use super::fact::HttpFact;
 use super::http::HttpTransport;
+use super::in_process::InProcessTransport;
 use super::legacy_sse::SseTransport;
 use super::sse_record::{HttpKind, SseStream};
 use super::stdio::{ExitInfo, ServerCommand, StdioTransport, TransportEvent};
@@ -49,6 +50,12 @@ pub trait Connection: std::fmt::Debug + Send + Sync {
 
     /// Whether there is no process of ours behind this connection (HTTP of either kind).
     fn is_remote(&self) -> bool;
+
+    /// Whether the server runs inside this process ([`super::InProcessTransport`]): no
+    /// process, exit status or stderr of its own.
+    fn is_in_process(&self) -> bool {
+        false
+    }
 
     /// The server's process group while it runs (stdio: the server leads a group of its
     /// own).
@@ -93,7 +100,8 @@ pub trait Connection: std::fmt::Debug + Send + Sync {
 pub struct Transport(Box<dyn Connection>);
 
 impl Transport {
-    /// Starts the server (stdio) or prepares the HTTP session (nothing sent yet).
+    /// Starts the server (stdio; a fresh instance in-process) or prepares the HTTP session
+    /// (nothing sent yet).
     /// `version_header` says which negotiated versions the HTTP requests that follow the
     /// handshake name in `MCP-Protocol-Version` (the layer above knows the revisions).
     pub fn start(
@@ -102,6 +110,9 @@ impl Transport {
         max_line: usize,
         version_header: fn(&str) -> bool,
     ) -> Result<Self> {
+        if let Some(server) = &command.in_process {
+            return Ok(Self(Box::new(InProcessTransport::start(server, max_line)?)));
+        }
         Ok(Self(match (&command.http, command.http_kind) {
             (Some(target), HttpKind::Sse) => {
                 Box::new(SseTransport::connect(target, timeout, max_line)?)

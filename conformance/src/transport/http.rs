@@ -557,6 +557,7 @@ impl HttpTransport {
             code: None,
             signal: None,
             killed_by_harness: false,
+            ended: None,
         }
     }
 }

@@ -75,6 +75,7 @@ impl LaunchedServer {
                         code: status.code(),
                         signal: std::os::unix::process::ExitStatusExt::signal(&status),
                         killed_by_harness: false,
+                        ended: None,
                     }
                     .describe()
                 )));

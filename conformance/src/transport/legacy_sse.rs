@@ -243,6 +243,7 @@ impl SseTransport {
             code: None,
             signal: None,
             killed_by_harness: false,
+            ended: None,
         }
     }
 }

@@ -14,6 +14,7 @@ mod connection;
 mod fact;
 mod framing;
 mod http;
+mod in_process;
 mod inbox;
 mod launch;
 mod legacy_sse;
@@ -33,6 +34,9 @@ pub use fact::{is_media, Carried, HttpFact, HttpTarget};
 pub use framing::{Frame, LineFramer};
 pub(crate) use http::{client, delete, Endpoint};
 pub use http::{HttpTransport, MAX_IN_FLIGHT, SESSION_HEADER, VERSION_HEADER};
+pub use in_process::{
+    InProcessServer, InProcessTransport, PipeReader, PipeWriter, ServeResult, PIPE_BUFFER,
+};
 pub use launch::LaunchedServer;
 pub use legacy_sse::SseTransport;
 pub use mirror::{

@@ -53,6 +53,10 @@ pub struct ServerCommand {
     /// the SSE stream).
     #[serde(default, skip_serializing_if = "is_streamable")]
     pub http_kind: super::HttpKind,
+    /// Set when the server is linked into this process: every session constructs a fresh
+    /// instance ([`super::InProcessServer`]) instead of starting `program`.
+    #[serde(skip)]
+    pub in_process: Option<super::InProcessServer>,
 }
 
 fn is_streamable(kind: &super::HttpKind) -> bool {
@@ -77,8 +81,21 @@ impl ServerCommand {
         }
     }
 
-    /// The command as one shell-like line, for reports (the URL first over HTTP).
+    /// A server linked into this process (see `in_process.rs` for what a process means
+    /// then).
+    pub fn in_process(server: super::InProcessServer) -> Self {
+        Self {
+            in_process: Some(server),
+            ..Self::default()
+        }
+    }
+
+    /// The command as one shell-like line, for reports (the URL first over HTTP; the
+    /// server's name in-process).
     pub fn display(&self) -> String {
+        if let Some(server) = &self.in_process {
+            return format!("in-process: {}", server.name());
+        }
         let line = self.display_command();
         match (&self.http, self.program.is_empty()) {
             (Some(http), true) => http.url.clone(),
@@ -150,6 +167,10 @@ pub struct ExitInfo {
     pub signal: Option<i32>,
     /// Whether the harness killed it (after it ignored a closed stdin, or on a stall).
     pub killed_by_harness: bool,
+    /// How an in-process server ended (its serve function returned, failed or panicked),
+    /// in place of an exit status: set exactly when the server ran in-process.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ended: Option<String>,
 }
 
 impl ExitInfo {
@@ -159,11 +180,15 @@ impl ExitInfo {
             code: status.code(),
             signal: status.signal(),
             killed_by_harness,
+            ended: None,
         }
     }
 
     /// "exit status 3" or "killed by signal 9".
     pub fn describe(&self) -> String {
+        if let Some(ended) = &self.ended {
+            return ended.clone();
+        }
         match (self.code, self.signal) {
             (Some(code), _) => format!("exit status {code}"),
             (None, Some(sig)) => format!("killed by signal {sig}"),
@@ -422,6 +447,7 @@ impl StdioTransport {
                     code: None,
                     signal: Some(Signal::SIGKILL as i32),
                     killed_by_harness: true,
+                    ended: None,
                 })
             }
         }
@@ -429,6 +455,7 @@ impl StdioTransport {
             code: None,
             signal: None,
             killed_by_harness: true,
+            ended: None,
         })
     }
 
@@ -508,8 +535,10 @@ impl Drop for StdioTransport {
     }
 }
 
-async fn read_stdout(
-    mut stdout: tokio::process::ChildStdout,
+/// Frames what a server writes (a child's stdout, an in-process server's pipe) into
+/// events, within the readers' budget; `StdoutClosed` at its end.
+pub(super) async fn read_stdout(
+    mut stdout: impl tokio::io::AsyncRead + Unpin,
     max_line: usize,
     tx: mpsc::Sender<TransportEvent>,
     budget: Arc<Semaphore>,

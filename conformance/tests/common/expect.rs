@@ -10,12 +10,14 @@
 //! (nextest's fixture-data model), and a skip row nothing uses fails, so the table stays true.
 
 use mcp_conformance::checks::{Status, CATALOG};
+use mcp_conformance::reference;
+use mcp_conformance::rules::CheckId;
 
 use mcp_conformance::protocol::{Revision, SessionConfig, TransportKind, REVISIONS};
 use mcp_conformance::report::{render_text, RunReport};
 use mcp_conformance::runner::RunConfig;
 use mcp_conformance::transport::{HttpKind, HttpTarget, ServerCommand};
-use reference_server::{Fault, HttpFault, SseFault};
+use reference_server::{Era, Fault, HttpFault, SseFault};
 
 use super::{free_port, mismatches, run_blocking, Expect};
 
@@ -126,6 +128,8 @@ pub enum Wire {
     StreamableHttp,
     /// `--sse PORT`, at `/sse` (2024-11-05's HTTP+SSE).
     Sse,
+    /// Linked into the test's process (`reference::in_process`), over an in-memory pipe.
+    InProcess,
 }
 
 /// A transport the reference server is judged over, and what its table must cover.
@@ -159,6 +163,55 @@ pub const STDIO: Transport = Transport {
     faults: || Fault::ALL.iter().map(|f| f.name()).collect(),
     proves: |id| !id.starts_with("http-") && !id.starts_with("sse-"),
 };
+
+/// In-process, every revision; its faults prove what stdio's do but the checks of rules
+/// about a process (which skip, [`NO_PROCESS`]).
+pub const IN_PROCESS: Transport = Transport {
+    name: "in-process",
+    wire: Wire::InProcess,
+    proves: |id| (STDIO.proves)(id) && !needs_process(id),
+    ..STDIO
+};
+
+/// Whether the catalog says check `id` is about the server's process.
+pub fn needs_process(id: &str) -> bool {
+    CheckId::parse(id).is_some_and(CheckId::needs_process)
+}
+
+/// Any check of a rule about the server's process, in-process.
+pub const NO_PROCESS: Skip = Skip {
+    check: ANY_CHECK,
+    revisions: ALL,
+    matching: "applies to servers run as a process",
+    why: "an in-process server has no process to exit when its input closes",
+};
+
+/// `table` (stdio's) as the in-process server must meet it: the same faults failing the
+/// same checks, less the checks about a process, which skip ([`NO_PROCESS`]) instead of
+/// passing or failing; its skips plus that one. Leaked: a test's table lives as long as
+/// the test.
+pub fn in_process(table: &Table<'static>) -> Table<'static> {
+    let rows: Vec<Row> = table
+        .rows
+        .iter()
+        .map(|(fault, expected)| {
+            let kept: Vec<Expect> = expected
+                .iter()
+                .filter(|(id, _, _)| !needs_process(id))
+                .copied()
+                .collect();
+            (*fault, &*Vec::leak(kept))
+        })
+        .collect();
+    let mut skips = table.skips.to_vec();
+    skips.push(NO_PROCESS);
+    Table {
+        transport: IN_PROCESS,
+        rows: Vec::leak(rows),
+        skips: Vec::leak(skips),
+        ..*table
+    }
+}
 
 /// The session-based Streamable HTTP revisions (2026-07-28, stateless, is
 /// [`HTTP_2026`]'s), and their `http-*` checks.
@@ -262,11 +315,19 @@ pub fn run_fault(table: &Table, fault: &str, ids: &[&str]) -> RunReport {
 /// `mcp-conformance reference-server` with the transport's flags, reached at its URL
 /// with a header (which the report must never show).
 fn reference_command(transport: &Transport, fault: Option<&str>) -> ServerCommand {
+    if transport.wire == Wire::InProcess {
+        let fault = fault.map(|f| f.parse().expect("a reference server fault"));
+        let era = transport
+            .era
+            .map_or(Era::default(), |e| e.parse().expect("an era"));
+        return ServerCommand::in_process(reference::in_process(fault, era));
+    }
     let mut args = vec!["reference-server".to_string()];
     let (mode, path, fault_flag) = match transport.wire {
         Wire::Stdio => (None, "", "--fault"),
         Wire::StreamableHttp => (Some("--http"), "mcp", "--http-fault"),
         Wire::Sse => (Some("--sse"), "sse", "--sse-fault"),
+        Wire::InProcess => unreachable!("answered above"),
     };
     let port = mode.map(|mode| {
         let port = free_port();
@@ -541,6 +602,7 @@ pub fn table_names_every_fault(table: &Table) {
         Wire::Stdio => TransportKind::Stdio,
         Wire::StreamableHttp => TransportKind::StreamableHttp,
         Wire::Sse => TransportKind::HttpSse,
+        Wire::InProcess => TransportKind::InProcess,
     };
     for id in transport.revisions {
         let revision = Revision::find(id).expect("a known revision");

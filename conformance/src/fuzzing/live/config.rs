@@ -8,7 +8,12 @@ use std::time::Duration;
 
 use crate::protocol::{Revision, REVISIONS};
 use crate::scenarios::{CallMode, CallPolicy};
-use crate::transport::ServerCommand;
+use crate::transport::{InProcessServer, ServerCommand};
+
+/// An `MCP_FUZZ_*` variable, when set to something.
+fn var(name: &str) -> Option<String> {
+    std::env::var(name).ok().filter(|v| !v.trim().is_empty())
+}
 
 /// What the live target fuzzes and how.
 #[derive(Debug, Clone)]
@@ -39,13 +44,22 @@ impl LiveConfig {
     /// - `MCP_FUZZ_DENY`: comma-separated globs of tools never called;
     /// - `MCP_FUZZ_CASES`: folder for case files (default `live-cases`).
     pub fn from_env() -> Result<Self, String> {
-        let var = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
         let server = var("MCP_FUZZ_SERVER").ok_or(
             "set MCP_FUZZ_SERVER to the server command, e.g. MCP_FUZZ_SERVER='../target/release/mcp-conformance reference-server'",
         )?;
         let mut words = server.split_whitespace().map(str::to_string);
         let program = words.next().unwrap_or_default();
-        let command = ServerCommand::new(program, words);
+        Self::from_env_for(ServerCommand::new(program, words))
+    }
+
+    /// The configuration from the environment for a server linked into the fuzz target
+    /// (the in-process target): every variable of [`LiveConfig::from_env`] but
+    /// `MCP_FUZZ_SERVER`.
+    pub fn from_env_in_process(server: InProcessServer) -> Result<Self, String> {
+        Self::from_env_for(ServerCommand::in_process(server))
+    }
+
+    fn from_env_for(command: ServerCommand) -> Result<Self, String> {
         let revision = match var("MCP_FUZZ_REVISION") {
             Some(r) => {
                 Revision::named(&r).ok_or(format!("MCP_FUZZ_REVISION: unknown revision {r}"))?

@@ -71,7 +71,16 @@ impl LiveTarget {
 
     /// The target of the `live_server` fuzz target: configured from the environment.
     pub fn from_env() -> Result<Self, String> {
-        let config = LiveConfig::from_env()?;
+        Self::configured(LiveConfig::from_env()?)
+    }
+
+    /// The target of an in-process fuzz target: `server` linked in, the rest configured
+    /// from the environment.
+    pub fn in_process(server: crate::transport::InProcessServer) -> Result<Self, String> {
+        Self::configured(LiveConfig::from_env_in_process(server)?)
+    }
+
+    fn configured(config: LiveConfig) -> Result<Self, String> {
         let shown = config.command.display();
         Self::start(config).map_err(|e| format!("cannot fuzz {shown}: {e}"))
     }

@@ -81,7 +81,7 @@ impl Session {
             config.max_line,
             Revision::version_header_of,
         )?;
-        if !transport.is_remote() {
+        if !transport.is_remote() && !transport.is_in_process() {
             super::usage::count_process();
         }
         Ok(Self {
@@ -146,6 +146,11 @@ impl Session {
     /// process of ours is behind it.
     pub fn is_http(&self) -> bool {
         self.transport.is_remote()
+    }
+
+    /// Whether the server runs inside this process: no process, exit status or stderr.
+    pub fn is_in_process(&self) -> bool {
+        self.transport.is_in_process()
     }
 
     /// The HTTP exchanges of this session so far (none over stdio), and how many more
