@@ -655,8 +655,9 @@ const REGRESSIONS: &[&str] = &[
 ];
 
 /// The reference server linked in-process: every saved input finds its fault with the
-/// same check and kind as against the spawned server (a case found one way is a case the
-/// other way), and the conformant server gives no finding on pseudo-random inputs.
+/// same check and kind as against the spawned server, and its case file replays against
+/// the built binary (but for the faults whose failure is a matter of timing); the
+/// conformant server gives no finding on pseudo-random inputs.
 #[test]
 fn saved_inputs_find_their_faults_in_process_too() {
     let revision = Revision::find(R4).unwrap();
@@ -666,6 +667,7 @@ fn saved_inputs_find_their_faults_in_process_too() {
         target_of(ServerCommand::in_process(server), revision, None)
     };
     let mut problems = Vec::new();
+    let dir = tempdir("in-process");
     for fault in REGRESSIONS {
         let data = std::fs::read(artifacts().join(fault)).expect("the saved input");
         let expected = LIVE
@@ -674,7 +676,13 @@ fn saved_inputs_find_their_faults_in_process_too() {
             .and_then(|(_, _, expected)| expected.as_ref())
             .expect("a row in LIVE that finds it");
         match in_process(Some(fault)).run(&data) {
-            Some(f) if (f.check.as_str(), &f.kind) == (expected.0, &expected.1) => {}
+            Some(mut f) if (f.check.as_str(), &f.kind) == (expected.0, &expected.1) => {
+                // Its case file replays against the built binary: found there too.
+                let saved = f.save(&dir).expect("the case file is written");
+                if !TIMING.contains(fault) && replay(&saved, Some(fault)) != Some(1) {
+                    problems.push(format!("{fault}: its case does not replay on the binary"));
+                }
+            }
             Some(f) => problems.push(format!("{fault}: found otherwise\n{}", f.report())),
             None => problems.push(format!("{fault}: not found in-process")),
         }
