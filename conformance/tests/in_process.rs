@@ -88,8 +88,9 @@ fn a_constructor_that_panics_is_a_setup_error() {
             Ok(())
         }
     });
-    let error = mcp_conformance::runner::run_blocking(&one_revision(server, Duration::from_secs(5)))
-        .expect_err("a setup error, not a report");
+    let error =
+        mcp_conformance::runner::run_blocking(&one_revision(server, Duration::from_secs(5)))
+            .expect_err("a setup error, not a report");
     assert!(matches!(error, Error::InProcessSetup { .. }), "{error:?}");
     let message = error.to_string();
     assert!(

@@ -36,9 +36,11 @@ pub(super) fn failure_evidence(f: &PropertyFailure) -> Vec<Evidence> {
     let mut out = vec![
         Evidence::note(format!("generated: {}", f.description)),
         Evidence::note(format!(
-            "minimal input after {} shrink step(s): {}",
-            f.shrink_steps, f.input
+            "minimal input after {} shrink step(s), {} bytes:",
+            f.shrink_steps,
+            f.input.to_string().len()
         )),
+        Evidence::note(f.input.to_string()),
         Evidence::note(format!("outcome: {}", f.outcome)),
     ];
     if let Some(rule) = f.rule {

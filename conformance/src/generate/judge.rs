@@ -459,3 +459,15 @@ fn format_holds(format: &str, s: &str) -> bool {
         v.is_some_and(|v| v.is_valid(&Value::String(s.to_owned())))
     })
 }
+
+/// Whether `value` is surely valid against the document `schema` in `dialect`: what every
+/// generated value must be before it is sent as valid, and what a shrunk candidate must
+/// stay (an empty string where a `format: date` was asked may pass a validator that
+/// ignores formats, and still not be surely valid).
+pub fn surely_valid(schema: &Value, dialect: Dialect, value: &Value) -> bool {
+    let judge = Judge {
+        doc: Arc::new(schema.clone()),
+        dialect,
+    };
+    judge.check(value, schema) == Some(true)
+}

@@ -214,19 +214,25 @@ impl PropertyRun<'_> {
         out
     }
 
+    /// The dialect the server's validator uses for a tool's `schema`: its `$schema`, else
+    /// the revision's default (as `compile_input_schema` decides).
+    pub(super) fn dialect_of(&self, schema: &Value) -> strategy::Dialect {
+        if schema.get("$schema").is_some() {
+            strategy::Dialect::of(schema)
+        } else if self.revision.draft_2020_12 {
+            strategy::Dialect::Draft202012
+        } else {
+            strategy::Dialect::Draft7
+        }
+    }
+
     /// A tool's valid and invalid argument properties at their default sizes.
     fn tool_plan(&self, tool: ToolDef, cases: u32, record: &mut PropertyRecord) -> ToolPlan {
         let name = tool.get("name").and_then(Value::as_str).unwrap_or_default();
         let schema = &tool["inputSchema"];
         // The dialect the server's validator uses: the tool's `$schema`, else the
         // revision's default (as `compile_input_schema` decides).
-        let dialect = if schema.get("$schema").is_some() {
-            strategy::Dialect::of(schema)
-        } else if self.revision.draft_2020_12 {
-            strategy::Dialect::Draft202012
-        } else {
-            strategy::Dialect::Draft7
-        };
+        let dialect = self.dialect_of(schema);
         let mut plan = ToolPlan {
             valid: None,
             invalid: Vec::new(),

@@ -1,5 +1,7 @@
-//! Shrinking a failing case to the smallest input that fails the same way, with
-//! proptest's value tree, then confirming it once more in a fresh server process.
+//! Shrinking a failing case to the smallest input that fails the same way, with the one
+//! shrinker of `generate::shrink` (proptest's value tree only for arguments that break
+//! one rule, which the tree keeps broken), then confirming it once more in a fresh server
+//! process.
 //!
 //! The confirmed case becomes a [`PropertyFailure`] with its replayable [`CaseFile`].
 //! A stall is shrunk in fewer steps, each waiting a multiple of the tool's measured
@@ -16,11 +18,16 @@ use serde_json::{json, Value};
 
 use super::env::{case_messages, probe_tool, Env, Outcome, Parked, Probe};
 use super::PropertyRun;
+use crate::generate::{shrink, surely_valid};
 use crate::protocol::Transcript;
 use crate::records::{CaseFile, CaseMessage, PropertyFailure};
 use crate::rules::CheckId;
 use crate::rules::FailureKind;
 use crate::scenarios::era;
+
+/// Most shrink steps for a stall (each waits a multiple of the tool's latency): enough to
+/// bisect a string of a megabyte from both ends and simplify what is left.
+const STALL_STEPS: u32 = 48;
 
 /// Which of the two concurrent waits ended first.
 enum First {
@@ -92,46 +99,29 @@ impl PropertyRun<'_> {
         outcome: String,
     ) -> PropertyFailure {
         let original = value.clone();
-        let mut best = (value, outcome);
-        let mut steps = 0;
         let same = |o: &Outcome| o.failed().is_some_and(|(k, ..)| k == kind);
         // Every stalled candidate waits out its wait: shrink those in fewer steps, each
         // waiting a multiple of the tool's measured latency (it answers other inputs
         // promptly), not the timeout. The confirmation below uses the full timeout again.
         let stall = kind == FailureKind::Stall;
         let max_steps = if stall {
-            self.config.max_shrink.min(16)
+            self.config.max_shrink.min(STALL_STEPS)
         } else {
             self.config.max_shrink
         };
         if stall {
             env.shrink_timeout = Some(env.step_wait(probe_tool(probe)));
         }
-        if tree.simplify() {
-            while steps < max_steps {
-                steps += 1;
-                let candidate = tree.current();
-                if let Probe::ValidCall { tool } = probe {
-                    if !self.validates(tool, &candidate) {
-                        if !tree.complicate() {
-                            break;
-                        }
-                        continue;
-                    }
-                }
-                let o = env.evaluate(probe, &candidate).await;
-                if same(&o) {
-                    if let Some((_, text, _)) = o.failed() {
-                        best = (candidate, text.to_string());
-                    }
-                    if !tree.simplify() {
-                        break;
-                    }
-                } else if !tree.complicate() {
-                    break;
-                }
+        let (best, mut steps) = match probe {
+            Probe::InvalidCall { .. } => {
+                let best = (value, outcome);
+                Self::shrink_tree(env, probe, tree, best, max_steps, &same).await
             }
-        }
+            _ => {
+                self.shrink_value(env, probe, value, outcome, max_steps, kind)
+                    .await
+            }
+        };
         env.shrink_timeout = None;
         // Confirm the minimal case in a fresh process with the full timeout (no late-answer
         // window: the case that started the shrink had it), recording a clean transcript;
@@ -193,6 +183,78 @@ impl PropertyRun<'_> {
             },
             case_path: None,
         }
+    }
+
+    /// The one shrinker (`generate::shrink`) on a value: every candidate valid for the
+    /// tool's inputSchema when the case was (a "valid" case stays valid), and kept when it
+    /// fails with the same kind. Returns the smallest failing value, what its failure
+    /// said, and the candidates evaluated.
+    async fn shrink_value(
+        &self,
+        env: &mut Env<'_>,
+        probe: &Probe,
+        value: Value,
+        outcome: String,
+        max_steps: u32,
+        kind: FailureKind,
+    ) -> ((Value, String), u32) {
+        // A valid case stays valid: by the server's validator and surely (`generate`'s
+        // judge, which also asks what formats and patterns want).
+        let schema = match probe {
+            Probe::ValidCall { tool } => Some(&tool["inputSchema"]),
+            _ => None,
+        };
+        let dialect = schema.map(|s| self.dialect_of(s));
+        let valid = |candidate: &Value| match (probe, schema, dialect) {
+            (Probe::ValidCall { tool }, Some(schema), Some(dialect)) => {
+                self.validates(tool, candidate) && surely_valid(schema, dialect, candidate)
+            }
+            _ => true,
+        };
+        let mut said = outcome;
+        let shrunk = shrink(value, max_steps, &valid, async |candidate: &Value| {
+            let o = env.evaluate(probe, candidate).await;
+            match o.failed() {
+                Some((k, text, _)) if k == kind => {
+                    said = text.to_string();
+                    true
+                }
+                _ => false,
+            }
+        })
+        .await;
+        ((shrunk.value, said), shrunk.steps)
+    }
+
+    /// proptest's value tree, for arguments that break one rule: the tree keeps the
+    /// broken rule broken as it shrinks, which a value-level pass could not know to do.
+    async fn shrink_tree(
+        env: &mut Env<'_>,
+        probe: &Probe,
+        tree: &mut Box<dyn ValueTree<Value = Value>>,
+        mut best: (Value, String),
+        max_steps: u32,
+        same: &impl Fn(&Outcome) -> bool,
+    ) -> ((Value, String), u32) {
+        let mut steps = 0;
+        if tree.simplify() {
+            while steps < max_steps {
+                steps += 1;
+                let candidate = tree.current();
+                let o = env.evaluate(probe, &candidate).await;
+                if same(&o) {
+                    if let Some((_, text, _)) = o.failed() {
+                        best = (candidate, text.to_string());
+                    }
+                    if !tree.simplify() {
+                        break;
+                    }
+                } else if !tree.complicate() {
+                    break;
+                }
+            }
+        }
+        (best, steps)
     }
 
     /// Runs `input` once in a fresh process with the full timeout: whether it failed the
