@@ -45,6 +45,15 @@ run_mode() {
   esac >"$log" 2>&1 || true
 }
 
+# How deep a run got: the stages the fixture reports on stderr (seen in-process; a spawned
+# server's stderr is not in the log).
+stage() {
+  if grep -q 'planted: code and tag met' "$1"; then echo 'code and tag met'
+  elif grep -q 'planted: code met' "$1"; then echo 'code met'
+  else echo 'no stage seen'
+  fi
+}
+
 # found or not, and executions per second, from a run's log.
 summarise() {
   local mode=$1 log=$2 secs=$3 found=no rate
@@ -73,7 +82,8 @@ for mode in "${modes[@]}"; do
       times+=("$secs")
       printf '%s seed %s: found in %.1f s, %s exec/s\n' "$mode" "$seed" "$secs" "$rate"
     else
-      printf '%s seed %s: not found in %s s, %s exec/s\n' "$mode" "$seed" "$budget" "$rate"
+      printf '%s seed %s: not found in %s s (%s), %s exec/s\n' "$mode" "$seed" "$budget" \
+        "$(stage "$log")" "$rate"
     fi
   done
   # The median of all runs, a run that did not find counting as longer than the budget.
