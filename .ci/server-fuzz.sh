@@ -2,7 +2,11 @@
 # Builds examples/server-fuzz as a server author would after copying it into their own
 # repository: from a scratch directory outside this workspace, with only the
 # `mcp-conformance` dependency pointed at this checkout instead of a git URL, then runs the
-# target for a few inputs against the reference server (which must pass).
+# target for a few inputs against the reference server (which must pass). Then runs the
+# ClusterFuzzLite build script (examples/server-fuzz/clusterfuzzlite/build.sh) as the image
+# would, with ClusterFuzzLite's environment but on stable (SANITIZER=none; CI cannot pull
+# the image), checks each target lands in $OUT, and replays the in-process target's seed
+# corpus and a few generated inputs from $OUT (its inline example server must pass).
 #   usage: .ci/server-fuzz.sh   (after `cargo build -p mcp-conformance`)
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
@@ -26,4 +30,33 @@ if [ -n "$(ls -A "$MCP_FUZZ_CASES" 2>/dev/null)" ]; then
   echo "server-fuzz: the conformant reference server drew findings" >&2
   exit 1
 fi
-echo "server-fuzz: built from a scratch copy and replayed the live corpus and 50 inputs cleanly"
+
+# cargo-fuzz: the one on PATH, else the pinned version built once into target/ci-tools.
+if ! command -v cargo-fuzz >/dev/null; then
+  cargo install --quiet --locked --root "$ROOT/target/ci-tools" cargo-fuzz@0.13.2
+  export PATH="$ROOT/target/ci-tools/bin:$PATH"
+fi
+mkdir -p "$SCRATCH/out" "$SCRATCH/work"
+(
+  cd "$SCRATCH"
+  SRC="$SCRATCH" OUT="$SCRATCH/out" WORK="$SCRATCH/work" FUZZING_LANGUAGE=rust \
+    FUZZING_ENGINE=libfuzzer SANITIZER=none ARCHITECTURE=x86_64 \
+    bash "$ROOT/examples/server-fuzz/clusterfuzzlite/build.sh"
+)
+for target in in_process; do
+  [ -x "$SCRATCH/out/$target" ] || { echo "server-fuzz: build.sh left no $target in \$OUT" >&2; exit 1; }
+done
+# As ClusterFuzzLite runs it: from $OUT, with its seed corpus (unzipped) and dictionary.
+export MCP_FUZZ_CASES="$SCRATCH/in-process-cases"
+mkdir -p "$SCRATCH/seeds"
+(cd "$SCRATCH/seeds" && unzip -q "$SCRATCH/out/in_process_seed_corpus.zip")
+(
+  cd "$SCRATCH/out"
+  ./in_process -runs=0 "$SCRATCH/seeds" 2>&1 | tail -1
+  ./in_process -runs=50 -seed=1 "$SCRATCH/work" "$SCRATCH/seeds" 2>&1 | tail -1
+)
+if [ -n "$(ls -A "$MCP_FUZZ_CASES" 2>/dev/null)" ]; then
+  echo "server-fuzz: the in-process example server drew findings" >&2
+  exit 1
+fi
+echo "server-fuzz: built from a scratch copy; the live corpus, the in-process seeds and 50 inputs each ran cleanly"

@@ -1,0 +1,34 @@
+#!/bin/bash -eu
+# Builds the fuzz targets of `fuzz/` and copies each binary to $OUT, where ClusterFuzzLite
+# runs them (its seed corpus, `seeds/<target>/`, and dictionary, `mcp.dict`, beside it, when
+# the crate has them).
+#
+# Run from the repository root (the Dockerfile's WORKDIR). Environment, as ClusterFuzzLite
+# sets it: OUT (required), SANITIZER. Also:
+#   FUZZ_DIR      the cargo-fuzz crate (default: fuzz)
+#   FUZZ_TARGETS  which targets (default: in_process; live_server needs MCP_FUZZ_SERVER and
+#                 a server process, which ClusterFuzzLite's runner does not provide)
+#
+# The sanitizer: inside the image the compiler is nightly and cargo-fuzz's default
+# (AddressSanitizer) is used, as OSS-Fuzz's Rust projects do. With SANITIZER=none, or on a
+# stable compiler (which cannot build sanitizers), it builds with `--sanitizer none`.
+fuzz_dir=${FUZZ_DIR:-fuzz}
+targets=${FUZZ_TARGETS:-in_process}
+flags=(-O)
+if [ "${SANITIZER:-}" = none ] || ! rustc --version | grep -q nightly; then
+  flags+=(--sanitizer none)
+fi
+target_dir=${CARGO_TARGET_DIR:-$PWD/$fuzz_dir/target}
+for target in $targets; do
+  # --fuzz-dir: the crate is found without a Cargo.toml at the root (a server in another
+  # language, or a workspace whose root is elsewhere).
+  cargo fuzz build --fuzz-dir "$fuzz_dir" "${flags[@]}" "$target"
+  cp "$target_dir/x86_64-unknown-linux-gnu/release/$target" "$OUT/"
+  # Committed seeds (never written to: libFuzzer grows its first corpus folder, corpus/).
+  if [ -d "$fuzz_dir/seeds/$target" ]; then
+    (cd "$fuzz_dir/seeds/$target" && zip -q -r "$OUT/${target}_seed_corpus.zip" .)
+  fi
+  if [ -f "$fuzz_dir/mcp.dict" ]; then
+    cp "$fuzz_dir/mcp.dict" "$OUT/$target.dict"
+  fi
+done
