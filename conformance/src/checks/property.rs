@@ -35,11 +35,18 @@ fn findings<'a>(ctx: &'a Ctx<'_>, check: CheckId) -> Result<Vec<&'a PropertyFail
 pub(super) fn failure_evidence(f: &PropertyFailure) -> Vec<Evidence> {
     let mut out = vec![
         Evidence::note(format!("generated: {}", f.description)),
-        Evidence::note(format!(
-            "minimal input after {} shrink step(s), {} bytes:",
-            f.shrink_steps,
-            f.input.to_string().len()
-        )),
+        Evidence::note(match f.same_as {
+            Some(revision) => format!(
+                "same minimal case as {revision} (found and shrunk there, tried first here: \
+                 it failed the same way), {} bytes:",
+                f.input.to_string().len()
+            ),
+            None => format!(
+                "minimal input after {} shrink step(s), {} bytes:",
+                f.shrink_steps,
+                f.input.to_string().len()
+            ),
+        }),
         Evidence::note(f.input.to_string()),
         Evidence::note(format!("outcome: {}", f.outcome)),
     ];

@@ -80,6 +80,29 @@ impl Case {
         &self.lines[..self.lines.len().saturating_sub(1)]
     }
 
+    /// The tool arguments line `i` sends, when it is a `tools/call` that has them: what
+    /// a case's values are cut to (the method, the tool's name and the rest of the
+    /// message say what the case is, and stay).
+    pub fn arguments(&self, i: usize) -> Option<&Value> {
+        match self.lines.get(i)? {
+            Line::Message(message) if message["method"] == "tools/call" => {
+                message.get("params")?.get("arguments")
+            }
+            _ => None,
+        }
+    }
+
+    /// The case with the tool arguments of line `i` (see [`Case::arguments`]) replaced.
+    pub fn with_arguments(&self, i: usize, arguments: Value) -> Case {
+        let mut out = self.clone();
+        if self.arguments(i).is_some() {
+            if let Some(Line::Message(message)) = out.lines.get_mut(i) {
+                message["params"]["arguments"] = arguments;
+            }
+        }
+        out
+    }
+
     /// The case without its own line `i`.
     pub fn without(&self, i: usize) -> Case {
         let mut out = self.clone();

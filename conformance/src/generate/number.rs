@@ -4,7 +4,7 @@
 //!
 //! Values stay within 2^53 (integers) and 15 significant digits (fractions), where every
 //! JSON parser reads them back exactly; they are mostly small, sometimes anywhere in range,
-//! and sometimes at the bounds the schema sets.
+//! and often at an edge: 0, 1, -1 and the bounds the schema sets.
 
 use std::sync::Arc;
 
@@ -212,6 +212,23 @@ impl NumberSpec {
         }
         if low <= 100 && high >= -100 {
             ranges.push((5, (low.max(-100)..=high.min(100)).boxed()));
+        }
+        // The edges, early and often (Hypothesis draws them so): 0, 1 and -1, and each
+        // bound the schema sets with its neighbour inside. A tool that fails only on
+        // `b = 0` is otherwise reached once in hundreds of cases.
+        let one = (1.0 / unit_f).round() as i128;
+        let mut edges: Vec<i128> = vec![0, one, -one];
+        if self.low.is_some() {
+            edges.extend([low, low + 1]);
+        }
+        if self.high.is_some() {
+            edges.extend([high, high - 1]);
+        }
+        edges.retain(|k| (low..=high).contains(k));
+        edges.sort_unstable();
+        edges.dedup();
+        if !edges.is_empty() {
+            ranges.push((3, proptest::sample::select(edges).boxed()));
         }
         Ok(Union::new_weighted(ranges)
             .prop_map(move |k| {

@@ -118,6 +118,8 @@ pub(super) fn lengths(s: &str) -> (usize, usize) {
 fn free_string(min: usize, max: Option<usize>) -> BoxedStrategy<String> {
     let short = max.map_or(min + 24, |m| m.min(min + 24));
     let mut options: Vec<(u32, BoxedStrategy<(usize, bool)>)> = vec![
+        // The shortest string allowed (the empty one, mostly), early and often.
+        (1, Just((min, false)).boxed()),
         (6, (min..=short).prop_map(|n| (n, false)).boxed()),
         (3, (min..=short).prop_map(|n| (n, true)).boxed()),
     ];

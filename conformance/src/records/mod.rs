@@ -30,7 +30,9 @@ pub use modern::{
 };
 pub(crate) use negotiation::answered;
 pub use negotiation::{NegotiationRecord, ServerEra, VersionProbe, UNSUPPORTED_VERSION};
-pub use property::{InputIndependent, PropertyFailure, PropertyRecord, SlowCall};
+pub use property::{
+    InputIndependent, PropertyFailure, PropertyRecord, SlowCall, ToolError, MAX_TOOL_ERRORS,
+};
 pub use revision::{
     PhaseTimes, RevisionRecord, ShutdownRecord, MALFORMED_JSON, MAX_PAGES, PING_IDS,
 };

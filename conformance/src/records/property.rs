@@ -35,11 +35,30 @@ pub struct PropertyFailure {
     pub transcript: Transcript,
     /// Whether the minimal case failed the same way in the fresh process.
     pub reproduced: bool,
+    /// The revision of the run whose minimal case this is, when an earlier revision
+    /// found and shrank it and this one only tried it (once, and it failed the same way).
+    pub same_as: Option<&'static str>,
     /// The case, to save and replay.
     pub case: CaseFile,
     /// Where the case was saved, when a cases folder was given.
     pub case_path: Option<std::path::PathBuf>,
 }
+
+/// A generated call with valid arguments that the tool answered with a tool execution
+/// error (`isError: true`): the error paths only some inputs reach (a division by zero),
+/// which `tc-error-explained` judges beside the scripted calls' errors.
+#[derive(Debug, Clone)]
+pub struct ToolError {
+    /// The tool.
+    pub tool: String,
+    /// The arguments it failed on.
+    pub arguments: Value,
+    /// Its result.
+    pub result: Value,
+}
+
+/// Tool execution errors a property phase keeps: the first of each tool, up to this many.
+pub const MAX_TOOL_ERRORS: usize = 8;
 
 /// A tool call that outlasted the timeout while the server kept answering ping: slow,
 /// not broken (a warning). The tool gets no more cases.
@@ -110,6 +129,9 @@ impl InputIndependent {
 pub struct PropertyRecord {
     /// Cases run, per check.
     pub cases: Vec<(CheckId, u32)>,
+    /// Tool execution errors of generated calls with valid arguments (the first of each
+    /// tool, at most [`MAX_TOOL_ERRORS`]).
+    pub tool_errors: Vec<ToolError>,
     /// What failed.
     pub failures: Vec<PropertyFailure>,
     /// Things a reader should know (tools skipped, budget exhausted).

@@ -33,8 +33,8 @@ use crate::report::{
 };
 use crate::scenarios::slot::{self, Pool, Slot};
 use crate::scenarios::{
-    negotiate, probe_unsupported, progress, run_revision, speaks_sse, CallPolicy, PlanCache,
-    PropertyConfig, RevisionPlan,
+    negotiate, probe_unsupported, progress, run_revision, speaks_sse, CallPolicy, Carry, EndGuard,
+    PlanCache, PropertyConfig, RevisionPlan,
 };
 use crate::transport::{check_tls, HttpKind, LaunchedServer, ServerCommand};
 
@@ -563,6 +563,8 @@ async fn conversations(
     let shared = Rc::new(config.clone());
     // Tool strategies, built by the first revision that lists a tool, reused by the rest.
     let plans = Rc::new(PlanCache::default());
+    // Minimal cases found by one revision, tried first by the next (once per run).
+    let carry = Rc::new(Carry::default());
     let mut finished: Vec<Option<Finished>> = config.revisions.iter().map(|_| None).collect();
     let mut running = JoinSet::new();
     // What each running revision is doing, for the front end's status line.
@@ -584,7 +586,7 @@ async fn conversations(
             };
             let revision = config.revisions[next];
             on_event(RunEvent::RevisionStarted(revision.id));
-            let tracker = start(&mut running, &shared, &plans, next, slot);
+            let tracker = start(&mut running, &shared, (&plans, &carry), next, slot);
             live.push((next, revision.id, tracker));
             next += 1;
         }
@@ -637,15 +639,18 @@ type Conversation = (usize, (crate::Result<RevisionRecord>, PartTiming));
 fn start(
     running: &mut JoinSet<Conversation>,
     config: &Rc<RunConfig>,
-    plans: &Rc<PlanCache>,
+    (plans, carry): (&Rc<PlanCache>, &Rc<Carry>),
     n: usize,
     slot: Arc<Slot>,
 ) -> Arc<progress::Progress> {
     let c = Rc::clone(config);
     let plans = Rc::clone(plans);
+    let carry = Rc::clone(carry);
     let tracker = Arc::new(progress::Progress::default());
     let progress = Arc::clone(&tracker);
     running.spawn_local(async move {
+        // However the revision ends (or is aborted), the next stops waiting on it.
+        let _ended = EndGuard::new(&carry, n);
         // Boxed: the conversation is a large future, and each wrapper below would
         // otherwise hold (and, in a debug build, copy on its stack) the whole of it.
         let plan = RevisionPlan {
@@ -656,6 +661,7 @@ fn start(
             properties: c.properties.as_ref(),
             seed: c.seed,
             plans: &plans,
+            carry: Some((&carry, n)),
         };
         let conversation = Box::pin(run_revision(&plan));
         let conversation = progress::tracked(progress, conversation);

@@ -76,6 +76,7 @@ pub async fn fuzz(
             config: &config,
             slow_tools: &[],
             plans: Some(&plans),
+            carry: None,
         };
         let record = run.run().await;
         if let Some(ii) = &record.input_independent {

@@ -28,7 +28,9 @@ pub use negotiation::{negotiate, probe_unsupported};
 pub use policy::{CallMode, CallPolicy};
 pub use probes::speaks_sse;
 pub(crate) use property::splitmix64;
-pub use property::{runner_for, PlanCache, PropertyConfig, PropertyRun, TOOL_CASE_BUDGET};
+pub use property::{
+    runner_for, Carry, EndGuard, PlanCache, PropertyConfig, PropertyRun, TOOL_CASE_BUDGET,
+};
 pub use replay::{replay, ReplayOutcome};
 pub use revision::{run_revision, RevisionPlan};
 pub use tools::{valid_arguments, walk};

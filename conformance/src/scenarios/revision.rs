@@ -13,7 +13,7 @@ use super::initialize_params;
 use super::modern;
 use super::policy::CallPolicy;
 use super::progress::{self, Phase};
-use super::property::{PlanCache, PropertyConfig, PropertyRun};
+use super::property::{Carry, PlanCache, PropertyConfig, PropertyRun};
 use super::slot;
 use super::tools;
 use crate::protocol::{
@@ -45,6 +45,9 @@ pub struct RevisionPlan<'a> {
     pub seed: u64,
     /// The tool strategies the run's other revisions built (see [`PlanCache`]).
     pub plans: &'a PlanCache,
+    /// The minimal cases earlier revisions of the run found, and this revision's place in
+    /// the run's order (see [`Carry`]).
+    pub carry: Option<(&'a Carry, usize)>,
 }
 
 /// Runs the revision's conversation against a fresh server process.
@@ -392,6 +395,7 @@ async fn generate(
         config: props,
         slow_tools: &slow_tools,
         plans: Some(plan.plans),
+        carry: plan.carry,
     };
     // The spare session speaks the revision it was opened for: the property phase's
     // only when the server negotiated the revision asked for.

@@ -105,7 +105,18 @@ pub(in crate::checks) fn content_base64(ctx: &Ctx<'_>) -> Verdict {
     )
 }
 
-/// A tool execution error carries a non-empty explanation.
+/// Whether a tool result says in text what went wrong.
+fn explained(result: &Value) -> bool {
+    content(result).any(|c| {
+        c.get("text")
+            .and_then(Value::as_str)
+            .is_some_and(|t| !t.trim().is_empty())
+    })
+}
+
+/// A tool execution error carries a non-empty explanation: the scripted calls' errors and
+/// those generated calls with valid arguments reached (an error path only some inputs
+/// reach, such as a division by zero).
 pub(in crate::checks) fn error_explained(ctx: &Ctx<'_>) -> Verdict {
     let record = match calls(ctx) {
         Ok(r) => r,
@@ -114,18 +125,17 @@ pub(in crate::checks) fn error_explained(ctx: &Ctx<'_>) -> Verdict {
     let errors: Vec<_> = answered(record)
         .filter(|(_, _, r)| r.get("isError") == Some(&Value::Bool(true)))
         .collect();
-    if errors.is_empty() {
+    let generated = ctx
+        .record
+        .properties
+        .as_ref()
+        .map_or(&[][..], |p| p.tool_errors.as_slice());
+    if errors.is_empty() && generated.is_empty() {
         return Verdict::Skip("no call returned a tool execution error".into());
     }
     let bad: Vec<_> = errors
         .iter()
-        .filter(|(_, _, r)| {
-            !content(r).any(|c| {
-                c.get("text")
-                    .and_then(Value::as_str)
-                    .is_some_and(|t| !t.trim().is_empty())
-            })
-        })
+        .filter(|(_, _, r)| !explained(r))
         .map(|(c, x, _)| {
             (
                 *c,
@@ -134,18 +144,30 @@ pub(in crate::checks) fn error_explained(ctx: &Ctx<'_>) -> Verdict {
             )
         })
         .collect();
-    if bad.is_empty() {
+    let bad_generated: Vec<_> = generated.iter().filter(|e| !explained(&e.result)).collect();
+    let n = errors.len() + generated.len();
+    if bad.is_empty() && bad_generated.is_empty() {
+        let of_generated = match generated.len() {
+            0 => String::new(),
+            g => format!(" ({g} of generated calls)"),
+        };
         return Verdict::Pass(format!(
-            "{} tool execution error(s), each explained in text",
-            errors.len()
+            "{n} tool execution error(s), each explained in text{of_generated}"
         ));
     }
+    let mut evidence = call_failures(ctx, &bad);
+    evidence.extend(bad_generated.iter().map(|e| {
+        Evidence::note(format!(
+            "generated call of {:?} with {}: isError: true with no text saying what went wrong: {}",
+            e.tool, e.arguments, e.result
+        ))
+    }));
     Verdict::Violation(
         format!(
             "{} tool execution error(s) carry no explanation; the model needs one to self-correct",
-            bad.len()
+            bad.len() + bad_generated.len()
         ),
-        call_failures(ctx, &bad),
+        evidence,
     )
 }
 

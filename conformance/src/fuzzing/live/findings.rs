@@ -7,6 +7,7 @@ use serde_json::{json, Value};
 
 use super::{Judged, State, INIT_ID, SETTLE_ID};
 use crate::fuzzing::cases::Case;
+use crate::generate::shrink;
 use crate::protocol::{Line, Transcript};
 use crate::records::{CaseFile, CaseMessage, RawFrame};
 use crate::rules::CheckId;
@@ -83,8 +84,14 @@ impl Finding {
     }
 }
 
+/// Most candidates the shrinker evaluates for one call's arguments (each a fresh
+/// process).
+const VALUE_STEPS: u32 = 48;
+
 impl State {
-    /// Drops the steps the failure does not need, each time on a fresh process.
+    /// Cuts the case to what the failure needs, each candidate on a fresh process: the
+    /// lines first (each dropped in turn), then the tool arguments of each call left, by
+    /// the one shrinker of the suite (`crate::generate::shrink`).
     pub(super) async fn minimize(
         &mut self,
         case: &Case,
@@ -95,18 +102,47 @@ impl State {
         let mut i = 0;
         while best.steps().len() > 1 && i < best.steps().len() {
             let candidate = best.without(i);
-            let Ok((mut session, _)) = self.fresh().await else {
-                break;
-            };
-            session.forget_history();
-            let judged = self.exec(&mut session, &candidate).await;
-            session.kill().await;
-            match judged {
-                Judged::Failed(k, c, _) if &k == kind && c == check => best = candidate,
-                _ => i += 1,
+            match self.fails_same(&candidate, kind, check).await {
+                Some(true) => best = candidate,
+                Some(false) => i += 1,
+                None => return best,
             }
         }
+        for i in 0..best.steps().len() {
+            let Some(arguments) = best.arguments(i).cloned() else {
+                continue;
+            };
+            let base = best.clone();
+            let shrunk = shrink(
+                arguments,
+                VALUE_STEPS,
+                &|_| true,
+                async |candidate: &Value| {
+                    let case = base.with_arguments(i, candidate.clone());
+                    self.fails_same(&case, kind, check).await == Some(true)
+                },
+            )
+            .await;
+            best = best.with_arguments(i, shrunk.value);
+        }
         best
+    }
+
+    /// Whether `case` fails with `kind` for `check` on a fresh process; `None` when no
+    /// process could be started.
+    async fn fails_same(
+        &mut self,
+        case: &Case,
+        kind: &FailureKind,
+        check: CheckId,
+    ) -> Option<bool> {
+        let Ok((mut session, _)) = self.fresh().await else {
+            return None;
+        };
+        session.forget_history();
+        let judged = self.exec(&mut session, case).await;
+        session.kill().await;
+        Some(matches!(judged, Judged::Failed(k, c, _) if &k == kind && c == check))
     }
 
     /// Runs the case again on a fresh process and records whether it fails the same way.

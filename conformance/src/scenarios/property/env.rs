@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 
 use crate::protocol::{Exchange, Revision, SchemaSet, Session, SessionConfig, Silence, Transcript};
-use crate::records::{compile_input_schema, ToolDef};
+use crate::records::{compile_input_schema, ToolDef, ToolError, MAX_TOOL_ERRORS};
 use crate::rules;
 use crate::rules::CheckId;
 use crate::rules::FailureKind;
@@ -108,6 +108,8 @@ pub(super) struct Env<'a> {
     /// a later silence of theirs is an input-dependent stall, not a slow tool, and the
     /// latency sets the per-step wait while shrinking a stall.
     pub(super) prompt_tools: Vec<(String, Duration)>,
+    /// Tool execution errors of valid calls, for the record.
+    pub(super) tool_errors: Vec<ToolError>,
     /// The per-step wait while shrinking a stall (each stalled candidate waits it out);
     /// no late answer is awaited then. The confirmation uses the full timeout again.
     pub(super) shrink_timeout: Option<Duration>,
@@ -137,6 +139,7 @@ impl<'a> Env<'a> {
             schemas,
             session: None,
             prompt_tools: Vec::new(),
+            tool_errors: Vec::new(),
             shrink_timeout: None,
             await_late: true,
             parked: None,
@@ -364,6 +367,39 @@ impl<'a> Env<'a> {
         self.await_late && self.shrink_timeout.is_none()
     }
 
+    /// Keeps a tool execution error of a valid call: the first of its tool, up to
+    /// [`MAX_TOOL_ERRORS`].
+    fn keep_tool_error(&mut self, tool: &str, arguments: &Value, result: &Value) {
+        if result.get("isError") != Some(&Value::Bool(true))
+            || self.tool_errors.len() >= MAX_TOOL_ERRORS
+            || self.tool_errors.iter().any(|e| e.tool == tool)
+        {
+            return;
+        }
+        self.tool_errors.push(ToolError {
+            tool: tool.to_string(),
+            arguments: arguments.clone(),
+            result: result.clone(),
+        });
+    }
+
+    /// The slowest prompt answer of `tool` so far, if it answered any.
+    pub(super) fn latency_of(&self, tool: Option<&str>) -> Option<Duration> {
+        let tool = tool?;
+        self.prompt_tools
+            .iter()
+            .find_map(|(name, took)| (name == tool).then_some(*took))
+    }
+
+    /// `tool` answered other inputs in time, `took` at the slowest (in an earlier
+    /// revision of the run, for a carried case: `carry.rs`).
+    pub(super) fn answered_in_time(&mut self, tool: &str, took: Duration) {
+        match self.prompt_tools.iter_mut().find(|(t, _)| t == tool) {
+            Some((_, slowest)) => *slowest = (*slowest).max(took),
+            None => self.prompt_tools.push((tool.to_string(), took)),
+        }
+    }
+
     /// The per-step wait while shrinking a stall of `tool`: a multiple of its slowest
     /// prompt answer, within [`MIN_STEP_WAIT`] and the timeout.
     pub(super) fn step_wait(&self, tool: Option<&str>) -> Duration {
@@ -407,13 +443,13 @@ impl<'a> Env<'a> {
         }
         let took = sent.elapsed();
         if let Some(name) = tool {
-            match self.prompt_tools.iter_mut().find(|(t, _)| t == name) {
-                Some((_, slowest)) => *slowest = (*slowest).max(took),
-                None => self.prompt_tools.push((name.to_string(), took)),
-            }
+            self.answered_in_time(name, took);
         }
         let error_code = x.error_code();
         let result = x.result();
+        if let (Probe::ValidCall { .. }, Some(result), Some(name)) = (probe, result, tool) {
+            self.keep_tool_error(name, value, result);
+        }
         let breach = match probe {
             Probe::ValidCall { tool } => {
                 rules::valid_call(rules::TaskSupport::of(tool, self.revision), x.error()).or_else(

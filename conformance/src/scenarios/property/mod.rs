@@ -4,9 +4,10 @@
 //! Scripted scenarios find what we thought of; these find what we did not. Every case
 //! is one request (plus a liveness ping) in a session of the phase's own server process
 //! (one a scripted probe left healthy, when there is one), which is restarted whenever a
-//! case kills it. A failing case is shrunk with proptest's value
-//! trees to the smallest input that fails the same way, confirmed once more in a fresh
-//! process, and kept as a [`CaseFile`] that `mcp-conformance replay` repeats exactly.
+//! case kills it. A failing case is shrunk by the one shrinker (`crate::generate::shrink`)
+//! to the smallest input that fails the same way, confirmed once more in a fresh process,
+//! and kept as a [`CaseFile`] that `mcp-conformance replay` repeats exactly; the next
+//! revision of the run tries that minimal case first (`carry.rs`).
 //!
 //! Determinism: each property draws from its own RNG, seeded from the run's seed and the
 //! property's label (tool name, rule), so adding a tool does not change another's cases.
@@ -18,6 +19,7 @@
 //! the seeded runners and the id, method and cursor strategies; the replayable
 //! case file and what the phase hands back are records (`crate::records`).
 
+mod carry;
 mod env;
 mod plan;
 mod run;
@@ -25,6 +27,7 @@ mod seeds;
 mod sequences;
 mod shrink;
 
+pub use carry::{Carry, EndGuard};
 pub use plan::{PlanCache, TOOL_CASE_BUDGET};
 pub use run::{PropertyConfig, PropertyRun};
 pub use seeds::runner_for;

@@ -11,8 +11,10 @@ use std::time::{Duration, Instant};
 use proptest::strategy::{Strategy, ValueTree};
 use serde_json::Value;
 
+use super::carry::{Carried, Carry};
 use super::env::{probe_checks, probe_tool, Env, Outcome, Probe};
 use super::plan::{Item, PlanCache, TOOL_CASE_BUDGET};
+use super::shrink::Confirmed;
 use crate::protocol::{Exchange, Revision, SchemaSet, Session, SessionConfig};
 use crate::records::compile_input_schema;
 use crate::records::{
@@ -148,6 +150,9 @@ pub struct PropertyRun<'a> {
     pub slow_tools: &'a [String],
     /// Strategies other revisions of the run built, when they are shared.
     pub plans: Option<&'a PlanCache>,
+    /// The minimal cases earlier revisions of the run found, and this revision's place in
+    /// the run's order: each property tries them first (`carry.rs`).
+    pub carry: Option<(&'a Carry, usize)>,
 }
 
 impl PropertyRun<'_> {
@@ -189,6 +194,18 @@ impl PropertyRun<'_> {
                 } else {
                     items[at].n
                 };
+                if pass == 0 {
+                    if let Some(flow) = self
+                        .carried(&mut env, &mut items[at], &mut record, &mut walk)
+                        .await
+                    {
+                        if let Flow::Stop(why) = flow {
+                            self.stop(&items, &mut record, why);
+                            break 'passes;
+                        }
+                        continue;
+                    }
+                }
                 while items[at].done < upto {
                     if self
                         .config
@@ -210,19 +227,20 @@ impl PropertyRun<'_> {
                         Flow::Next => {}
                         Flow::SkipItem => break,
                         Flow::Stop(why) => {
-                            let rest: u32 = items.iter().map(Item::left).sum();
-                            let left = items.iter().filter(|i| i.left() > 0).count();
-                            let why = format!(
-                                "{why}: {rest} generated case(s) of {left} propert(ies) not run"
-                            );
-                            record.notes.push(why.clone());
-                            record.stopped = Some(why);
+                            self.stop(&items, &mut record, why);
                             break 'passes;
                         }
                     }
                 }
+                if items[at].left() == 0 {
+                    self.carry_done(&items[at].label);
+                }
             }
         }
+        if let Some((carry, order)) = self.carry {
+            carry.ended(order);
+        }
+        record.tool_errors = std::mem::take(&mut env.tool_errors);
         if let Some(mut parked) = env.parked.take() {
             parked.session.kill().await;
         }
@@ -361,10 +379,111 @@ impl PropertyRun<'_> {
             }
         };
         match failure {
-            Some(failure) => turn.failure_found(failure, kind, fatal),
+            Some(failure) => {
+                if let Some((carry, _)) = self.carry {
+                    carry.keep(Carried {
+                        label: label.to_string(),
+                        kind,
+                        input: failure.input.clone(),
+                        revision: self.revision.id,
+                        latency: env.latency_of(probe_tool(probe)),
+                    });
+                }
+                turn.failure_found(failure, kind, fatal)
+            }
             // The parked call's answer came late: slow, not stalled.
             None => turn.retire_slow(drawn.value, late, self.session.timeout),
         }
+    }
+
+    /// The argument cases stop: why, and how many were not run.
+    fn stop(&self, items: &[Item], record: &mut PropertyRecord, why: String) {
+        let rest: u32 = items.iter().map(Item::left).sum();
+        let left = items.iter().filter(|i| i.left() > 0).count();
+        let why = format!("{why}: {rest} generated case(s) of {left} propert(ies) not run");
+        record.notes.push(why.clone());
+        record.stopped = Some(why);
+    }
+
+    /// This revision is done with the property `label`: the next may try what it found.
+    fn carry_done(&self, label: &str) {
+        if let Some((carry, order)) = self.carry {
+            carry.done(order, label);
+        }
+    }
+
+    /// Tries first the minimal cases earlier revisions of the run found for `item`
+    /// (`carry.rs`), once the revision before this one is done with it: `Some` when one
+    /// failed the same way here, which is the property's finding.
+    async fn carried(
+        &self,
+        env: &mut Env<'_>,
+        item: &mut Item,
+        record: &mut PropertyRecord,
+        walk: &mut Walk,
+    ) -> Option<Flow> {
+        let (carry, order) = self.carry?;
+        if item.done > 0 || item.n == 0 {
+            return None;
+        }
+        slot::lend_while(|| Some(true), carry.wait_for(order, &item.label)).await;
+        for case in carry.cases_for(&item.label) {
+            if let Probe::ValidCall { tool } = &item.probe {
+                if !self.validates(tool, &case.input) {
+                    continue;
+                }
+            }
+            if let Some(flow) = self.try_carried(env, item, record, walk, case).await {
+                return Some(flow);
+            }
+        }
+        None
+    }
+
+    /// One call of a carried minimal case, in a fresh process (a stall waiting the
+    /// tool's adaptive wait: the revision that found it confirmed it with the full
+    /// timeout); the finding when it fails the same way.
+    async fn try_carried(
+        &self,
+        env: &mut Env<'_>,
+        item: &mut Item,
+        record: &mut PropertyRecord,
+        walk: &mut Walk,
+        case: Carried,
+    ) -> Option<Flow> {
+        let same = |o: &Outcome| o.failed().is_some_and(|(k, ..)| k == case.kind);
+        if let (Some(tool), Some(latency)) = (probe_tool(&item.probe), case.latency) {
+            env.answered_in_time(tool, latency);
+        }
+        if case.kind == FailureKind::Stall {
+            env.shrink_timeout = Some(env.step_wait(probe_tool(&item.probe)));
+        }
+        let (reproduced, transcript, said) =
+            self.confirm(env, &item.probe, &case.input, &same).await;
+        env.shrink_timeout = None;
+        for check in probe_checks(&item.probe) {
+            record.count(*check);
+        }
+        item.done += 1;
+        let (outcome, rule) = said.filter(|_| reproduced)?;
+        let confirmed = Confirmed {
+            input: case.input,
+            outcome,
+            steps: 0,
+            transcript,
+            reproduced,
+        };
+        let mut failure = self.failure_of(&item.probe, &item.label, (case.kind, rule), confirmed);
+        failure.same_as = Some(case.revision);
+        let fatal = matches!(case.kind, FailureKind::Crash | FailureKind::Stall);
+        let tool = probe_tool(&item.probe).map(str::to_string);
+        let mut turn = Turn {
+            item,
+            record,
+            walk,
+            tool,
+        };
+        Some(turn.failure_found(failure, case.kind, fatal))
     }
 
     pub(super) fn validates(&self, tool: &Value, value: &Value) -> bool {

@@ -171,6 +171,7 @@ impl PropertyRun<'_> {
                 shrink_steps: 0,
                 transcript: session.transcript().clone(),
                 reproduced: true,
+                same_as: None,
                 case: self.case_file(check, kind, description, case_messages),
                 case_path: None,
             });

@@ -29,6 +29,15 @@ use crate::scenarios::era;
 /// bisect a string of a megabyte from both ends and simplify what is left.
 const STALL_STEPS: u32 = 48;
 
+/// A minimal case as its fresh process saw it.
+pub(super) struct Confirmed {
+    pub(super) input: Value,
+    pub(super) outcome: String,
+    pub(super) steps: u32,
+    pub(super) transcript: Transcript,
+    pub(super) reproduced: bool,
+}
+
 /// Which of the two concurrent waits ended first.
 enum First {
     Late(Option<Duration>),
@@ -137,11 +146,40 @@ impl PropertyRun<'_> {
             if again {
                 (input, reproduced, transcript) = (original, again, again_transcript);
                 steps = 0;
-                outcome = again_confirmed.unwrap_or(outcome);
+                outcome = again_confirmed.map_or(outcome, |(text, _)| text);
             }
-        } else if let Some(text) = confirmed.filter(|_| reproduced) {
+        } else if let Some((text, _)) = confirmed.filter(|_| reproduced) {
             outcome = text;
         }
+        self.failure_of(
+            probe,
+            label,
+            (kind, rule),
+            Confirmed {
+                input,
+                outcome,
+                steps,
+                transcript,
+                reproduced,
+            },
+        )
+    }
+
+    /// The failure a confirmed minimal case makes: what it was, its evidence, its case file.
+    pub(super) fn failure_of(
+        &self,
+        probe: &Probe,
+        label: &str,
+        (kind, rule): (FailureKind, Option<CheckId>),
+        confirmed: Confirmed,
+    ) -> PropertyFailure {
+        let Confirmed {
+            input,
+            outcome,
+            steps,
+            transcript,
+            reproduced,
+        } = confirmed;
         let check = kind.reported_by();
         let description = match probe {
             Probe::ValidCall { .. } => format!("{label}: arguments valid for the inputSchema"),
@@ -170,6 +208,7 @@ impl PropertyRun<'_> {
             shrink_steps: steps,
             transcript,
             reproduced,
+            same_as: None,
             case: CaseFile {
                 // A result judged against the tool's outputSchema is judged so again on
                 // replay (without it, replay could only say a result came back).
@@ -257,23 +296,27 @@ impl PropertyRun<'_> {
         (best, steps)
     }
 
-    /// Runs `input` once in a fresh process with the full timeout: whether it failed the
-    /// same way, the transcript, and what the failure said.
-    async fn confirm(
+    /// Runs `input` once in a fresh process with the full timeout (the shrink's wait when
+    /// one is set): whether it failed the same way, the transcript, and what the failure
+    /// said (and the rule it broke).
+    pub(super) async fn confirm(
         &self,
         env: &mut Env<'_>,
         probe: &Probe,
         input: &Value,
         same: &impl Fn(&Outcome) -> bool,
-    ) -> (bool, Transcript, Option<String>) {
+    ) -> (bool, Transcript, Option<(String, Option<CheckId>)>) {
         let Some(mut session) = env.fresh().await else {
             return (false, Transcript::default(), None);
         };
+        if let Some(wait) = env.shrink_timeout {
+            session.set_timeout(wait);
+        }
         env.await_late = false;
         let o = env.evaluate_on(&mut session, probe, input).await;
         env.await_late = true;
         session.kill().await;
-        let text = o.failed().map(|(_, text, _)| text.to_string());
-        (same(&o), session.transcript().clone(), text)
+        let said = o.failed().map(|(_, text, rule)| (text.to_string(), rule));
+        (same(&o), session.transcript().clone(), said)
     }
 }
