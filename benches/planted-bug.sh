@@ -8,7 +8,7 @@
 #   live        the live_server target (the server spawned over stdio, MCP_FUZZ_SERVER)
 #   cli         `mcp-conformance fuzz` (the property generators, no coverage guidance)
 # Both cargo-fuzz targets pass over rmcp's own rpc-error-id finding
-# (fixtures/rmcp-planted/fuzz/src/lib.rs) and speak 2025-11-25 (reports/planted-bug.md says
+# (MCP_FUZZ_IGNORE=rpc-error-id) and speak 2025-11-25 (reports/planted-bug.md says
 # why). Needs cargo-fuzz. Prints one line per run and, per mode, the median time to find.
 #   usage: benches/planted-bug.sh [RUNS] [BUDGET_SECONDS] [MODE...]
 set -euo pipefail
@@ -27,6 +27,7 @@ cargo build --release -q -p mcp-conformance
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export MCP_FUZZ_REVISION=2025-11-25
+export MCP_FUZZ_IGNORE=rpc-error-id
 export MCP_FUZZ_SERVER="$fixture/target/release/mcp-rmcp-planted"
 
 # One run: the command line of MODE for SEED, logged to $log.

@@ -49,6 +49,7 @@ fn live_rate(command: ServerCommand) -> f64 {
         policy: CallPolicy::default(),
         cases_dir: None,
         interrupt: None,
+        ignore: Vec::new(),
     })
     .expect("the reference server starts");
     let mut state = 1;

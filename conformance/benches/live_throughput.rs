@@ -32,6 +32,7 @@ fn main() {
         policy: CallPolicy::default(),
         cases_dir: None,
         interrupt: None,
+        ignore: Vec::new(),
     })
     .expect("the reference server starts");
     let mut state = 1;

@@ -151,6 +151,7 @@ fn live_row(args: &[&str]) {
         policy: CallPolicy::default(),
         cases_dir: None,
         interrupt: None,
+        ignore: Vec::new(),
     }) {
         // A server that cannot be listed is a clean error, not a hang.
         Err(_) => {}

@@ -44,6 +44,7 @@ fn target_of(
         policy: CallPolicy::default(),
         cases_dir: cases,
         interrupt: None,
+        ignore: Vec::new(),
     })
     .expect("the reference server starts")
 }
@@ -543,6 +544,7 @@ fn every_fault_meets_its_live_expectation() {
                             policy: CallPolicy::default(),
                             cases_dir: None,
                             interrupt: None,
+                            ignore: Vec::new(),
                         });
                         if NO_HANDSHAKE.contains(fault) && !revision.modern() {
                             if started.is_ok() {
@@ -592,6 +594,7 @@ fn a_modern_only_server_cannot_be_fuzzed_in_a_handshake_revision() {
             policy: CallPolicy::default(),
             cases_dir: None,
             interrupt: None,
+            ignore: Vec::new(),
         });
         assert!(started.is_err(), "{fault}: the live target started");
     }

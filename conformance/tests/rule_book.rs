@@ -144,6 +144,7 @@ fn the_four_phases_name_the_same_rule_for_the_same_faulty_exchange() {
         policy: CallPolicy::default(),
         cases_dir: None,
         interrupt: None,
+        ignore: Vec::new(),
     })
     .expect("the reference server starts");
     let mut finding = (0u8..=255)

@@ -17,6 +17,9 @@ use super::shape::{Format, Shape};
 /// Most values generated per case (nested `minItems` could otherwise ask for millions).
 const NODE_BUDGET: u32 = 4096;
 
+/// Longest run of a string drawn from the input's bytes as they are (`raw_run`).
+const RAW_RUN: usize = 16;
+
 /// Longest string generated, in characters (past 1000: some servers cap inputs there).
 const LONG_STRING: usize = 1200;
 /// How deep generated values nest.
@@ -288,6 +291,22 @@ impl Choices<'_> {
         out
     }
 
+    /// A run of the input's bytes as they are (printable ASCII kept, any other byte
+    /// folded into it): what libFuzzer's comparison tracing puts into the input (a prefix
+    /// a server compares a string against, `MCP!`) arrives in the string unchanged. Under
+    /// coverage guidance that is how a fuzzer gets through a string comparison in the
+    /// server's code; a character of [`Choices::piece`] otherwise costs two bytes or more.
+    fn raw_run(&mut self, out: &mut String) -> usize {
+        let n = 1 + self.below(RAW_RUN);
+        for _ in 0..n {
+            out.push(match self.byte() {
+                b @ 0x20..=0x7e => char::from(b),
+                b => char::from(0x20 + b % 95),
+            });
+        }
+        n
+    }
+
     /// Appends a character or a token to `out`; returns how many characters.
     fn piece(&mut self, out: &mut String) -> usize {
         let c = match self.byte() {
@@ -301,6 +320,7 @@ impl Choices<'_> {
                 char::from_u32(c).unwrap_or('\u{1F600}')
             }
             220..=239 => ['\0', '\n', '\t', '"', '\\', '\u{7f}', '\r', '\u{1b}'][self.below(8)],
+            248..=255 => return self.raw_run(out),
             _ => {
                 let token = *self.pick(TOKENS);
                 out.push_str(token);

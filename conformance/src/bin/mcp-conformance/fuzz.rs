@@ -171,6 +171,7 @@ fn live(args: FuzzArgs, setup: Setup) -> Result<Exit> {
         policy,
         cases_dir: Some(cases_dir.clone()),
         interrupt: Some(Arc::clone(&interrupted)),
+        ignore: Vec::new(),
     };
     catch_interrupt(Arc::clone(&interrupted))?;
     let mut target = match LiveTarget::start(config) {
