@@ -151,9 +151,19 @@ pub fn compile_input_schema(
     schema: &Value,
     revision: &Revision,
 ) -> Result<jsonschema::Validator, String> {
+    compile_input_schema_with(schema, revision, false)
+}
+
+/// [`compile_input_schema`], asserting `format`s when `formats` is set (what a server that
+/// validates formats would reject, too).
+pub fn compile_input_schema_with(
+    schema: &Value,
+    revision: &Revision,
+    formats: bool,
+) -> Result<jsonschema::Validator, String> {
     if schema.get("$schema").is_some() {
         return jsonschema::options()
-            .should_validate_formats(false)
+            .should_validate_formats(formats)
             .build(schema)
             .map_err(|e| e.to_string());
     }
@@ -164,7 +174,7 @@ pub fn compile_input_schema(
     };
     jsonschema::options()
         .with_draft(draft)
-        .should_validate_formats(false)
+        .should_validate_formats(formats)
         .build(schema)
         .map_err(|e| e.to_string())
 }

@@ -87,6 +87,8 @@ impl Finding {
 /// Most candidates the shrinker evaluates for one call's arguments (each a fresh
 /// process).
 const VALUE_STEPS: u32 = 48;
+/// [`VALUE_STEPS`] for a stall, each of whose candidates may wait out the timeout.
+const STALL_VALUE_STEPS: u32 = 16;
 
 impl State {
     /// Cuts the case to what the failure needs, each candidate on a fresh process: the
@@ -113,15 +115,15 @@ impl State {
                 continue;
             };
             let base = best.clone();
-            let shrunk = shrink(
-                arguments,
-                VALUE_STEPS,
-                &|_| true,
-                async |candidate: &Value| {
-                    let case = base.with_arguments(i, candidate.clone());
-                    self.fails_same(&case, kind, check).await == Some(true)
-                },
-            )
+            // A stalled candidate waits out the timeout: fewer of them.
+            let budget = match kind {
+                FailureKind::Stall => STALL_VALUE_STEPS,
+                _ => VALUE_STEPS,
+            };
+            let shrunk = shrink(arguments, budget, &|_| true, async |candidate: &Value| {
+                let case = base.with_arguments(i, candidate.clone());
+                self.fails_same(&case, kind, check).await == Some(true)
+            })
             .await;
             best = best.with_arguments(i, shrunk.value);
         }

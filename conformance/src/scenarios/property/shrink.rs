@@ -1,7 +1,8 @@
 //! Shrinking a failing case to the smallest input that fails the same way, with the one
-//! shrinker of `generate::shrink` (proptest's value tree only for arguments that break
-//! one rule, which the tree keeps broken), then confirming it once more in a fresh server
-//! process.
+//! shrinker of `generate::shrink`, then confirming it once more in a fresh server process.
+//! A candidate of valid arguments stays surely valid; one of arguments that break one rule
+//! breaks that rule and no other (`format`s asserted). proptest's value tree remains only
+//! for a schema the harness's validator cannot compile.
 //!
 //! The confirmed case becomes a [`PropertyFailure`] with its replayable [`CaseFile`].
 //! A stall is shrunk in fewer steps, each waiting a multiple of the tool's measured
@@ -20,6 +21,7 @@ use super::env::{case_messages, probe_tool, Env, Outcome, Parked, Probe};
 use super::PropertyRun;
 use crate::generate::{shrink, surely_valid};
 use crate::protocol::Transcript;
+use crate::records::compile_input_schema_with;
 use crate::records::{CaseFile, CaseMessage, PropertyFailure};
 use crate::rules::CheckId;
 use crate::rules::FailureKind;
@@ -122,7 +124,7 @@ impl PropertyRun<'_> {
             env.shrink_timeout = Some(env.step_wait(probe_tool(probe)));
         }
         let (best, mut steps) = match probe {
-            Probe::InvalidCall { .. } => {
+            Probe::InvalidCall { tool, .. } if self.rules_broken(tool, &value).is_none() => {
                 let best = (value, outcome);
                 Self::shrink_tree(env, probe, tree, best, max_steps, &same).await
             }
@@ -244,9 +246,17 @@ impl PropertyRun<'_> {
             _ => None,
         };
         let dialect = schema.map(|s| self.dialect_of(s));
+        // Arguments that break one rule keep breaking that rule, and only it.
+        let broken = match probe {
+            Probe::InvalidCall { tool, .. } => self.rules_broken(tool, &value),
+            _ => None,
+        };
         let valid = |candidate: &Value| match (probe, schema, dialect) {
             (Probe::ValidCall { tool }, Some(schema), Some(dialect)) => {
                 self.validates(tool, candidate) && surely_valid(schema, dialect, candidate)
+            }
+            (Probe::InvalidCall { tool, .. }, ..) => {
+                broken.is_some() && self.rules_broken(tool, candidate) == broken
             }
             _ => true,
         };
@@ -265,8 +275,23 @@ impl PropertyRun<'_> {
         ((shrunk.value, said), shrunk.steps)
     }
 
-    /// proptest's value tree, for arguments that break one rule: the tree keeps the
-    /// broken rule broken as it shrinks, which a value-level pass could not know to do.
+    /// The rules of the tool's inputSchema `value` breaks (`format`s included: a server
+    /// may assert them): where in the value and which keyword of the schema, sorted;
+    /// `None` when it breaks none or the schema does not compile.
+    fn rules_broken(&self, tool: &Value, value: &Value) -> Option<Vec<(String, String)>> {
+        let schema = tool.get("inputSchema")?;
+        let validator = compile_input_schema_with(schema, self.revision, true).ok()?;
+        let mut broken: Vec<(String, String)> = validator
+            .iter_errors(value)
+            .map(|e| (e.instance_path().to_string(), e.schema_path().to_string()))
+            .collect();
+        broken.sort();
+        broken.dedup();
+        (!broken.is_empty()).then_some(broken)
+    }
+
+    /// proptest's value tree, for arguments that break one rule of a schema this
+    /// harness's validator cannot compile (the tree keeps the broken rule broken).
     async fn shrink_tree(
         env: &mut Env<'_>,
         probe: &Probe,
