@@ -49,7 +49,8 @@ done
 # As ClusterFuzzLite runs it: from $OUT, with its seed corpus (unzipped) and dictionary.
 export MCP_FUZZ_CASES="$SCRATCH/in-process-cases"
 mkdir -p "$SCRATCH/seeds"
-(cd "$SCRATCH/seeds" && unzip -q "$SCRATCH/out/in_process_seed_corpus.zip")
+python3 -c 'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])' \
+  "$SCRATCH/out/in_process_seed_corpus.zip" "$SCRATCH/seeds"
 (
   cd "$SCRATCH/out"
   ./in_process -runs=0 "$SCRATCH/seeds" 2>&1 | tail -1

@@ -26,7 +26,18 @@ for target in $targets; do
   cp "$target_dir/x86_64-unknown-linux-gnu/release/$target" "$OUT/"
   # Committed seeds (never written to: libFuzzer grows its first corpus folder, corpus/).
   if [ -d "$fuzz_dir/seeds/$target" ]; then
-    (cd "$fuzz_dir/seeds/$target" && zip -q -r "$OUT/${target}_seed_corpus.zip" .)
+    # zip where the image has it; Python's zipfile elsewhere (same archive).
+    if command -v zip >/dev/null; then
+      (cd "$fuzz_dir/seeds/$target" && zip -q -r "$OUT/${target}_seed_corpus.zip" .)
+    else
+      python3 - "$fuzz_dir/seeds/$target" "$OUT/${target}_seed_corpus.zip" <<'PY'
+import os, sys, zipfile
+src, out = sys.argv[1:3]
+with zipfile.ZipFile(out, "w") as z:
+    for name in sorted(os.listdir(src)):
+        z.write(os.path.join(src, name), name)
+PY
+    fi
   fi
   if [ -f "$fuzz_dir/mcp.dict" ]; then
     cp "$fuzz_dir/mcp.dict" "$OUT/$target.dict"
