@@ -56,9 +56,9 @@ crash-on-astral|any string argument with a character above U+FFFF
 stall-on-long-string|any string argument over 1000 characters
 nested-wrong-class|a nested argument of the wrong type
 negative-id-stringified|a negative request id
-long-method-answered|an unknown method over 64 characters
+long-method-answered|an unknown method over 24 characters
 long-cursor-crash|a cursor over 64 characters
-long-cursor-internal-error|a cursor over 64 characters
+long-cursor-internal-error|a cursor over 100 characters
 FAULTS
 
 echo
