@@ -16,7 +16,8 @@
 //!   as `0`s first, then chunks of it as `0` (ASCII), U+0080 (the rest of the BMP) or
 //!   U+10000 (above it), so a crash on any astral character ends as that one character;
 //! - numbers toward 0, by bisection: a schema bound between stops the search there, as a
-//!   value past it is not valid; a fraction is tried as an integer first;
+//!   value past it is not valid; a fraction is tried as an integer first, and one that
+//!   must stay a fraction as a half;
 //! - objects lose their properties one by one, `true` becomes `false`; nested values are
 //!   visited breadth first, and the passes repeat until a round changes nothing.
 //!
@@ -286,7 +287,10 @@ impl<F: AsyncFnMut(&Value) -> bool> Shrinker<'_, F> {
                 }
                 let whole = whole as i64;
                 if !self.attempt(path, Value::from(whole)).await {
-                    self.attempt(path, Value::from(0)).await;
+                    // A fraction it must stay: 0, else the simplest one, a half.
+                    if !self.attempt(path, Value::from(0)).await {
+                        self.attempt(path, Value::from(0.5_f64.copysign(f))).await;
+                    }
                     return;
                 }
                 i128::from(whole)
@@ -425,6 +429,10 @@ mod tests {
             v["x"].as_f64().is_some_and(|x| x > 5.0)
         });
         assert_eq!(got.value, json!({"x": 6}));
+        // One that must stay a fraction becomes a half.
+        let fraction = |v: &Value| v["x"].as_f64().is_some_and(|x| x.fract() != 0.0);
+        let got = shrunk(json!({"x": -7.4}), &any, fraction);
+        assert_eq!(got.value, json!({"x": -0.5}));
     }
 
     #[test]
