@@ -38,7 +38,7 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt, DuplexStream, ReadHalf, WriteHalf};
 use tokio::sync::{mpsc, oneshot, Semaphore};
 
 use super::connection::{Connection, Pending};
-use super::stdio::{frame_bytes, read_stdout, ExitInfo, TransportEvent, BUDGET_SLACK};
+use super::stdio::{frame_bytes, read_stdout, write_line, ExitInfo, TransportEvent, BUDGET_SLACK};
 use crate::errors::{Error, Result};
 
 /// Bytes each direction of the pipe holds before a writer waits: a Linux pipe's capacity.
@@ -244,17 +244,10 @@ impl InProcessTransport {
     }
 
     async fn send_line(&mut self, line: &[u8], timeout: Duration) -> bool {
-        let Some(input) = self.input.as_mut() else {
-            return false;
-        };
-        let mut framed = Vec::with_capacity(line.len() + 1);
-        framed.extend_from_slice(line);
-        framed.push(b'\n');
-        let write = async {
-            input.write_all(&framed).await?;
-            input.flush().await
-        };
-        matches!(tokio::time::timeout(timeout, write).await, Ok(Ok(())))
+        match self.input.as_mut() {
+            Some(input) => write_line(input, line, timeout).await,
+            None => false,
+        }
     }
 
     async fn next_event(&mut self) -> Option<TransportEvent> {
@@ -291,14 +284,17 @@ impl InProcessTransport {
         event
     }
 
-    fn record_end(&mut self, how: String, killed_by_harness: bool) {
+    /// The server's thread ended (or was left behind): how, as its exit.
+    fn record_end(&mut self, how: String, killed_by_harness: bool) -> ExitInfo {
         self.ended = None;
-        self.exit = Some(ExitInfo {
+        let exit = ExitInfo {
             code: None,
             signal: None,
             killed_by_harness,
             ended: Some(how),
-        });
+        };
+        self.exit = Some(exit.clone());
+        exit
     }
 
     fn try_exit(&mut self) -> Option<ExitInfo> {
@@ -334,17 +330,7 @@ impl InProcessTransport {
             };
         }
         let how = "stopped by us; its thread never yielded, and was left behind";
-        self.record_end(how.into(), true);
-        self.exit.clone().unwrap_or_else(|| unreachable_exit(how))
-    }
-}
-
-fn unreachable_exit(how: &str) -> ExitInfo {
-    ExitInfo {
-        code: None,
-        signal: None,
-        killed_by_harness: true,
-        ended: Some(how.into()),
+        self.record_end(how.into(), true)
     }
 }
 

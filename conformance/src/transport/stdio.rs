@@ -329,19 +329,10 @@ impl StdioTransport {
     /// Returns `false` when the server no longer reads stdin (closed pipe, or a full
     /// pipe that did not drain in time); that is for the caller to report.
     pub async fn send_line(&mut self, line: &[u8], timeout: Duration) -> bool {
-        let Some(stdin) = self.stdin.as_mut() else {
-            return false;
-        };
-        // One write for the line and its newline: a server woken by half a line only
-        // goes back to sleep, and a fast server's round trip doubles.
-        let mut framed = Vec::with_capacity(line.len() + 1);
-        framed.extend_from_slice(line);
-        framed.push(b'\n');
-        let write = async {
-            stdin.write_all(&framed).await?;
-            stdin.flush().await
-        };
-        matches!(tokio::time::timeout(timeout, write).await, Ok(Ok(())))
+        match self.stdin.as_mut() {
+            Some(stdin) => write_line(stdin, line, timeout).await,
+            None => false,
+        }
     }
 
     /// Next event, or `None` once both output streams have ended. The process's exit is
@@ -533,6 +524,24 @@ impl Drop for StdioTransport {
         // A reader waiting for budget would wait forever: let it end.
         self.budget.close();
     }
+}
+
+/// Writes `line` and a newline to a server's input within `timeout`; `false` when it was
+/// not taken. One write for both: a server woken by half a line only goes back to sleep,
+/// and a fast server's round trip doubles.
+pub(super) async fn write_line(
+    input: &mut (impl tokio::io::AsyncWrite + Unpin),
+    line: &[u8],
+    timeout: Duration,
+) -> bool {
+    let mut framed = Vec::with_capacity(line.len() + 1);
+    framed.extend_from_slice(line);
+    framed.push(b'\n');
+    let write = async {
+        input.write_all(&framed).await?;
+        input.flush().await
+    };
+    matches!(tokio::time::timeout(timeout, write).await, Ok(Ok(())))
 }
 
 /// Frames what a server writes (a child's stdout, an in-process server's pipe) into

@@ -268,13 +268,7 @@ impl PropertyRun<'_> {
         record: &mut PropertyRecord,
         walk: &mut Walk,
     ) -> Flow {
-        let tool = probe_tool(&item.probe).map(str::to_string);
-        let mut turn = Turn {
-            item,
-            record,
-            walk,
-            tool,
-        };
+        let mut turn = Turn::new(item, record, walk);
         if let Some(flow) = turn.retired() {
             return flow;
         }
@@ -476,14 +470,7 @@ impl PropertyRun<'_> {
         let mut failure = self.failure_of(&item.probe, &item.label, (case.kind, rule), confirmed);
         failure.same_as = Some(case.revision);
         let fatal = matches!(case.kind, FailureKind::Crash | FailureKind::Stall);
-        let tool = probe_tool(&item.probe).map(str::to_string);
-        let mut turn = Turn {
-            item,
-            record,
-            walk,
-            tool,
-        };
-        Some(turn.failure_found(failure, case.kind, fatal))
+        Some(Turn::new(item, record, walk).failure_found(failure, case.kind, fatal))
     }
 
     pub(super) fn validates(&self, tool: &Value, value: &Value) -> bool {
@@ -540,7 +527,17 @@ struct Turn<'t> {
     tool: Option<String>,
 }
 
-impl Turn<'_> {
+impl<'t> Turn<'t> {
+    /// A turn of `item`, whose tool (if it draws a tool's arguments) it names.
+    fn new(item: &'t mut Item, record: &'t mut PropertyRecord, walk: &'t mut Walk) -> Self {
+        let tool = probe_tool(&item.probe).map(str::to_string);
+        Turn {
+            item,
+            record,
+            walk,
+            tool,
+        }
+    }
     /// The property has no more cases to run: its tool is retired, or now over the
     /// generation bound.
     fn retired(&mut self) -> Option<Flow> {
