@@ -492,7 +492,26 @@ fn redact(text: &str) -> String {
     let text = text
         .replace(env!("CARGO_BIN_EXE_mcp-conformance"), "[mcp-conformance]")
         .replace(env!("CARGO_PKG_VERSION"), "[version]");
-    redact_measured(&text)
+    redact_unsent(&redact_measured(&text))
+}
+
+/// A request written just as the server exits is either sent (`-> X`, then the exit) or,
+/// when the harness saw the exit first, not (`** not sent (the server exited ...): X`):
+/// which one depends on the scheduler, never on the server. The snapshot shows both as
+/// sent; the report keeps what happened.
+fn redact_unsent(text: &str) -> String {
+    const MARK: &str = "** not sent (";
+    text.lines()
+        .map(|line| match line.find(MARK) {
+            Some(at) => match line[at..].find("): ") {
+                Some(end) => format!("{}-> {}", &line[..at], &line[at + end + 3..]),
+                None => line.to_string(),
+            },
+            None => line.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+        + if text.ends_with('\n') { "\n" } else { "" }
 }
 
 /// A slow answer's measured time ("only after 2.50 s") and the shutdown grace (scaled to

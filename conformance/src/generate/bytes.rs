@@ -292,10 +292,8 @@ impl Choices<'_> {
     }
 
     /// A run of the input's bytes as they are (printable ASCII kept, any other byte
-    /// folded into it): what libFuzzer's comparison tracing puts into the input (a prefix
-    /// a server compares a string against, `MCP!`) arrives in the string unchanged. Under
-    /// coverage guidance that is how a fuzzer gets through a string comparison in the
-    /// server's code; a character of [`Choices::piece`] otherwise costs two bytes or more.
+    /// folded into it), so that a run of bytes libFuzzer writes arrives whole even where
+    /// some of them are not printable.
     fn raw_run(&mut self, out: &mut String) -> usize {
         let n = 1 + self.below(RAW_RUN);
         for _ in 0..n {
@@ -308,20 +306,32 @@ impl Choices<'_> {
     }
 
     /// Appends a character or a token to `out`; returns how many characters.
+    ///
+    /// A printable ASCII byte is that character: the four bytes libFuzzer's comparison
+    /// tracing learns from a server's `tag.starts_with("MCP!")` can be written over a
+    /// string's bytes in one mutation and arrive in the string unchanged, which is how a
+    /// coverage-guided fuzzer gets through a string comparison in the server's code
+    /// (`reports/planted-bug.md`). Every other byte chooses a class: ASCII from the next
+    /// byte, the rest of the BMP, characters above U+FFFF, control characters and
+    /// escapes, troublesome tokens, or a run of raw bytes.
     fn piece(&mut self, out: &mut String) -> usize {
         let c = match self.byte() {
-            0..=159 => char::from(0x20 + self.byte() % 95),
-            160..=199 => {
+            b @ 0x20..=0x7e => char::from(b),
+            // Once the bytes run out, spaces.
+            0x00..=0x0f | 0x7f..=0xaf => char::from(0x20 + self.byte() % 95),
+            b @ 0xb0..=0xb7 => {
+                ['\0', '\n', '\t', '"', '\\', '\u{7f}', '\r', '\u{1b}'][usize::from(b - 0xb0)]
+            }
+            0xc0..=0xef => {
                 let c = 0xA0 + u32::from(self.byte()) * 251 + u32::from(self.byte());
                 char::from_u32(c % 0xD7FF).unwrap_or('\u{e9}')
             }
-            200..=219 => {
+            0x10..=0x1f => {
                 let c = 0x10000 + (u32::from(self.byte()) << 8 | u32::from(self.byte())) * 16;
                 char::from_u32(c).unwrap_or('\u{1F600}')
             }
-            220..=239 => ['\0', '\n', '\t', '"', '\\', '\u{7f}', '\r', '\u{1b}'][self.below(8)],
-            248..=255 => return self.raw_run(out),
-            _ => {
+            0xf0..=0xff => return self.raw_run(out),
+            0xb8..=0xbf => {
                 let token = *self.pick(TOKENS);
                 out.push_str(token);
                 return token.chars().count();
