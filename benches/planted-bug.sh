@@ -5,7 +5,10 @@
 #   inproc      the in-process cargo-fuzz target (server linked in, its code instrumented)
 #   inproc-vp   the same with -use_value_profile=1 and fuzz/mcp.dict
 #   inproc-fork the same as inproc with -fork=2 (two child processes; -ignore_crashes=0)
+#   inproc-dict the same as inproc with the dictionary `mcp-conformance fuzz-dict` makes of
+#               the fixture's source (its literals, as the fuzz input carries them)
 #   live        the live_server target (the server spawned over stdio, MCP_FUZZ_SERVER)
+#   live-dict   the same with the same dictionary
 #   cli         `mcp-conformance fuzz` (the property generators, no coverage guidance)
 # Both cargo-fuzz targets pass over rmcp's own rpc-error-id finding
 # (MCP_FUZZ_IGNORE=rpc-error-id) and speak 2025-11-25 (reports/planted-bug.md says
@@ -26,6 +29,7 @@ cargo build --release -q -p mcp-conformance
 (cd "$fixture/fuzz" && cargo fuzz build --sanitizer none -O 2>/dev/null)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+"$root/target/release/mcp-conformance" fuzz-dict "$fixture/src" >"$work/server.dict"
 export MCP_FUZZ_REVISION=2025-11-25
 export MCP_FUZZ_IGNORE=rpc-error-id
 export MCP_FUZZ_SERVER="$fixture/target/release/mcp-rmcp-planted"
@@ -40,7 +44,9 @@ run_mode() {
     inproc) "$bins/in_process" "${lf[@]}" "$corpus" ;;
     inproc-vp) "$bins/in_process" "${lf[@]}" -use_value_profile=1 -dict="$root/fuzz/mcp.dict" "$corpus" ;;
     inproc-fork) "$bins/in_process" "${lf[@]}" -fork=2 "$corpus" ;;
+    inproc-dict) "$bins/in_process" "${lf[@]}" -dict="$work/server.dict" "$corpus" ;;
     live) "$bins/live_server" "${lf[@]}" "$corpus" ;;
+    live-dict) "$bins/live_server" "${lf[@]}" -dict="$work/server.dict" "$corpus" ;;
     cli) "$root/target/release/mcp-conformance" fuzz --seed "$seed" --time "$budget" \
            --revision 2025-11-25 --cases-dir "$MCP_FUZZ_CASES" -- "$MCP_FUZZ_SERVER" ;;
   esac >"$log" 2>&1 || true

@@ -96,6 +96,15 @@ pub enum Error {
         /// What is wrong.
         message: String,
     },
+    /// A server source file or folder (`fuzz-dict`) cannot be read.
+    #[error("read the server's source {path}")]
+    ReadSource {
+        /// The file or folder.
+        path: PathBuf,
+        /// The I/O error.
+        #[source]
+        source: std::io::Error,
+    },
     /// A `--allow-tool` / `--deny-tool` glob does not parse.
     #[error("parse tool glob `{0}`: {1}")]
     BadGlob(String, String),

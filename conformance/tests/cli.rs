@@ -218,6 +218,18 @@ const CASES: &[Case] = &[
         check: Some(lists_every_check),
     },
     Case {
+        // The stdout is the dictionary (libFuzzer's -dict format); a path that is not
+        // there is a setup error naming it.
+        name: "fuzz-dict prints a server's constants as the fuzz input carries them (0; 2 for a missing path)",
+        files: &[("src/lib.rs", "// \"a comment\"\nconst CODE: u32 = 0x5EED_C0DE;\nfn f(t: &str) -> bool { t.starts_with(\"MCP!\") }\n"),
+                 ("target/gen.rs", "const SKIPPED: &str = \"in target\";\n")],
+        steps: &[
+            (&["fuzz-dict", "{dir}"], 0, &["\"^\\xED\\xC0\\xDE\"", "\"MCP!\""], &[]),
+            (&["fuzz-dict", "{dir}/no-such-src"], 2, &[], &["failed to read the server's source", "no-such-src"]),
+        ],
+        check: Some(dictionary_skips_comments_and_target),
+    },
+    Case {
         name: "explain prints the requirement and the fix (0)",
         files: &[],
         steps: &[(&["explain", "rpc-id-echo"], 0, &["RPC-ID-ECHO", "What is required", "Why it matters", "How to fix"], &[])],
@@ -603,6 +615,14 @@ fn json_report_shape(dir: &Path, _: &[Output]) {
     for key in ["check", "level", "status", "message", "evidence"] {
         assert!(first.get(key).is_some(), "result lacks {key}: {first}");
     }
+}
+
+fn dictionary_skips_comments_and_target(_: &Path, outputs: &[Output]) {
+    let dict = String::from_utf8_lossy(&outputs[0].stdout);
+    assert!(
+        !dict.contains("a comment") && !dict.contains("in target"),
+        "{dict}"
+    );
 }
 
 fn lists_every_check(_: &Path, outputs: &[Output]) {

@@ -263,30 +263,46 @@ impl Choices<'_> {
     /// A string of `min..=max` characters (now and then longer than 1000 characters,
     /// when `max` allows), mixing ASCII, the rest of the BMP, characters above U+FFFF,
     /// escapes and troublesome tokens.
+    ///
+    /// A string ends at an end byte (one in sixteen), once the bytes run out, or at its
+    /// most characters; never before `min`. Its length is not read up front: a word the
+    /// fuzzer writes into a string (a compared prefix, `MCP!`) leaves the values after
+    /// the string where they were, so coverage already earned by them is kept.
     pub(crate) fn string(&mut self, min: usize, max: usize) -> String {
         let long = max > 1000 || (max == usize::MAX && self.chance(3));
-        let len = if long {
+        let most = if long {
             1000 + self.below(LONG_STRING - 999)
         } else {
-            min + self.below(max.saturating_sub(min).min(255) + 1)
+            min + max.saturating_sub(min).min(255)
         };
-        let mut out = String::with_capacity(len.max(min));
+        let mut out = String::with_capacity(most.min(64));
         let mut chars = 0;
         // Long strings repeat a short generated stem, so they cost few input bytes.
-        let stem_len = if long { 1 + self.below(8) } else { len };
+        let (stem_len, floor) = if long {
+            (1 + self.below(8), 1)
+        } else {
+            (most, min)
+        };
         while chars < stem_len {
-            chars += self.piece(&mut out);
+            match self.piece(&mut out) {
+                Some(n) => chars += n,
+                None if chars >= floor => break,
+                None => {
+                    out.push(' ');
+                    chars += 1;
+                }
+            }
         }
         if long && !out.is_empty() {
             let stem = out.clone();
             let stem_chars = stem.chars().count();
-            while chars < len {
+            while chars < most {
                 out.push_str(&stem);
                 chars += stem_chars;
             }
         }
-        if chars > len.max(min) {
-            out = out.chars().take(len.max(min)).collect();
+        if chars > most.max(min) {
+            out = out.chars().take(most.max(min)).collect();
         }
         out
     }
@@ -305,20 +321,21 @@ impl Choices<'_> {
         n
     }
 
-    /// Appends a character or a token to `out`; returns how many characters.
+    /// Appends a character or a token to `out`; returns how many characters, or `None` for
+    /// an end byte (and once the bytes run out).
     ///
     /// A printable ASCII byte is that character: the four bytes libFuzzer's comparison
     /// tracing learns from a server's `tag.starts_with("MCP!")` can be written over a
     /// string's bytes in one mutation and arrive in the string unchanged, which is how a
     /// coverage-guided fuzzer gets through a string comparison in the server's code
-    /// (`reports/planted-bug.md`). Every other byte chooses a class: ASCII from the next
-    /// byte, the rest of the BMP, characters above U+FFFF, control characters and
-    /// escapes, troublesome tokens, or a run of raw bytes.
-    fn piece(&mut self, out: &mut String) -> usize {
+    /// (`reports/planted-bug.md`). Bytes 0x00 to 0x0F end the string; every other byte
+    /// chooses a class: ASCII from the next byte, the rest of the BMP, characters above
+    /// U+FFFF, control characters and escapes, troublesome tokens, or a run of raw bytes.
+    fn piece(&mut self, out: &mut String) -> Option<usize> {
         let c = match self.byte() {
+            0x00..=0x0f => return None,
             b @ 0x20..=0x7e => char::from(b),
-            // Once the bytes run out, spaces.
-            0x00..=0x0f | 0x7f..=0xaf => char::from(0x20 + self.byte() % 95),
+            0x7f..=0xaf => char::from(0x20 + self.byte() % 95),
             b @ 0xb0..=0xb7 => {
                 ['\0', '\n', '\t', '"', '\\', '\u{7f}', '\r', '\u{1b}'][usize::from(b - 0xb0)]
             }
@@ -330,14 +347,14 @@ impl Choices<'_> {
                 let c = 0x10000 + (u32::from(self.byte()) << 8 | u32::from(self.byte())) * 16;
                 char::from_u32(c).unwrap_or('\u{1F600}')
             }
-            0xf0..=0xff => return self.raw_run(out),
+            0xf0..=0xff => return Some(self.raw_run(out)),
             0xb8..=0xbf => {
                 let token = *self.pick(TOKENS);
                 out.push_str(token);
-                return token.chars().count();
+                return Some(token.chars().count());
             }
         };
         out.push(c);
-        1
+        Some(1)
     }
 }

@@ -35,6 +35,14 @@ pub(crate) enum Command {
     /// Fuzz a server without cargo-fuzz: the property generators with fresh seeds until
     /// the time is spent (no coverage guidance). Exit 1 when anything failed.
     Fuzz(FuzzArgs),
+    /// Print a libFuzzer dictionary of a Rust server's constants: its string and integer
+    /// literals, written as the fuzz input carries them (for `cargo fuzz run ... --
+    /// -dict=FILE`; README, "Fuzzing").
+    FuzzDict {
+        /// Rust files or folders (their `.rs` files; `target/` and hidden folders skipped).
+        #[arg(required = true)]
+        paths: Vec<std::path::PathBuf>,
+    },
     /// Write a commented mcp-conformance.toml here (the server from after `--`, if given).
     Init(InitArgs),
     /// Explain a check: what it requires, why it matters, how to fix a failing server.

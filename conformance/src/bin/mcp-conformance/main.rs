@@ -96,6 +96,13 @@ fn dispatch(command: Command) -> Result<Exit, Error> {
         }
         Command::Replay(args) => replay::replay(args),
         Command::Fuzz(args) => fuzz::fuzz(args),
+        Command::FuzzDict { paths } => {
+            out!(
+                "{}",
+                mcp_conformance::fuzzing::dictionary::from_paths(&paths)?
+            );
+            Ok(Exit::Pass)
+        }
         Command::ReferenceServer(args) => Ok(reference::reference_server(args)),
     }
 }

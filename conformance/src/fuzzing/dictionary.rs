@@ -1,0 +1,426 @@
+//! A libFuzzer dictionary from a server's Rust source: the constants its code may compare
+//! an input against, written as the fuzz input's decoder reads them.
+//!
+//! Why: libFuzzer learns a compared constant from its table of recent comparisons, which
+//! holds 32 entries and which the work after a tool's comparison (the server formatting
+//! its answer, the harness judging it) overwrites within the same run; and Rust expands a
+//! short `starts_with` into an inline compare whose traced operands are a boolean. So an
+//! in-process target does not learn `code == 0x5EEDC0DE` or `tag.starts_with("MCP!")`
+//! from the server's code by itself (`reports/planted-bug.md` measures both). A dictionary
+//! of the source's literals gives the mutator those words; coverage then keeps each input
+//! that gets one condition further, which a spawned server's fuzzer cannot see.
+//!
+//! The words match the decoder (`generate/bytes.rs`): a printable ASCII string is its own
+//! bytes (a printable byte is that character), and an integer is the big-endian offset
+//! from its schema's minimum, so a literal is written for a minimum of 0 in four and eight
+//! bytes (`"minimum": 0` is what `schemars` writes for unsigned Rust integers).
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+/// Most words written: past a few thousand, libFuzzer spends its dictionary mutations on
+/// words that matter less.
+pub const MAX_WORDS: usize = 2048;
+/// Shortest and longest string literal kept, in bytes.
+const STRING_LEN: std::ops::RangeInclusive<usize> = 2..=64;
+/// Smallest integer literal kept: a smaller one is one or two bytes, which libFuzzer's own
+/// byte mutations find.
+const MIN_INTEGER: u64 = 256;
+
+/// The words of `source` (Rust text), in the order first seen, without repeats.
+pub fn words(source: &str) -> Vec<Vec<u8>> {
+    let mut out = Vec::new();
+    let mut seen = BTreeSet::new();
+    for token in literals(source) {
+        for word in encode(&token) {
+            if seen.insert(word.clone()) {
+                out.push(word);
+            }
+        }
+    }
+    out
+}
+
+/// A dictionary file (libFuzzer's `-dict` format) of the words of `sources`, each named
+/// `(label, text)`; at most [`MAX_WORDS`] words, the earliest first.
+pub fn dictionary<'a>(sources: impl IntoIterator<Item = (&'a str, &'a str)>) -> String {
+    let mut seen = BTreeSet::new();
+    let mut out = String::from(
+        "# A libFuzzer dictionary from a server's source (mcp-conformance fuzz-dict).\n",
+    );
+    let mut count = 0;
+    for (label, text) in sources {
+        let fresh: Vec<Vec<u8>> = words(text)
+            .into_iter()
+            .filter(|w| seen.insert(w.clone()))
+            .collect();
+        if fresh.is_empty() {
+            continue;
+        }
+        out.push_str(&format!("# {}\n", label.replace('\n', " ")));
+        for word in fresh {
+            if count == MAX_WORDS {
+                return out;
+            }
+            out.push_str(&format!("\"{}\"\n", escape(&word)));
+            count += 1;
+        }
+    }
+    out
+}
+
+/// [`dictionary`] of the Rust files at `paths`: a file as given, a folder's `.rs` files
+/// below it (but `target/` and hidden folders), in path order.
+pub fn from_paths(paths: &[PathBuf]) -> crate::Result<String> {
+    let mut files = Vec::new();
+    for path in paths {
+        collect(path, true, &mut files)?;
+    }
+    let mut texts = Vec::with_capacity(files.len());
+    for file in &files {
+        let text = std::fs::read(file).map_err(|source| crate::Error::ReadSource {
+            path: file.clone(),
+            source,
+        })?;
+        texts.push((
+            file.display().to_string(),
+            String::from_utf8_lossy(&text).into_owned(),
+        ));
+    }
+    Ok(dictionary(
+        texts.iter().map(|(l, t)| (l.as_str(), t.as_str())),
+    ))
+}
+
+fn collect(path: &Path, given: bool, files: &mut Vec<PathBuf>) -> crate::Result<()> {
+    let error = |source| crate::Error::ReadSource {
+        path: path.to_path_buf(),
+        source,
+    };
+    let meta = std::fs::metadata(path).map_err(error)?;
+    if !meta.is_dir() {
+        if given || path.extension().is_some_and(|e| e == "rs") {
+            files.push(path.to_path_buf());
+        }
+        return Ok(());
+    }
+    let skipped = |name: &str| name == "target" || name.starts_with('.');
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+    if !given && name.as_deref().is_some_and(skipped) {
+        return Ok(());
+    }
+    let mut entries = std::fs::read_dir(path)
+        .map_err(error)?
+        .map(|e| e.map(|e| e.path()))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(error)?;
+    entries.sort();
+    for entry in entries {
+        collect(&entry, false, files)?;
+    }
+    Ok(())
+}
+
+/// A literal found in the source.
+#[derive(Debug, Clone, PartialEq)]
+enum Literal {
+    Text(Vec<u8>),
+    Integer(u64),
+}
+
+/// The dictionary words of one literal.
+fn encode(literal: &Literal) -> Vec<Vec<u8>> {
+    match literal {
+        Literal::Text(bytes)
+            if STRING_LEN.contains(&bytes.len())
+                && bytes.iter().all(|b| (0x20..=0x7e).contains(b))
+                && !is_format(bytes) =>
+        {
+            vec![bytes.clone()]
+        }
+        Literal::Integer(n) if *n >= MIN_INTEGER => {
+            let mut out = Vec::with_capacity(2);
+            if let Ok(small) = u32::try_from(*n) {
+                out.push(small.to_be_bytes().to_vec());
+            }
+            out.push(n.to_be_bytes().to_vec());
+            out
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// Whether `text` looks like a format string (`"code {:#x}"`, `"{what}"`): what a server
+/// writes, not what it compares an input against, so a word that would only dilute.
+fn is_format(text: &[u8]) -> bool {
+    text.iter()
+        .position(|&b| b == b'{')
+        .is_some_and(|open| text[open..].contains(&b'}'))
+}
+
+/// `word` as a dictionary entry's quoted text: printable ASCII as is (but `"` and `\`),
+/// other bytes as `\xNN`.
+fn escape(word: &[u8]) -> String {
+    word.iter()
+        .map(|&b| match b {
+            b'"' | b'\\' => format!("\\{}", char::from(b)),
+            0x20..=0x7e => char::from(b).to_string(),
+            _ => format!("\\x{b:02X}"),
+        })
+        .collect()
+}
+
+/// The string and integer literals of Rust text, skipping comments, character literals
+/// and lifetimes. A lexer good enough for constants, not a Rust parser: text it cannot
+/// read gives fewer words, never an error.
+fn literals(source: &str) -> Vec<Literal> {
+    let bytes = source.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        let ident_before = i > 0 && is_ident(bytes[i - 1]);
+        i = match bytes[i] {
+            b'/' if bytes.get(i + 1) == Some(&b'/') => skip_to(bytes, i, b"\n"),
+            b'/' if bytes.get(i + 1) == Some(&b'*') => skip_to(bytes, i + 2, b"*/"),
+            b'\'' => skip_char_literal(bytes, i),
+            b'"' => {
+                let (text, next) = string_literal(bytes, i + 1);
+                out.push(Literal::Text(text));
+                next
+            }
+            b'r' if !ident_before && raw_start(bytes, i + 1).is_some() => {
+                let (hashes, open) = raw_start(bytes, i + 1).unwrap_or((0, i + 1));
+                let (text, next) = raw_literal(bytes, open + 1, hashes);
+                out.push(Literal::Text(text));
+                next
+            }
+            b'0'..=b'9' if !ident_before => {
+                let (value, next) = integer_literal(bytes, i);
+                out.extend(value.map(Literal::Integer));
+                next
+            }
+            _ => i + 1,
+        };
+    }
+    out
+}
+
+fn is_ident(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+/// The index just past the next `end` at or after `from` (the end of the text if none).
+fn skip_to(bytes: &[u8], from: usize, end: &[u8]) -> usize {
+    bytes[from.min(bytes.len())..]
+        .windows(end.len())
+        .position(|w| w == end)
+        .map_or(bytes.len(), |p| from + p + end.len())
+}
+
+/// Past a character literal (`'a'`, `'\''`, `'\u{1F600}'`) at `at`, or past the quote of
+/// a lifetime (`'a`).
+fn skip_char_literal(bytes: &[u8], at: usize) -> usize {
+    match bytes.get(at + 1) {
+        Some(b'\\') => skip_to(bytes, at + 3, b"'"),
+        Some(_) => {
+            // One character of up to four UTF-8 bytes, then the closing quote.
+            let close = (at + 2..(at + 6).min(bytes.len())).find(|&j| bytes[j] == b'\'');
+            close.map_or(at + 1, |j| j + 1)
+        }
+        None => at + 1,
+    }
+}
+
+/// The bytes of a string literal whose text starts at `from` (after the quote), with its
+/// escapes read, and the index past its closing quote.
+fn string_literal(bytes: &[u8], from: usize) -> (Vec<u8>, usize) {
+    let mut text = Vec::new();
+    let mut i = from;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => return (text, i + 1),
+            b'\\' => {
+                let (escaped, next) = escape_at(bytes, i + 1);
+                text.extend(escaped);
+                i = next;
+            }
+            b => {
+                text.push(b);
+                i += 1;
+            }
+        }
+    }
+    (text, i)
+}
+
+/// One escape after a backslash at `at - 1`: its bytes and the index past it.
+fn escape_at(bytes: &[u8], at: usize) -> (Vec<u8>, usize) {
+    let simple = |b: u8| (vec![b], at + 1);
+    match bytes.get(at) {
+        Some(b'n') => simple(b'\n'),
+        Some(b't') => simple(b'\t'),
+        Some(b'r') => simple(b'\r'),
+        Some(b'0') => simple(0),
+        Some(b'x') => {
+            let hex = bytes.get(at + 1..at + 3).unwrap_or_default();
+            let value = std::str::from_utf8(hex)
+                .ok()
+                .and_then(|h| u8::from_str_radix(h, 16).ok());
+            (value.into_iter().collect(), at + 3)
+        }
+        Some(b'u') => {
+            let end = skip_to(bytes, at, b"}");
+            let digits = bytes.get(at + 2..end.saturating_sub(1)).unwrap_or_default();
+            let c = std::str::from_utf8(digits)
+                .ok()
+                .and_then(|h| u32::from_str_radix(h, 16).ok())
+                .and_then(char::from_u32);
+            let mut buf = [0; 4];
+            (
+                c.map(|c| c.encode_utf8(&mut buf).as_bytes().to_vec())
+                    .unwrap_or_default(),
+                end,
+            )
+        }
+        Some(b'\n') => {
+            // A line continuation: the newline and the next line's leading whitespace.
+            let mut next = at + 1;
+            while bytes.get(next).is_some_and(u8::is_ascii_whitespace) {
+                next += 1;
+            }
+            (Vec::new(), next)
+        }
+        Some(&b) => simple(b),
+        None => (Vec::new(), at),
+    }
+}
+
+/// After an `r` at `at - 1`: the number of `#`s and the index of the opening quote, when
+/// a raw string starts there.
+fn raw_start(bytes: &[u8], at: usize) -> Option<(usize, usize)> {
+    let hashes = bytes[at.min(bytes.len())..]
+        .iter()
+        .take_while(|&&b| b == b'#')
+        .count();
+    (bytes.get(at + hashes) == Some(&b'"')).then_some((hashes, at + hashes))
+}
+
+/// A raw string's bytes from `from` to its closing quote and `hashes` `#`s, and the index
+/// past them.
+fn raw_literal(bytes: &[u8], from: usize, hashes: usize) -> (Vec<u8>, usize) {
+    let mut end = vec![b'"'];
+    end.extend(std::iter::repeat_n(b'#', hashes));
+    let next = skip_to(bytes, from, &end);
+    let text_end = if next == bytes.len() && !bytes.ends_with(&end) {
+        bytes.len()
+    } else {
+        next - end.len()
+    };
+    (bytes[from.min(text_end)..text_end].to_vec(), next)
+}
+
+/// An integer literal at `at` (`4_294_967_295`, `0x5EED_C0DE`, `0o17`, `0b1010`, with any
+/// type suffix): its value when it is one and fits in 64 bits, and the index past it.
+/// A float (`1.5`, `1e9`) gives none.
+fn integer_literal(bytes: &[u8], at: usize) -> (Option<u64>, usize) {
+    let end = (at..bytes.len())
+        .find(|&j| !is_ident(bytes[j]))
+        .unwrap_or(bytes.len());
+    let token: String = std::str::from_utf8(&bytes[at..end])
+        .unwrap_or_default()
+        .chars()
+        .filter(|&c| c != '_')
+        .collect();
+    let is_float =
+        bytes.get(end) == Some(&b'.') && bytes.get(end + 1).is_some_and(u8::is_ascii_digit);
+    let (radix, digits) = match token.get(..2) {
+        Some("0x") => (16, &token[2..]),
+        Some("0o") => (8, &token[2..]),
+        Some("0b") => (2, &token[2..]),
+        _ => (10, token.as_str()),
+    };
+    let digits = strip_suffix(digits, radix);
+    let value = u64::from_str_radix(digits, radix)
+        .ok()
+        .filter(|_| !is_float);
+    (value, end)
+}
+
+/// `digits` without a type suffix (`u32`, `i64`, `usize`, ...); in hex, `u`/`i` cannot be
+/// digits, so the first one starts the suffix there too.
+fn strip_suffix(digits: &str, radix: u32) -> &str {
+    let cut = digits
+        .find(|c: char| c == 'u' || c == 'i' || (radix != 16 && c.is_ascii_alphabetic()))
+        .unwrap_or(digits.len());
+    &digits[..cut]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texts(source: &str) -> Vec<String> {
+        words(source).into_iter().map(|w| escape(&w)).collect()
+    }
+
+    #[test]
+    fn the_planted_constants_become_words_the_decoder_reads() {
+        let source = r#"
+            pub const PLANTED_CODE: u32 = 0x5EED_C0DE;
+            pub const PLANTED_PREFIX: &str = "MCP!";
+            #[schemars(range(min = 0, max = 4_294_967_295u32))]
+        "#;
+        assert_eq!(
+            texts(source),
+            [
+                "^\\xED\\xC0\\xDE",
+                "\\x00\\x00\\x00\\x00^\\xED\\xC0\\xDE",
+                "MCP!",
+                "\\xFF\\xFF\\xFF\\xFF",
+                "\\x00\\x00\\x00\\x00\\xFF\\xFF\\xFF\\xFF",
+            ]
+        );
+    }
+
+    #[test]
+    fn comments_chars_lifetimes_floats_small_numbers_and_format_strings_give_nothing() {
+        let source = "// \"in a comment\" 0xDEADBEEF\n/* \"block\" 99999 */\n\
+                      fn f<'a>(x: &'a str) -> char { let _ = 1.5e9; let _ = 3; '\"' }\n\
+                      let _ = format!(\"code {:#x}\", 1); let _ = \"{what}\";";
+        assert!(words(source).is_empty(), "{:?}", texts(source));
+    }
+
+    #[test]
+    fn escapes_raw_strings_and_suffixes_are_read() {
+        let source =
+            r##"let a = "tab\there"; let b = r#"raw "quoted""#; let c = 70000u64; let d = b"by";"##;
+        assert_eq!(
+            texts(source),
+            [
+                "raw \\\"quoted\\\"",
+                "\\x00\\x01\\x11p",
+                "\\x00\\x00\\x00\\x00\\x00\\x01\\x11p",
+                "by"
+            ]
+        );
+    }
+
+    #[test]
+    fn the_dictionary_names_its_sources_and_has_no_repeats() {
+        let dict = dictionary([
+            ("src/a.rs", "\"alpha\" \"beta\""),
+            ("src/b.rs", "\"alpha\""),
+        ]);
+        assert_eq!(
+            dict.lines().skip(1).collect::<Vec<_>>(),
+            ["# src/a.rs", "\"alpha\"", "\"beta\""]
+        );
+    }
+
+    #[test]
+    fn unterminated_text_ends_without_panicking() {
+        for source in ["\"open", "r#\"open", "'", "0x", "\"\\u{", "\"\\x4"] {
+            let _ = words(source);
+        }
+    }
+}
