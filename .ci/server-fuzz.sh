@@ -45,6 +45,9 @@ mkdir -p "$SCRATCH/out" "$SCRATCH/work"
 )
 for target in in_process; do
   [ -x "$SCRATCH/out/$target" ] || { echo "server-fuzz: build.sh left no $target in \$OUT" >&2; exit 1; }
+  # Its dictionary: the example's server.dict (`mcp-conformance fuzz-dict`), as ClusterFuzzLite finds it.
+  grep -q '"Greet someone by name"' "$SCRATCH/out/$target.dict" \
+    || { echo "server-fuzz: build.sh left no $target.dict with the server's words in \$OUT" >&2; exit 1; }
 done
 # As ClusterFuzzLite runs it: from $OUT, with its seed corpus (unzipped) and dictionary.
 export MCP_FUZZ_CASES="$SCRATCH/in-process-cases"
@@ -54,7 +57,7 @@ python3 -c 'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.arg
 (
   cd "$SCRATCH/out"
   ./in_process -runs=0 "$SCRATCH/seeds" 2>&1 | tail -1
-  ./in_process -runs=50 -seed=1 "$SCRATCH/work" "$SCRATCH/seeds" 2>&1 | tail -1
+  ./in_process -runs=50 -seed=1 -dict=in_process.dict "$SCRATCH/work" "$SCRATCH/seeds" 2>&1 | tail -1
 )
 if [ -n "$(ls -A "$MCP_FUZZ_CASES" 2>/dev/null)" ]; then
   echo "server-fuzz: the in-process example server drew findings" >&2

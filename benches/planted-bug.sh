@@ -55,8 +55,8 @@ run_mode() {
 # How deep a run got: the stages the fixture reports on stderr (seen in-process; a spawned
 # server's stderr is not in the log).
 stage() {
-  if grep -q 'planted: code and tag met' "$1"; then echo 'code and tag met'
-  elif grep -q 'planted: code met' "$1"; then echo 'code met'
+  if grep -qx 'planted: code and tag met' "$1"; then echo 'code and tag met'
+  elif grep -qx 'planted: code met' "$1"; then echo 'code met'
   else echo 'no stage seen'
   fi
 }

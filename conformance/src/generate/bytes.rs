@@ -22,6 +22,11 @@ const RAW_RUN: usize = 16;
 
 /// Longest string generated, in characters (past 1000: some servers cap inputs there).
 const LONG_STRING: usize = 1200;
+/// The plan byte of a value: from this value on, a node is bent ...
+const BENT_FROM: u8 = 160;
+/// ... the node at the byte's remainder by this, counted in the order built (a value with
+/// fewer nodes is left whole).
+const BENT_NODES: u8 = 16;
 /// How deep generated values nest.
 const MAX_DEPTH: u32 = 6;
 
@@ -48,6 +53,11 @@ pub(crate) struct Choices<'a> {
     u: Unstructured<'a>,
     /// Values generated so far (bounded by `NODE_BUDGET`).
     nodes: u32,
+    /// Which node of the value being built is bent (`None`: none), counted in the order
+    /// built ([`Choices::value`] reads it before the value).
+    bend_at: Option<u32>,
+    /// Nodes of the value being built so far.
+    tree_nodes: u32,
 }
 
 impl<'a> Choices<'a> {
@@ -56,6 +66,8 @@ impl<'a> Choices<'a> {
         Choices {
             u: Unstructured::new(data),
             nodes: 0,
+            bend_at: None,
+            tree_nodes: 0,
         }
     }
 }
@@ -92,15 +104,35 @@ impl Choices<'_> {
         self.u.int_in_range(lo..=hi).unwrap_or(lo)
     }
 
-    /// A value for `shape` (its `$ref`s in `defs`), mostly valid, now and then mutated.
+    /// A value for `shape` (its `$ref`s in `defs`), mostly valid, now and then with one
+    /// node bent: out of range, of the wrong type, a required property dropped, a key
+    /// added, an integer at its bound.
+    ///
+    /// Which node is bent is read from one byte before the value (`depth` 0), not from a
+    /// byte at each node: the bytes of a value's leaves follow one another, so a word the
+    /// fuzzer writes after an integer's bytes is the next string (a server's compared
+    /// prefix lands where the server reads it), and an input that got one comparison of
+    /// the server further keeps its place when the next one is worked on.
     pub(crate) fn value(&mut self, shape: &Shape, defs: &[Shape], depth: u32) -> Value {
+        if depth == 0 {
+            let plan = self.byte();
+            self.bend_at = (plan >= BENT_FROM).then_some(u32::from(plan % BENT_NODES));
+            self.tree_nodes = 0;
+        }
         self.nodes += 1;
+        let index = self.tree_nodes;
+        self.tree_nodes += 1;
         if depth > MAX_DEPTH || self.nodes > NODE_BUDGET {
             return Value::Null;
         }
-        if self.chance(10) {
-            return self.mutant(shape, depth);
+        if self.bend_at == Some(index) {
+            return self.bent(shape, defs, depth);
         }
+        self.plain(shape, defs, depth)
+    }
+
+    /// A value for `shape` as it says (its children may still be bent).
+    fn plain(&mut self, shape: &Shape, defs: &[Shape], depth: u32) -> Value {
         match shape {
             Shape::Any => self.any(depth),
             Shape::Const(c) => c.clone(),
@@ -113,28 +145,7 @@ impl Choices<'_> {
                 Some(target) => self.value(target, defs, depth + 1),
                 None => self.any(depth),
             },
-            Shape::Object { properties } => {
-                let mut out = Map::with_capacity(properties.len() + 1);
-                for (name, shape, needed) in properties {
-                    // A required property is now and then dropped; an optional one is
-                    // there half the time.
-                    let include = if *needed {
-                        !self.chance(6)
-                    } else {
-                        self.byte() & 1 == 1
-                    };
-                    if include {
-                        let v = self.value(shape, defs, depth + 1);
-                        out.insert(name.clone(), v);
-                    }
-                }
-                if self.chance(8) {
-                    let key = self.string(1, 12);
-                    let v = self.any(depth + 1);
-                    out.insert(key, v);
-                }
-                Value::Object(out)
-            }
+            Shape::Object { properties } => self.object(properties, defs, depth, None),
             Shape::Array { items, min, max } => {
                 let n = min + self.below(max.saturating_sub(*min) + 1);
                 Value::Array((0..n).map(|_| self.value(items, defs, depth + 1)).collect())
@@ -142,17 +153,64 @@ impl Choices<'_> {
             Shape::String { min, max, format } => {
                 Value::String(self.string_for(*min, *max, *format))
             }
-            Shape::Integer { lo, hi } => json!(self.integer(*lo, *hi)),
-            Shape::Number { lo, hi } => {
-                if self.chance(64) {
-                    let whole = self.integer(*lo, *hi) as f64;
-                    json!(whole + f64::from(self.byte()) / 256.0)
-                } else {
-                    json!(self.integer(*lo, *hi))
-                }
-            }
+            Shape::Integer { lo, hi } | Shape::Number { lo, hi } => json!(self.int_in(*lo, *hi)),
             Shape::Boolean => Value::Bool(self.byte() & 1 == 1),
             Shape::Null => Value::Null,
+        }
+    }
+
+    /// An object with its required properties but `skip` (an index among them), an
+    /// optional one half the time.
+    fn object(
+        &mut self,
+        properties: &[(String, Shape, bool)],
+        defs: &[Shape],
+        depth: u32,
+        skip: Option<usize>,
+    ) -> Value {
+        let mut out = Map::with_capacity(properties.len() + 1);
+        let mut required = 0;
+        for (name, shape, needed) in properties {
+            let include = if *needed {
+                required += 1;
+                skip != Some(required - 1)
+            } else {
+                self.byte() & 1 == 1
+            };
+            if include {
+                let v = self.value(shape, defs, depth + 1);
+                out.insert(name.clone(), v);
+            }
+        }
+        Value::Object(out)
+    }
+
+    /// The bent node: valid but rare (a bound, a fraction, an added key) or invalid in one
+    /// way (a required property dropped, or [`Choices::mutant`]).
+    fn bent(&mut self, shape: &Shape, defs: &[Shape], depth: u32) -> Value {
+        match (self.below(4), shape) {
+            (0, Shape::Object { properties }) if properties.iter().any(|p| p.2) => {
+                let required = properties.iter().filter(|p| p.2).count();
+                let skip = self.below(required);
+                self.object(properties, defs, depth, Some(skip))
+            }
+            (1, Shape::Object { properties }) => {
+                let mut out = self.object(properties, defs, depth, None);
+                let key = self.string(1, 12);
+                let v = self.any(depth + 1);
+                if let Value::Object(map) = &mut out {
+                    map.insert(key, v);
+                }
+                out
+            }
+            (0, Shape::Integer { lo, hi } | Shape::Number { lo, hi }) => {
+                json!(if self.byte() & 1 == 0 { *lo } else { *hi })
+            }
+            (1, Shape::Number { lo, hi }) => {
+                let whole = self.int_in(*lo, *hi) as f64;
+                json!(whole + f64::from(self.byte()) / 256.0)
+            }
+            _ => self.mutant(shape, depth),
         }
     }
 
@@ -205,19 +263,6 @@ impl Choices<'_> {
                 }
                 Value::Object(map)
             }
-        }
-    }
-
-    fn integer(&mut self, lo: i64, hi: i64) -> i64 {
-        if self.chance(32) {
-            // The edges.
-            if self.byte() & 1 == 0 {
-                lo
-            } else {
-                hi
-            }
-        } else {
-            self.int_in(lo, hi)
         }
     }
 

@@ -1,7 +1,7 @@
 #!/bin/bash -eu
 # Builds the fuzz targets of `fuzz/` and copies each binary to $OUT, where ClusterFuzzLite
-# runs them (its seed corpus, `seeds/<target>/`, and dictionary, `mcp.dict`, beside it, when
-# the crate has them).
+# runs them (its seed corpus, `seeds/<target>/`, and dictionary, `mcp.dict` and
+# `server.dict`, beside it, when the crate has them).
 #
 # Run from the repository root (the Dockerfile's WORKDIR). Environment, as ClusterFuzzLite
 # sets it: OUT (required), SANITIZER. Also:
@@ -39,7 +39,13 @@ with zipfile.ZipFile(out, "w") as z:
 PY
     fi
   fi
-  if [ -f "$fuzz_dir/mcp.dict" ]; then
-    cp "$fuzz_dir/mcp.dict" "$OUT/$target.dict"
+  # The dictionary: MCP's tokens and the server's own constants (`mcp-conformance fuzz-dict
+  # src > fuzz/server.dict`), whichever the crate has, in one file (libFuzzer reads one).
+  dicts=()
+  for dict in "$fuzz_dir/mcp.dict" "$fuzz_dir/server.dict"; do
+    if [ -f "$dict" ]; then dicts+=("$dict"); fi
+  done
+  if [ ${#dicts[@]} -gt 0 ]; then
+    cat "${dicts[@]}" >"$OUT/$target.dict"
   fi
 done
