@@ -374,13 +374,21 @@ impl Choices<'_> {
     /// string's bytes in one mutation and arrive in the string unchanged, which is how a
     /// coverage-guided fuzzer gets through a string comparison in the server's code
     /// (`reports/planted-bug.md`). Bytes 0x00 to 0x0F end the string; every other byte
-    /// chooses a class: ASCII from the next byte, the rest of the BMP, characters above
+    /// chooses a class: ASCII from the next byte, the last character repeated, the rest of the BMP, characters above
     /// U+FFFF, control characters and escapes, troublesome tokens, or a run of raw bytes.
     fn piece(&mut self, out: &mut String) -> Option<usize> {
         let c = match self.byte() {
             0x00..=0x0f => return None,
             b @ 0x20..=0x7e => char::from(b),
-            0x7f..=0xaf => char::from(0x20 + self.byte() % 95),
+            0x7f..=0xab => char::from(0x20 + self.byte() % 95),
+            0xac..=0xaf => {
+                // The last character again, 1 to 256 times: a long string from few bytes
+                // (a string ends where the input does).
+                let c = out.chars().last().unwrap_or('a');
+                let n = 1 + usize::from(self.byte());
+                out.extend(std::iter::repeat_n(c, n));
+                return Some(n);
+            }
             b @ 0xb0..=0xb7 => {
                 ['\0', '\n', '\t', '"', '\\', '\u{7f}', '\r', '\u{1b}'][usize::from(b - 0xb0)]
             }

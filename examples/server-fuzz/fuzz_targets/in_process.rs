@@ -10,6 +10,10 @@
 //! `InProcessServer::new("my-server", my_server::serve)` for an
 //! `async fn serve(stream: DuplexStream) -> Result<(), Box<dyn Error + Send + Sync>>`.
 //!
+//! Give libFuzzer your server's constants (`mcp-conformance fuzz-dict src >
+//! fuzz/server.dict`, then `-- -dict=server.dict`): it cannot learn them from the server's
+//! comparisons alone (README, "Fuzzing").
+//!
 //! Environment: the `MCP_FUZZ_*` variables of `live_server` (revision, timeout, which tools
 //! are called, case folder), except `MCP_FUZZ_SERVER`.
 
