@@ -46,6 +46,7 @@ ROWS=(
   "progress-flood|progress-flood"
   "big-enum-100000|big-enum 100000"
   "min-length-1000000|min-length 1000000"
+  "many-tools-100000|many-tools 100000"
 )
 
 # Every live process whose environment holds HOSTILE_BENCH=$1 (one grep over /proc).

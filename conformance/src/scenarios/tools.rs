@@ -9,6 +9,8 @@
 //! It runs only when the server declares the `tools` capability: nothing is reported
 //! against a capability a server did not declare.
 
+use std::collections::HashSet;
+
 use serde_json::{json, Value};
 
 use super::policy::CallPolicy;
@@ -275,7 +277,7 @@ impl Talk<'_> {
     /// Calls each distinct listed tool once, up to [`MAX_CALLED_TOOLS`]; the rest show
     /// as skipped.
     async fn call_listed(&mut self, first_walk: &[Exchange], policy: &CallPolicy) {
-        let mut seen_names: Vec<String> = Vec::new();
+        let mut seen_names: HashSet<String> = HashSet::new();
         for shared in ToolDef::listed(first_walk) {
             if self.session.ended().is_some() {
                 break;
@@ -285,10 +287,9 @@ impl Talk<'_> {
                 .and_then(Value::as_str)
                 .unwrap_or_default()
                 .to_string();
-            if seen_names.contains(&name) {
+            if !seen_names.insert(name.clone()) {
                 continue;
             }
-            seen_names.push(name.clone());
             if seen_names.len() > MAX_CALLED_TOOLS {
                 self.record.calls.push(ToolCall {
                     name,

@@ -1,7 +1,8 @@
 //! Tool names: unique, 1 to 128 characters, a safe charset, no two equal but for case
 //! (2025-11-25 `tools.mdx`, Tool Names).
 
-use std::collections::BTreeSet;
+use std::collections::btree_map::Entry;
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::super::model::{Ctx, Evidence, Verdict, MAX_EXAMPLES};
 use super::*;
@@ -92,16 +93,18 @@ pub(in crate::checks) fn name_case(ctx: &Ctx<'_>) -> Verdict {
     };
     let names: BTreeSet<&str> = tools.iter().map(|t| name_of(t)).collect();
     let mut bad = Vec::new();
-    let mut seen: Vec<(&str, String)> = Vec::new();
+    // Each lowercased name with the first name (in sorted order) that has it.
+    let mut first_of: BTreeMap<String, &str> = BTreeMap::new();
     for name in &names {
-        let lower = name.to_lowercase();
-        if let Some((other, _)) = seen.iter().find(|(_, l)| *l == lower) {
-            bad.push((
+        match first_of.entry(name.to_lowercase()) {
+            Entry::Occupied(other) => bad.push((
                 name.to_string(),
-                format!("differs from {other:?} only in case"),
-            ));
+                format!("differs from {:?} only in case", other.get()),
+            )),
+            Entry::Vacant(slot) => {
+                slot.insert(name);
+            }
         }
-        seen.push((name, lower));
     }
     if bad.is_empty() {
         return Verdict::Pass(format!(
