@@ -491,12 +491,16 @@ pub(super) fn response_required(ctx: &Ctx<'_>) -> Verdict {
                 .any(|e| e.is_some_and(|e| std::ptr::eq(e, *x)))
         })
         // A session cut for flooding is judged by rpc-traffic-bounded; requests not sent
-        // after a stall are not the server's to answer (the two that stalled are listed).
+        // after a stall are not the server's to answer (the two that stalled are listed);
+        // a request answered with a line past the depth bound was answered
+        // (rpc-stdio-framing judges the line).
         .filter(|x| {
             x.silence().is_some_and(|s| {
                 !matches!(
                     s,
-                    crate::protocol::Silence::Flooded { .. } | crate::protocol::Silence::Stalled(_)
+                    crate::protocol::Silence::Flooded { .. }
+                        | crate::protocol::Silence::Stalled(_)
+                        | crate::protocol::Silence::Unreadable { .. }
                 )
             })
         })

@@ -65,9 +65,13 @@ impl State {
         case: &Case,
         exchanges: &[Option<Exchange>],
     ) -> Judged {
-        // Silence first: a dead or stuck server explains everything after it.
+        // Silence first: a dead or stuck server explains everything after it. A request
+        // answered with a line too deep to read was answered: the frames judge that line.
         for x in exchanges.iter().flatten() {
-            if let Some(silence) = x.silence() {
+            if let Some(silence) = x
+                .silence()
+                .filter(|s| !matches!(s, Silence::Unreadable { .. }))
+            {
                 let silence = silence.clone();
                 return self.silent(session, x, &silence).await;
             }

@@ -41,13 +41,20 @@ pub enum Silence {
     /// nothing in between, so the server has stalled on everything, and waiting out the
     /// timeout for every later step would only multiply the cost of one stall.
     Stalled(Duration),
+    /// The server answered with a line the harness does not read as a message (JSON
+    /// nested past the depth bound) but whose `id` it could read: the request was
+    /// answered, unreadably, and waiting on would only cost the timeout.
+    Unreadable {
+        /// Transcript seq of the unreadable line.
+        seq: usize,
+    },
 }
 
 impl Silence {
     /// Whether the server may be dead or stuck (so its last stderr lines are evidence),
     /// as opposed to alive and merely passing over one request.
     pub fn suggests_trouble(&self) -> bool {
-        !matches!(self, Silence::Overtaken)
+        !matches!(self, Silence::Overtaken | Silence::Unreadable { .. })
     }
 
     /// One line for reports.
@@ -59,6 +66,11 @@ impl Silence {
             Silence::WriteFailed => "the server did not read its stdin".into(),
             Silence::Overtaken => {
                 "no response; a ping sent right after it was answered first".into()
+            }
+            Silence::Unreadable { .. } => {
+                "answered with a line nested deeper than 128 levels (the harness's depth \
+                 bound), whose id was read without the rest"
+                    .into()
             }
             Silence::Stalled(each) => format!(
                 "not sent: two requests in a row got no response within {:.1} s and the server \

@@ -476,12 +476,10 @@ impl Session {
             Ok(value) => value,
             Err(e) => {
                 // serde_json stops at 128 levels; its error says so only in words.
-                let problem = if e.to_string().starts_with("recursion limit exceeded") {
-                    FrameProblem::TooDeep
-                } else {
-                    FrameProblem::NotJson
-                };
-                self.record_unprompted(stray, text, None, Some(problem));
+                if e.to_string().starts_with("recursion limit exceeded") {
+                    return self.on_too_deep(text, target);
+                }
+                self.record_unprompted(stray, text, None, Some(FrameProblem::NotJson));
                 return None;
             }
         };
@@ -520,6 +518,30 @@ impl Session {
             MessageKind::Response => return self.on_response(text, value, target, posted),
         }
         None
+    }
+
+    /// A line nested past the depth bound: recorded as unreadable, and when its `id`
+    /// (read without the rest: serde skips the deep part without recursing) is that of a
+    /// request of ours, that request is answered, unreadably, instead of waiting out the
+    /// timeout.
+    fn on_too_deep(&mut self, text: String, target: &Target<'_>) -> Option<Reply> {
+        #[derive(serde::Deserialize)]
+        struct Head {
+            id: Option<Value>,
+        }
+        let id = serde_json::from_str::<Head>(&text).ok().and_then(|h| h.id);
+        let problem = Some(FrameProblem::TooDeep);
+        let seq = self.record_unprompted(Unprompted::Stray, text, None, problem)?;
+        let id = id?;
+        // Only the request waited for, or its fence: another outstanding request marked
+        // answered here would wait for a reply nobody keeps for it.
+        let is_target = target.id == Some(&id);
+        let is_fence = target.fence.as_ref() == Some(&id);
+        let request = self.outstanding.iter_mut().find(|o| {
+            !o.answered && (is_target || is_fence) && id_match(&o.id, &id) == Some(IdMatch::Exact)
+        })?;
+        request.answered = true;
+        is_target.then_some(Reply::Silent(Silence::Unreadable { seq }))
     }
 
     /// Records a response where it belongs: with the request it answers (kept in the
