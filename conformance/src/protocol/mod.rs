@@ -13,7 +13,7 @@ mod transcript;
 
 pub use client::{
     flood_bound, measured, stamp_request, BatchExchange, Exchange, Line, PendingShutdown, Reply,
-    Session, SessionConfig, ShutdownOutcome, Silence, Usage,
+    Session, SessionConfig, ShutdownOutcome, Silence, Usage, STRETCH_CAP,
 };
 pub use jsonrpc::{classify, id_match, IdMatch, MessageKind};
 pub use meta::{

@@ -46,6 +46,9 @@ pub fn to_markdown(report: &RunReport) -> String {
     for note in &report.coverage {
         let _ = writeln!(out, "> {}\n", md_text(&note.describe()));
     }
+    if let Some(note) = report.timing.as_ref().and_then(|t| t.load_note()) {
+        let _ = writeln!(out, "> {}\n", md_text(&note));
+    }
     let verdict = if report.incomplete.is_some() {
         "INCOMPLETE"
     } else if report.summary.fail > 0 {

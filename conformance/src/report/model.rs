@@ -258,6 +258,17 @@ pub struct PartTiming {
     pub processes: u64,
     /// Requests sent (our answers to the server's own requests not counted).
     pub requests: u64,
+    /// Waits pushed past their timeout by the scheduling lag measured while they waited
+    /// (a loaded machine; 0 when idle).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub stretched: u64,
+    /// What those waits were given beyond their timeouts, in all, in milliseconds.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub stretch_ms: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 impl PartTiming {
@@ -268,6 +279,8 @@ impl PartTiming {
             wall_ms: self.wall_ms + other.wall_ms,
             processes: self.processes + other.processes,
             requests: self.requests + other.requests,
+            stretched: self.stretched + other.stretched,
+            stretch_ms: self.stretch_ms + other.stretch_ms,
         }
     }
 }
@@ -303,6 +316,29 @@ pub struct RunTiming {
     pub negotiation: PartTiming,
     /// Judging every check of every revision, in milliseconds.
     pub judging_ms: u64,
+    /// Every part's stretched waits together (see [`PartTiming::stretched`]).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub stretched: u64,
+    /// Their time beyond the timeouts, in all, in milliseconds.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub stretch_ms: u64,
+}
+
+impl RunTiming {
+    /// The note the readable reports carry when waits were stretched: the machine was
+    /// loaded, and timeouts counted the time the harness was given.
+    pub fn load_note(&self) -> Option<String> {
+        (self.stretched > 0).then(|| {
+            format!(
+                "The machine was loaded: {} wait(s) passed their timeout while the harness \
+                 was kept from running, and were given {:.1} s more in all, the scheduling \
+                 lag measured while they waited (at most {}x a wait; slow is not broken).",
+                self.stretched,
+                self.stretch_ms as f64 / 1000.0,
+                crate::protocol::STRETCH_CAP
+            )
+        })
+    }
 }
 
 impl RunReport {

@@ -429,6 +429,7 @@ fn render_evidence_of(out: &mut String, r: &CheckResult, shown: &[(&'static str,
 /// Era, revisions not spoken, coverage lost (one line per distinct gap), baseline.
 fn notes(out: &mut String, report: &RunReport, p: Painter) {
     let mut lines = Vec::new();
+    lines.extend(report.timing.as_ref().and_then(|t| t.load_note()));
     if let Some(era) = report.era {
         lines.push(format!("The server is {era} (2026-07-28 versioning.mdx)."));
     }

@@ -342,6 +342,8 @@ async fn run_inner(
     });
     let processes = timings.iter().map(|t| t.total.processes).sum::<u64>();
     let requests = timings.iter().map(|t| t.total.requests).sum::<u64>();
+    let stretched = timings.iter().map(|t| t.total.stretched).sum::<u64>();
+    let stretch_ms = timings.iter().map(|t| t.total.stretch_ms).sum::<u64>();
     report.timing = Some(RunTiming {
         wall_ms: millis(started.elapsed()),
         jobs: config.jobs.max(1),
@@ -350,6 +352,8 @@ async fn run_inner(
         revisions: timings,
         negotiation: negotiation_timing,
         judging_ms: millis(judging.elapsed()),
+        stretched: stretched + negotiation_timing.stretched,
+        stretch_ms: stretch_ms + negotiation_timing.stretch_ms,
     });
     Ok(report)
 }
@@ -680,12 +684,16 @@ async fn timed<F: Future>(part: F) -> (F::Output, PartTiming) {
         Usage {
             processes,
             requests,
+            stretched,
+            stretch_micros,
         },
     ) = measured(part).await;
     let timing = PartTiming {
         wall_ms: millis(started.elapsed()),
         processes,
         requests,
+        stretched,
+        stretch_ms: stretch_micros / 1000,
     };
     (output, timing)
 }

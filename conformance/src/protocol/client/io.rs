@@ -48,6 +48,46 @@ pub(super) struct Target<'a> {
     pub(super) until_unreadable: bool,
 }
 
+/// A wait's deadline, pushed back by the scheduling lag seen since the wait began
+/// ([`lag`](super::lag)): a loaded machine is not a slow server.
+struct Stretch {
+    began: TokioInstant,
+    deadline: TokioInstant,
+    lost: Duration,
+    granted: Duration,
+}
+
+impl Stretch {
+    fn new(deadline: TokioInstant) -> Self {
+        Self {
+            began: TokioInstant::now(),
+            deadline,
+            lost: super::lag::lost(),
+            granted: Duration::ZERO,
+        }
+    }
+
+    /// The deadline passed: the later one the lag since the wait began allows, if it is
+    /// still ahead (each grant counted in the part's usage).
+    async fn later(&mut self) -> Option<TokioInstant> {
+        let now = TokioInstant::now();
+        if now.saturating_duration_since(self.deadline) > super::lag::TICK {
+            // The timer itself fired late: the harness may have just been stopped, and
+            // the monitor not yet woken to count it.
+            tokio::time::sleep(super::lag::TICK * 2).await;
+        }
+        let lag = super::lag::lost().saturating_sub(self.lost);
+        let window = self.deadline.saturating_duration_since(self.began);
+        let allowed = super::lag::stretch(window, lag);
+        if allowed <= self.granted || self.deadline + allowed <= TokioInstant::now() {
+            return None;
+        }
+        super::usage::count_stretch(self.granted.is_zero(), allowed - self.granted);
+        self.granted = allowed;
+        Some(self.deadline + allowed)
+    }
+}
+
 /// The id of a fence ping is this, then a number.
 const FENCE_PREFIX: &str = "fence-";
 
@@ -281,6 +321,7 @@ impl Session {
         let mut overtaken = false;
         let mut exited = false;
         let unreadable = self.transcript.unprompted().stray;
+        let mut stretch = Stretch::new(deadline);
         loop {
             if target.until_unreadable && self.transcript.unprompted().stray > unreadable {
                 return Err(Silence::Overtaken);
@@ -312,7 +353,13 @@ impl Session {
                     continue;
                 }
                 None if overtaken => return Err(Silence::Overtaken),
-                None => return Err(Silence::Timeout(self.config.timeout)),
+                None => match stretch.later().await {
+                    Some(later) => {
+                        deadline = later;
+                        continue;
+                    }
+                    None => return Err(Silence::Timeout(self.config.timeout)),
+                },
                 Some(None) | Some(Some(TransportEvent::StdoutClosed)) => {
                     self.on_stdout_closed().await;
                     continue;

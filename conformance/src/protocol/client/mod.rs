@@ -18,12 +18,14 @@
 
 mod exchange;
 mod io;
+mod lag;
 mod session;
 mod shutdown;
 mod usage;
 
 pub use exchange::{BatchExchange, Exchange, Line, Reply, Silence};
 pub use io::flood_bound;
+pub use lag::STRETCH_CAP;
 pub use session::{stamp_request, Session, SessionConfig};
 pub use shutdown::{PendingShutdown, ShutdownOutcome};
 pub use usage::{measured, Usage};

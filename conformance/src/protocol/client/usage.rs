@@ -20,6 +20,8 @@ tokio::task_local! {
 struct Counters {
     processes: AtomicU64,
     requests: AtomicU64,
+    stretched: AtomicU64,
+    stretch_micros: AtomicU64,
 }
 
 /// Counts of one measured part of a run.
@@ -29,6 +31,11 @@ pub struct Usage {
     pub processes: u64,
     /// Requests sent (our automatic answers to the server's requests not included).
     pub requests: u64,
+    /// Waits whose deadline passed while the machine kept the harness from running, and
+    /// which were pushed back by the lag measured (`lag.rs`): 0 on an idle machine.
+    pub stretched: u64,
+    /// How much time those waits were given beyond their timeouts, in all (microseconds).
+    pub stretch_micros: u64,
 }
 
 impl Usage {
@@ -37,6 +44,8 @@ impl Usage {
         Usage {
             processes: self.processes + other.processes,
             requests: self.requests + other.requests,
+            stretched: self.stretched + other.stretched,
+            stretch_micros: self.stretch_micros + other.stretch_micros,
         }
     }
 }
@@ -48,6 +57,8 @@ pub async fn measured<F: Future>(part: F) -> (F::Output, Usage) {
     let usage = Usage {
         processes: counters.processes.load(Ordering::Relaxed),
         requests: counters.requests.load(Ordering::Relaxed),
+        stretched: counters.stretched.load(Ordering::Relaxed),
+        stretch_micros: counters.stretch_micros.load(Ordering::Relaxed),
     };
     (output, usage)
 }
@@ -58,6 +69,15 @@ pub(super) fn count_process() {
 
 pub(super) fn count_request() {
     let _ = COUNTERS.try_with(|c| c.requests.fetch_add(1, Ordering::Relaxed));
+}
+
+/// A wait was given `more` time for the lag it saw; `first`: the first grant of that wait.
+pub(super) fn count_stretch(first: bool, more: std::time::Duration) {
+    let micros = u64::try_from(more.as_micros()).unwrap_or(u64::MAX);
+    let _ = COUNTERS.try_with(|c| {
+        c.stretched.fetch_add(u64::from(first), Ordering::Relaxed);
+        c.stretch_micros.fetch_add(micros, Ordering::Relaxed);
+    });
 }
 
 #[cfg(test)]
@@ -77,7 +97,8 @@ mod tests {
             usage,
             Usage {
                 processes: 1,
-                requests: 2
+                requests: 2,
+                ..Usage::default()
             }
         );
     }
