@@ -29,7 +29,7 @@ thread_local! {
 /// [`LiveConfig::from_env`]) before the first input (libFuzzer's init hook), so a bad
 /// configuration stops the run without being blamed on an input.
 pub fn live_server_init() {
-    start_live(LiveTarget::from_env);
+    start_live("live_server", LiveTarget::from_env);
 }
 
 /// The live-server target: each input is one case against the server started by
@@ -37,7 +37,7 @@ pub fn live_server_init() {
 /// file's path), kills the server, and panics so libFuzzer keeps the input.
 pub fn live_server(data: &[u8]) {
     live_server_init();
-    run_live(data);
+    run_live("live_server", data);
 }
 
 /// Starts the in-process target: `server()` linked into the fuzz target, configured by
@@ -55,7 +55,25 @@ pub fn live_server(data: &[u8]) {
 /// mcp_conformance::fuzzing::in_process_server(b"some input", my_server);
 /// ```
 pub fn in_process_init(server: impl FnOnce() -> InProcessServer) {
-    start_live(|| LiveTarget::in_process(server()));
+    in_process_init_with(server, &[]);
+}
+
+/// [`in_process_init`] with the target's own defaults for the `MCP_FUZZ_*` variables
+/// (all but `MCP_FUZZ_SERVER`): written in the target, they hold wherever it runs
+/// (ClusterFuzzLite sets no variables of ours); a variable that is set overrides its
+/// default. A name that is not one of them, or a value that does not parse, stops the run
+/// as a setup error.
+///
+/// ```no_run
+/// # fn my_server() -> mcp_conformance::InProcessServer { unimplemented!() }
+/// // rmcp 3.11 answers a malformed request whose id it could read with an error without
+/// // that id: a MUST of JSON-RPC (rpc-error-id), rmcp's to fix; pass over it so a run
+/// // goes on to what is new.
+/// const SETTINGS: &[(&str, &str)] = &[("MCP_FUZZ_IGNORE", "rpc-error-id")];
+/// mcp_conformance::fuzzing::in_process_init_with(my_server, SETTINGS);
+/// ```
+pub fn in_process_init_with(server: impl FnOnce() -> InProcessServer, defaults: &[(&str, &str)]) {
+    start_live("in_process", || LiveTarget::in_process(server(), defaults));
 }
 
 /// The in-process target: each input is one case against the server [`in_process_init`]
@@ -64,12 +82,13 @@ pub fn in_process_init(server: impl FnOnce() -> InProcessServer) {
 /// report, as `live_server`'s does.
 pub fn in_process_server(data: &[u8], server: impl FnOnce() -> InProcessServer) {
     in_process_init(server);
-    run_live(data);
+    run_live("in_process", data);
 }
 
 /// Starts the target once per process; a target that cannot start ends the process with
-/// status 2 and why (a setup error, never an input's fault).
-fn start_live(start: impl FnOnce() -> Result<LiveTarget, String>) {
+/// status 2 and why (a setup error, never an input's fault). `name` is the fuzz target's,
+/// for its messages.
+fn start_live(name: &str, start: impl FnOnce() -> Result<LiveTarget, String>) {
     LIVE.with(|cell| {
         if cell.borrow().is_some() {
             return;
@@ -83,34 +102,47 @@ fn start_live(start: impl FnOnce() -> Result<LiveTarget, String>) {
                     .map(|t| t.name.as_str())
                     .collect();
                 eprintln!(
-                    "live_server: fuzzing {} ({}) with tools {names:?}",
+                    "{name}: fuzzing {} ({}) with tools {names:?}{}",
                     t.command().display(),
-                    t.revision().id
+                    t.revision().id,
+                    known_note(t.ignored())
                 );
                 *cell.borrow_mut() = Some(t);
             }
             Err(e) => {
-                eprintln!("live_server: {e}");
+                eprintln!("{name}: {e}");
                 std::process::exit(2);
             }
         }
     });
 }
 
+/// What the start line says of the checks passed over.
+fn known_note(ignored: &[crate::rules::CheckId]) -> String {
+    if ignored.is_empty() {
+        return String::new();
+    }
+    let ids: Vec<&str> = ignored.iter().map(|c| c.as_str()).collect();
+    format!(
+        ", passing over {} findings (MCP_FUZZ_IGNORE)",
+        ids.join(", ")
+    )
+}
+
 /// One input against the started target.
-fn run_live(data: &[u8]) {
+fn run_live(name: &str, data: &[u8]) {
     LIVE.with(|cell| {
         let mut slot = cell.borrow_mut();
         let Some(target) = slot.as_mut() else { return };
         let noted = target.notes().len();
         let found = target.run(data);
         for note in &target.notes()[noted..] {
-            eprintln!("live_server: {note}");
+            eprintln!("{name}: {note}");
         }
         if let Some(finding) = found {
             let report = finding.report();
             target.shutdown();
-            panic!("live_server found a violation\n{report}");
+            panic!("{name} found a violation\n{report}");
         }
     });
 }

@@ -16,6 +16,26 @@ fn var(name: &str) -> Option<String> {
     std::env::var(name).ok().filter(|v| !v.trim().is_empty())
 }
 
+/// The variables an in-process target may give defaults for (all but `MCP_FUZZ_SERVER`).
+const SETTINGS: [&str; 6] = [
+    "MCP_FUZZ_REVISION",
+    "MCP_FUZZ_TIMEOUT",
+    "MCP_FUZZ_CALL",
+    "MCP_FUZZ_DENY",
+    "MCP_FUZZ_CASES",
+    "MCP_FUZZ_IGNORE",
+];
+
+/// A setting: the variable when it is set, else the target's default.
+fn setting(defaults: &[(&str, &str)], name: &str) -> Option<String> {
+    var(name).or_else(|| {
+        defaults
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, v)| v.to_string())
+    })
+}
+
 /// What the live target fuzzes and how.
 #[derive(Debug, Clone)]
 pub struct LiveConfig {
@@ -56,17 +76,31 @@ impl LiveConfig {
         )?;
         let mut words = server.split_whitespace().map(str::to_string);
         let program = words.next().unwrap_or_default();
-        Self::from_env_for(ServerCommand::new(program, words))
+        Self::from_env_for(ServerCommand::new(program, words), &[])
     }
 
     /// The configuration from the environment for a server linked into the fuzz target
     /// (the in-process target): every variable of [`LiveConfig::from_env`] but
     /// `MCP_FUZZ_SERVER`.
-    pub fn from_env_in_process(server: InProcessServer) -> Result<Self, String> {
-        Self::from_env_for(ServerCommand::in_process(server))
+    ///
+    /// `defaults` are the target's own values for those variables, written in its code so
+    /// they hold wherever it runs (ClusterFuzzLite sets no variables of ours); a variable
+    /// that is set overrides its default. A name that is not one of them is an error.
+    pub fn from_env_in_process(
+        server: InProcessServer,
+        defaults: &[(&str, &str)],
+    ) -> Result<Self, String> {
+        if let Some((name, _)) = defaults.iter().find(|(n, _)| !SETTINGS.contains(n)) {
+            return Err(format!(
+                "the target's defaults: {name} is not one of {}",
+                SETTINGS.join(", ")
+            ));
+        }
+        Self::from_env_for(ServerCommand::in_process(server), defaults)
     }
 
-    fn from_env_for(command: ServerCommand) -> Result<Self, String> {
+    fn from_env_for(command: ServerCommand, defaults: &[(&str, &str)]) -> Result<Self, String> {
+        let var = |name: &str| setting(defaults, name);
         let revision = match var("MCP_FUZZ_REVISION") {
             Some(r) => {
                 Revision::named(&r).ok_or(format!("MCP_FUZZ_REVISION: unknown revision {r}"))?
@@ -123,5 +157,37 @@ impl LiveConfig {
             interrupt: None,
             ignore,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn idle() -> InProcessServer {
+        InProcessServer::new("idle", |_stream| async { Ok(()) })
+    }
+
+    #[test]
+    fn a_targets_defaults_configure_what_the_environment_leaves_unset() {
+        // Neither variable is set where the tests run (CI sets no MCP_FUZZ_*).
+        let defaults = [
+            ("MCP_FUZZ_IGNORE", "rpc-error-id, rpc-batch"),
+            ("MCP_FUZZ_REVISION", "2025-03-26"),
+        ];
+        let config = LiveConfig::from_env_in_process(idle(), &defaults).expect("valid");
+        assert_eq!(config.ignore, [CheckId::RpcErrorId, CheckId::RpcBatch]);
+        assert_eq!(config.revision.id, "2025-03-26");
+        let plain = LiveConfig::from_env_in_process(idle(), &[]).expect("valid");
+        assert!(plain.ignore.is_empty());
+        assert_eq!(plain.revision.id, REVISIONS.last().expect("revisions").id);
+    }
+
+    #[test]
+    fn a_default_for_no_setting_or_of_no_value_is_a_setup_error() {
+        let unknown = LiveConfig::from_env_in_process(idle(), &[("MCP_FUZZ_SERVER", "x")]);
+        assert!(unknown.is_err_and(|e| e.contains("MCP_FUZZ_SERVER is not one of")));
+        let bad = LiveConfig::from_env_in_process(idle(), &[("MCP_FUZZ_IGNORE", "no-such")]);
+        assert!(bad.is_err_and(|e| e.contains("MCP_FUZZ_IGNORE: no check no-such")));
     }
 }

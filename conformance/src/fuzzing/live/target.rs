@@ -75,9 +75,13 @@ impl LiveTarget {
     }
 
     /// The target of an in-process fuzz target: `server` linked in, the rest configured
-    /// from the environment.
-    pub fn in_process(server: crate::transport::InProcessServer) -> Result<Self, String> {
-        Self::configured(LiveConfig::from_env_in_process(server)?)
+    /// from the environment over the target's `defaults` (see
+    /// [`LiveConfig::from_env_in_process`]).
+    pub fn in_process(
+        server: crate::transport::InProcessServer,
+        defaults: &[(&str, &str)],
+    ) -> Result<Self, String> {
+        Self::configured(LiveConfig::from_env_in_process(server, defaults)?)
     }
 
     fn configured(config: LiveConfig) -> Result<Self, String> {
@@ -88,6 +92,11 @@ impl LiveTarget {
     /// The server fuzzed.
     pub fn command(&self) -> &ServerCommand {
         &self.state.config.command
+    }
+
+    /// The checks whose findings are passed over (`MCP_FUZZ_IGNORE`).
+    pub fn ignored(&self) -> &[CheckId] {
+        &self.state.config.ignore
     }
 
     /// The revision negotiated.
