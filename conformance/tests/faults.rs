@@ -485,13 +485,17 @@ const REFERENCE_SKIPS: &[Skip] = &[
 /// The text report with what differs between machines and releases replaced by
 /// placeholders (the binary's path, the crate version), so snapshots never flap.
 fn redacted(report: &RunReport) -> String {
-    // Waits stretched by a loaded machine's scheduling lag: a note that comes and goes
-    // with the load, never with the server.
+    redact(&render_text(&loadless(report)))
+}
+
+/// The report without its stretched waits: the load note comes and goes with the
+/// machine's load, never with the server.
+fn loadless(report: &RunReport) -> RunReport {
     let mut report = report.clone();
     if let Some(timing) = report.timing.as_mut() {
         timing.stretched = 0;
     }
-    redact(&render_text(&report))
+    report
 }
 
 fn redact(text: &str) -> String {
@@ -567,13 +571,9 @@ fn reference_server_passes_every_check_in_every_revision() {
             detail: Detail::Verbose,
             color: false,
         };
-        let mut loadless = report.clone();
-        if let Some(timing) = loadless.timing.as_mut() {
-            timing.stretched = 0;
-        }
         insta::assert_snapshot!(
             "reference-server",
-            redact(&render_text_with(&loadless, verbose))
+            redact(&render_text_with(&loadless(&report), verbose))
         );
         // The timing section is measured: it is left out of the snapshot (tests/cli.rs
         // checks that it is there and counts the work).

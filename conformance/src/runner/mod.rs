@@ -340,20 +340,21 @@ async fn run_inner(
             .collect(),
         negotiation_ran: negotiation.unsupported.is_some(),
     });
-    let processes = timings.iter().map(|t| t.total.processes).sum::<u64>();
-    let requests = timings.iter().map(|t| t.total.requests).sum::<u64>();
-    let stretched = timings.iter().map(|t| t.total.stretched).sum::<u64>();
-    let stretch_ms = timings.iter().map(|t| t.total.stretch_ms).sum::<u64>();
+    // Work counted over every part (the parts' wall times overlap and are not used).
+    let all = timings
+        .iter()
+        .map(|t| t.total)
+        .fold(negotiation_timing, PartTiming::plus);
     report.timing = Some(RunTiming {
         wall_ms: millis(started.elapsed()),
         jobs: config.jobs.max(1),
-        processes: processes + negotiation_timing.processes,
-        requests: requests + negotiation_timing.requests,
+        processes: all.processes,
+        requests: all.requests,
         revisions: timings,
         negotiation: negotiation_timing,
         judging_ms: millis(judging.elapsed()),
-        stretched: stretched + negotiation_timing.stretched,
-        stretch_ms: stretch_ms + negotiation_timing.stretch_ms,
+        stretched: all.stretched,
+        stretch_ms: all.stretch_ms,
     });
     Ok(report)
 }

@@ -48,10 +48,11 @@ libfuzzer_sys::fuzz_target!(
     |data: &[u8]| mcp_conformance::fuzzing::in_process_server(data, server)
 );
 
-/// A tiny rmcp server (one tool, `greet`): the example to replace. With `SETTINGS`' two
-/// known findings of rmcp passed over, it gives none, whatever the inputs (CI replays its
-/// seeds and generated inputs); under `mcp-conformance run` those two show, with rmcp's
-/// `rpc-batch` failure in 2025-03-26 (README, "In `cargo test`", on a baseline for them).
+/// A tiny rmcp server (one tool, `greet`): the example to replace. Fuzzed with `SETTINGS`
+/// (rmcp's rpc-error-id passed over, 2025-11-25), it gives no finding, whatever the inputs
+/// (CI replays its seeds and generated inputs); under `mcp-conformance run` it fails
+/// rpc-error-id, and rpc-batch in 2025-03-26, both rmcp's (README, "In `cargo test`", on a
+/// baseline for them).
 mod example {
     use rmcp::{
         handler::server::{router::tool::ToolRouter, wrapper::Parameters},

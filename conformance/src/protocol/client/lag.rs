@@ -5,9 +5,9 @@
 //! passed. With the project's own tests beside a run (load average 43 on two cores), a
 //! Python server's `initialize` took over 30 s to come back and the run failed it; idle,
 //! the run takes 5 s. So when a wait's deadline passes, it is pushed back by the lag seen
-//! since the wait began (at most [`STRETCH_CAP`] times the wait), and the session notes it:
-//! slow is not broken, and a starved harness is not a slow server. On an idle machine the
-//! thread wakes on time and nothing is stretched.
+//! since the wait began (at most [`STRETCH_CAP`] times the wait), the part's usage counts it
+//! and the report says so: slow is not broken, and a starved harness is not a slow server.
+//! On an idle machine the thread wakes on time and nothing is stretched.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
