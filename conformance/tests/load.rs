@@ -1,6 +1,7 @@
 //! Load is not a fault: a wait whose deadline passed while the harness was kept from
 //! running is stretched by the scheduling lag measured meanwhile, so the answer that came
-//! in time is taken (`protocol/client/lag.rs`).
+//! in time is taken (`protocol/client/lag.rs`); and a shutdown's grace counts only the
+//! time the harness was reading the server's output (`protocol/client/shutdown.rs`).
 //!
 //! The load is made exact: a helper process stops this whole test process (SIGSTOP) for
 //! two seconds while a request with a one-second timeout waits; the server answers 2.4 s
@@ -60,4 +61,41 @@ async fn an_answer_that_came_while_the_harness_was_stopped_is_taken() {
     assert!(usage.stretched >= 1, "{usage:?}");
     assert!(usage.stretch_micros >= 1_000_000, "{usage:?}");
     session.shutdown().await;
+}
+
+/// Writes 3,000 log notifications (about 300 KB, more than a pipe holds) when its stdin
+/// closes, then exits.
+const FLOOD_ON_EOF: &str = r#"
+import sys
+for line in sys.stdin:
+    pass
+for n in range(3000):
+    sys.stdout.write('{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"debug","data":"line %d of the flush"}}\n' % n)
+sys.stdout.flush()
+"#;
+
+/// The run's thread busy with other work (here: 2 s of blocking, past the 1 s grace) while
+/// a server writes out its flush at stdin's close: it sat blocked on a full pipe that no
+/// one read, so that time is not held against it. It exits once read, by itself. Without
+/// the excuse the grace is over when the thread comes back and the server is killed.
+#[tokio::test]
+async fn a_shutdown_grace_counts_only_the_time_the_harness_read() {
+    let command = ServerCommand::new("python3", ["-c".to_string(), FLOOD_ON_EOF.to_string()]);
+    let config = SessionConfig {
+        shutdown_grace: Duration::from_secs(1),
+        ..SessionConfig::default()
+    };
+    let mut session = Session::start(&command, config).expect("python3 starts");
+    let busy = async {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        std::thread::sleep(Duration::from_secs(2));
+    };
+    let (((_, voluntary, _), ()), usage) =
+        measured(async { tokio::join!(session.shutdown(), busy) }).await;
+    assert!(
+        voluntary,
+        "the server was blocked on our unread pipe, not refusing to exit: {:?}",
+        session.transcript().entries().last()
+    );
+    assert!(usage.stretch_micros >= 900_000, "{usage:?}");
 }

@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 use tokio::time::Instant as TokioInstant;
 
 use super::io::Target;
+use super::lag::STRETCH_CAP;
 use super::Session;
 use crate::transport::{ExitInfo, TransportEvent};
 
@@ -17,9 +18,42 @@ use crate::transport::{ExitInfo, TransportEvent};
 #[derive(Debug, Clone, Copy)]
 pub struct PendingShutdown {
     started: Instant,
+    /// When the grace ends, pushed back by each time the harness was away.
     deadline: TokioInstant,
     grace: Duration,
+    /// How much the deadline was pushed back so far, at most [`STRETCH_CAP`] graces.
+    added: Duration,
 }
+
+impl PendingShutdown {
+    fn new(started: Instant, grace: Duration) -> Self {
+        Self {
+            started,
+            deadline: TokioInstant::now() + grace,
+            grace,
+            added: Duration::ZERO,
+        }
+    }
+
+    /// The harness came back `away` late from a step of reading: that time does not
+    /// count against the grace (within the cap). Returns how much the deadline moved.
+    fn excuse(&mut self, away: Duration) -> Duration {
+        let more = away.min((self.grace * STRETCH_CAP).saturating_sub(self.added));
+        if !more.is_zero() {
+            super::usage::count_stretch(self.added.is_zero(), more);
+            self.added += more;
+            self.deadline += more;
+        }
+        more
+    }
+}
+
+/// How long one step of reading during a shutdown waits before the process is looked at
+/// again.
+const STEP: Duration = Duration::from_millis(20);
+
+/// Coming back from a step later than this is ordinary timer slack, not time away.
+const AWAY_SLACK: Duration = Duration::from_millis(10);
 
 /// Lines a server may write in the first stage of a shutdown and still have the rest of
 /// its grace waited beside other work: server-everything's `toggle-*` timers write a few
@@ -47,14 +81,8 @@ impl Session {
             return (exit, true, started.elapsed());
         }
         self.transport.close();
-        let grace = self.config.shutdown_grace;
-        let deadline = TokioInstant::now() + grace;
-        self.finish_shutdown(PendingShutdown {
-            started,
-            deadline,
-            grace,
-        })
-        .await
+        let pending = PendingShutdown::new(started, self.config.shutdown_grace);
+        self.finish_shutdown(pending).await
     }
 
     /// Closes stdin and waits up to `first` (at most `grace`, which replaces the
@@ -72,18 +100,9 @@ impl Session {
     ) -> Result<ShutdownOutcome, PendingShutdown> {
         let started = Instant::now();
         self.transport.close();
-        let grace = grace.max(self.config.shutdown_grace);
-        let deadline = TokioInstant::now() + grace;
-        let pending = PendingShutdown {
-            started,
-            deadline,
-            grace,
-        };
+        let mut pending = PendingShutdown::new(started, grace.max(self.config.shutdown_grace));
         let seen = self.transcript().entries().len();
-        if let Some(exit) = self
-            .wait_exit_until(deadline.min(TokioInstant::now() + first))
-            .await
-        {
+        if let Some(exit) = self.wait_exit_for(Some(first), &mut pending).await {
             return Ok(self.exited_by_itself(exit, started));
         }
         if self.transcript().entries().len() > seen + CHATTER_LINES {
@@ -93,19 +112,15 @@ impl Session {
     }
 
     /// Waits out the rest of a shutdown's grace, then terminates a server still running.
-    pub async fn finish_shutdown(&mut self, pending: PendingShutdown) -> ShutdownOutcome {
-        let PendingShutdown {
-            started,
-            deadline,
-            grace,
-        } = pending;
-        if let Some(exit) = self.wait_exit_until(deadline).await {
+    pub async fn finish_shutdown(&mut self, mut pending: PendingShutdown) -> ShutdownOutcome {
+        let started = pending.started;
+        if let Some(exit) = self.wait_exit_for(None, &mut pending).await {
             return self.exited_by_itself(exit, started);
         }
         let exit = self.transport.terminate(Duration::from_millis(500)).await;
         self.note(&format!(
             "server still running {:.1} s after stdin closed; terminated ({})",
-            grace.as_secs_f64(),
+            pending.grace.as_secs_f64(),
             exit.describe()
         ));
         (exit, false, started.elapsed())
@@ -120,20 +135,36 @@ impl Session {
     }
 
     /// Drains output (so a chatty server is not blocked on a full pipe) until the process
-    /// exits or `until` passes. The process is looked at once more at the end: when this
-    /// thread was busy past `until` (other conversations share it), a server that exited
-    /// in time still counts as having exited by itself.
-    async fn wait_exit_until(&mut self, until: TokioInstant) -> Option<ExitInfo> {
+    /// exits or the grace is over: all of it, or its first `first`.
+    ///
+    /// The grace counts the time the harness was reading: when it comes back from a step
+    /// late (the thread ran other work of the run, or the machine did not run it), the
+    /// server may have sat blocked on a full pipe meanwhile, unable to exit, so the time
+    /// away moves the deadline back (at most [`STRETCH_CAP`] graces, and the part's usage
+    /// counts it). With seventy runs on two cores a flooding server's 12,000 lines took
+    /// over 30 s to be read and it was judged as not exiting; idle, it exits in 0.1 s.
+    /// The process is looked at once more at the end: a server that exited in time counts
+    /// as having exited by itself.
+    async fn wait_exit_for(
+        &mut self,
+        first: Option<Duration>,
+        pending: &mut PendingShutdown,
+    ) -> Option<ExitInfo> {
+        let mut until = first.map_or(pending.deadline, |first| {
+            (TokioInstant::now() + first).min(pending.deadline)
+        });
         loop {
             if let Some(exit) = self.transport.try_exit() {
                 return Some(exit);
             }
-            let step = (TokioInstant::now() + Duration::from_millis(20)).min(until);
+            let step = (TokioInstant::now() + STEP).min(until);
             if self.ended.is_none() {
                 let _ = self.pump(step, &Target::none()).await;
             } else {
                 self.drain(step).await;
             }
+            let away = TokioInstant::now().saturating_duration_since(step + AWAY_SLACK);
+            until += pending.excuse(away);
             if TokioInstant::now() >= until {
                 return self.transport.try_exit();
             }
