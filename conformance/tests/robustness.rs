@@ -357,15 +357,29 @@ fn hostile_notification_flood_small() {
 }
 
 /// A response nested 100,000 levels deep is refused by the depth bound at once and
-/// named for what it is, not "not JSON".
+/// named for what it is, not "not JSON". Each such answer still answers its request, by
+/// the id read without the rest, also once the record keeps no more unprompted lines (each
+/// is 200 KB): rpc-stdio-framing is the one check that blames the lines, none blames a
+/// silence that was not.
 #[test]
 fn hostile_deep_json() {
-    hostile(
+    let outcome = hostile_with(
         &["deep", "100000"],
+        &["--cases", "4"],
         "rpc-stdio-framing",
         "fail",
         "nested deeper than 128 levels",
     );
+    for check in [
+        "rpc-response-required",
+        "rpc-err-parse",
+        "prop-server-survives",
+        "seq-pipelined",
+        "seq-cancel",
+    ] {
+        let (status, message, _) = outcome.result(check);
+        assert_eq!(status, "pass", "{check}: {message}");
+    }
 }
 
 /// stdout closed, the process still running: the session ends at once.

@@ -408,7 +408,9 @@ pub(super) fn parse_error(ctx: &Ctx<'_>) -> Verdict {
         return verdict;
     }
     match &ctx.record.ping_after_malformed {
-        Some(ping) if ping.result().is_none() => Verdict::Violation(
+        // A ping answered with a line past the depth bound was answered (rpc-stdio-framing
+        // judges the line).
+        Some(ping) if ping.result().is_none() && !ping.unreadable() => Verdict::Violation(
             "after the malformed-input probes, ping is no longer answered".into(),
             ctx.exchange_evidence(ping),
         ),

@@ -45,8 +45,9 @@ pub enum Silence {
     /// nested past the depth bound) but whose `id` it could read: the request was
     /// answered, unreadably, and waiting on would only cost the timeout.
     Unreadable {
-        /// Transcript seq of the unreadable line.
-        seq: usize,
+        /// Transcript seq of the unreadable line; `None` when the record had spent its
+        /// budget for unprompted lines (it was counted, not kept).
+        seq: Option<usize>,
     },
 }
 
@@ -168,6 +169,9 @@ impl Exchange {
     pub fn seqs(&self) -> Vec<usize> {
         match &self.reply {
             Reply::Response { seq, .. } => vec![self.request_seq, *seq],
+            Reply::Silent(Silence::Unreadable { seq: Some(seq) }) => {
+                vec![self.request_seq, *seq]
+            }
             Reply::Silent(_) => vec![self.request_seq],
         }
     }
@@ -178,6 +182,13 @@ impl Exchange {
             Reply::Silent(s) => Some(s),
             Reply::Response { .. } => None,
         }
+    }
+
+    /// Whether the answer was a line the harness could not read ([`Silence::Unreadable`]):
+    /// the server did answer, and rpc-stdio-framing judges that line, so a check about
+    /// whether it answers at all must not blame it again.
+    pub fn unreadable(&self) -> bool {
+        matches!(self.silence(), Some(Silence::Unreadable { .. }))
     }
 }
 

@@ -578,7 +578,8 @@ impl Session {
         }
         let id = serde_json::from_str::<Head>(&text).ok().and_then(|h| h.id);
         let problem = Some(FrameProblem::TooDeep);
-        let seq = self.record_unprompted(Unprompted::Stray, text, None, problem)?;
+        // Past the record's budget the line is counted, not kept: the answer still counts.
+        let seq = self.record_unprompted(Unprompted::Stray, text, None, problem);
         let id = id?;
         // Only the request waited for, or its fence: another outstanding request marked
         // answered here would wait for a reply nobody keeps for it.

@@ -168,8 +168,10 @@ impl<'a> Env<'a> {
         let failed = match era::open(&mut session, self.revision).await {
             Err(why) => Some(format!("a fresh server process {why}")),
             Ok(()) => {
+                // Answered with a line past the depth bound is answered: rpc-stdio-framing
+                // judges the line.
                 let ping = session.liveness().await;
-                ping.silence().map(|s| {
+                ping.silence().filter(|_| !ping.unreadable()).map(|s| {
                     format!(
                         "in a fresh server process, a plain {} {} got no response ({})",
                         session.liveness_method(),
@@ -246,7 +248,7 @@ impl<'a> Env<'a> {
         // The server still answers after each case.
         let pinged = Instant::now();
         let ping = session.liveness().await;
-        match ping.silence() {
+        match ping.silence().filter(|_| !ping.unreadable()) {
             // A slow answer is the tool's only when a ping right after it is answered
             // far faster: a loaded machine slows both, and must not cut a tool's cases.
             None => match outcome {
@@ -326,7 +328,7 @@ impl<'a> Env<'a> {
             ),
             Silence::Timeout(_) => {
                 let ping = session.liveness().await;
-                match ping.silence() {
+                match ping.silence().filter(|_| !ping.unreadable()) {
                     None if !self.awaits_late() || !call => Outcome::Slow(None),
                     None if prompt => {
                         self.park = Some((x.clone(), sent));
@@ -419,6 +421,11 @@ impl<'a> Env<'a> {
         session: &mut Session,
         sent: Instant,
     ) -> Outcome {
+        // Answered with a line past the depth bound is answered, and nothing of it can be
+        // judged here: rpc-stdio-framing judges the line.
+        if x.unreadable() {
+            return Outcome::Ok;
+        }
         let tool = probe_tool(probe);
         if let Some(silence) = x.silence() {
             let prompt = tool.is_some_and(|name| self.prompt_tools.iter().any(|(t, _)| t == name));

@@ -220,7 +220,7 @@ impl PropertyRun<'_> {
                 // The rule book's warning, as below.
                 seen.again
                     .push(format!("request {id} was answered {answers} times"));
-            } else if answers == 0 && !cancelled {
+            } else if answers == 0 && !cancelled && !x.unreadable() {
                 seen.problems.push(format!(
                     "request {id} got no response ({})",
                     x.silence().map(Silence::describe).unwrap_or_default()
@@ -238,7 +238,7 @@ impl PropertyRun<'_> {
                     .push(format!("request {id} came back with its id changed"));
             }
         }
-        if let Some(silence) = after.silence() {
+        if let Some(silence) = after.silence().filter(|_| !after.unreadable()) {
             seen.problems.push(format!(
                 "a {} after the sequence got no response ({})",
                 session.liveness_method(),
