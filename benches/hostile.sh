@@ -32,6 +32,7 @@ ROWS=(
   "notify-flood-8k|notify-flood 8192"
   "notify-flood-small|notify-flood 100"
   "deep|deep 100000"
+  "wide-notify-7500000|wide-notify 7500000"
   "close-stdout|close-stdout"
   "stall-tools-list|stall-tools-list"
   "pages-5000|pages 5000"

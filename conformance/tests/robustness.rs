@@ -382,6 +382,19 @@ fn hostile_deep_json() {
     }
 }
 
+/// Forty notifications each wider than a message may be as a tree (300,000 values, past
+/// the 262,144 budget; the bench's row is 7.5 million): recorded by their method only, and
+/// rpc-traffic-bounded says so (24 MB in all, within its bound).
+#[test]
+fn hostile_wide_notifications() {
+    hostile(
+        &["wide-notify", "300000"],
+        "rpc-traffic-bounded",
+        "pass",
+        "recorded by their method only",
+    );
+}
+
 /// stdout closed, the process still running: the session ends at once.
 #[test]
 fn hostile_closes_stdout_and_keeps_running() {

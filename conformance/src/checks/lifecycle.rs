@@ -4,6 +4,7 @@
 use serde_json::Value;
 
 use super::model::{exchange_evidence, Ctx, Evidence, Verdict, MAX_EXAMPLES};
+use crate::protocol::Silence;
 use crate::records::UNSUPPORTED_VERSION;
 
 /// `LC-INIT-RESULT`: protocolVersion and capabilities.
@@ -278,8 +279,22 @@ pub(super) fn ping(ctx: &Ctx<'_>) -> Verdict {
     if let Some(skip) = ctx.skip_if_stopped() {
         return skip;
     }
+    // A ping the session was cut before (for flooding) is rpc-traffic-bounded's to judge.
+    let pings: Vec<_> = ctx
+        .record
+        .pings
+        .iter()
+        .filter(|p| !matches!(p.silence(), Some(Silence::Flooded { .. })))
+        .collect();
+    if pings.is_empty() && !ctx.record.pings.is_empty() {
+        return Verdict::Skip(
+            "the session was cut for flooding before any ping was answered \
+             (rpc-traffic-bounded judges the flood)"
+                .into(),
+        );
+    }
     let mut bad = Vec::new();
-    for ping in &ctx.record.pings {
+    for ping in pings.iter().copied() {
         let ok = ping
             .result()
             .and_then(Value::as_object)
@@ -291,7 +306,7 @@ pub(super) fn ping(ctx: &Ctx<'_>) -> Verdict {
     if bad.is_empty() {
         return Verdict::Pass(format!(
             "{} ping(s) answered with an empty result",
-            ctx.record.pings.len()
+            pings.len()
         ));
     }
     let evidence = bad
@@ -304,7 +319,7 @@ pub(super) fn ping(ctx: &Ctx<'_>) -> Verdict {
             "{} of {} ping(s) were not answered with an empty result; the receiver MUST respond \
              promptly with an empty response",
             bad.len(),
-            ctx.record.pings.len()
+            pings.len()
         ),
         evidence,
     )

@@ -827,5 +827,38 @@ fn a_graded_check_reports_the_level_that_applied() {
     assert_eq!(level(Rev::R2025_06_18), (Level::Policy, Status::Warn));
 }
 
+/// A ping the session was cut before (the server flooded it) is rpc-traffic-bounded's to
+/// judge: lc-ping leaves it out, and skips when no ping is left; a ping that timed out
+/// still fails it.
+#[test]
+fn lc_ping_leaves_pings_cut_for_flooding_to_the_traffic_bound() {
+    let script = Script::conformant(Rev::R2025_11_25);
+    let lc_ping = |record: &RevisionRecord| {
+        let schemas = SchemaSet::new(script.rev.revision()).unwrap();
+        let negotiation = NegotiationRecord::default();
+        let ctx = Ctx {
+            record,
+            revision: Some(script.rev.revision()),
+            schemas: Some(&schemas),
+            negotiation: &negotiation,
+        };
+        judge_all(CATALOG, &ctx)
+            .into_iter()
+            .find(|r| r.check == CheckId::LcPing.as_str())
+            .map(|r| r.status)
+            .unwrap()
+    };
+    let mut record = script.record();
+    let flooded = Silence::Flooded {
+        messages: 10_001,
+        ours: 3,
+        progress: 0,
+    };
+    record.pings[0].reply = Reply::Silent(flooded);
+    assert_eq!(lc_ping(&record), Status::Skip);
+    record.pings[0].reply = Reply::Silent(Silence::Timeout(Duration::from_secs(1)));
+    assert_eq!(lc_ping(&record), Status::Fail);
+}
+
 #[path = "modern_tests.rs"]
 mod modern_tests;

@@ -244,6 +244,8 @@ pub struct Transcript {
     stderr_ring: std::collections::VecDeque<Entry>,
     /// The harness note saying the session was cut for flooding, if it was.
     flood_cut: Option<usize>,
+    /// Notifications recorded without their tree, and the budget of values they passed.
+    skimmed: (u64, usize),
 }
 
 impl Transcript {
@@ -426,10 +428,24 @@ impl Transcript {
         &self.dropped
     }
 
+    /// Counts a notification recorded without its tree: it held more than `budget` JSON
+    /// values (`client/skim.rs`).
+    pub fn count_skimmed(&mut self, budget: usize) {
+        self.skimmed = (self.skimmed.0 + 1, budget);
+    }
+
     /// What the record left out, in words ("12,403 notifications dropped from the
     /// record ..."), or `None` when it is complete.
     pub fn dropped_summary(&self) -> Option<String> {
         let mut parts = Vec::new();
+        if let (n @ 1.., budget) = self.skimmed {
+            parts.push(format!(
+                "{} notification(s) of more than {} JSON values recorded by their method only, \
+                 not checked (a message that wide is not parsed into a tree)",
+                thousands(n),
+                thousands(budget as u64)
+            ));
+        }
         if !self.dropped.is_empty() {
             parts.push(format!(
                 "{} dropped from the record (it keeps the first {} unprompted messages or {} KiB; the rest is counted)",

@@ -519,6 +519,10 @@ impl Session {
                 return None;
             }
         };
+        if super::skim::is_wide_notification(&text) {
+            self.on_wide_notification(text);
+            return None;
+        }
         let value = match serde_json::from_str::<Value>(&text) {
             Ok(value) => value,
             Err(e) => {
@@ -565,6 +569,13 @@ impl Session {
             MessageKind::Response => return self.on_response(text, value, target, posted),
         }
         None
+    }
+
+    /// A notification past the tree budget ([`super::skim`]): recorded and counted as
+    /// unprompted, without its tree (the record's summary says how many).
+    fn on_wide_notification(&mut self, text: String) {
+        self.transcript.count_skimmed(super::skim::VALUE_BUDGET);
+        self.record_unprompted(Unprompted::Notification, text, None, None);
     }
 
     /// A line nested past the depth bound: recorded as unreadable, and when its `id`

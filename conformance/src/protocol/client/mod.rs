@@ -21,6 +21,7 @@ mod io;
 mod lag;
 mod session;
 mod shutdown;
+mod skim;
 mod usage;
 
 pub use exchange::{BatchExchange, Exchange, Line, Reply, Silence};
