@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
-use super::{judge_all, CheckId, Ctx, Status, CATALOG};
+use super::{judge_all, CheckId, CheckResult, Ctx, Status, CATALOG};
 use crate::protocol::{
     id_match, Direction, Exchange, FrameProblem, IdMatch, Reply, Rev, SchemaSet, Silence,
     Transcript,
@@ -355,20 +355,23 @@ impl Script {
 
 /// Judges a script and returns each check's status.
 fn statuses(script: &Script) -> Vec<(&'static str, Status, String)> {
-    let record = script.record();
-    let revision = script.rev.revision();
-    let schemas = SchemaSet::new(revision).unwrap();
+    judged(script.rev, &script.record())
+        .into_iter()
+        .map(|r| (r.check, r.status, r.message))
+        .collect()
+}
+
+/// Every check's result on `record`, judged in `rev`.
+fn judged(rev: Rev, record: &RevisionRecord) -> Vec<CheckResult> {
+    let schemas = SchemaSet::new(rev.revision()).unwrap();
     let negotiation = NegotiationRecord::default();
     let ctx = Ctx {
-        record: &record,
-        revision: Some(revision),
+        record,
+        revision: Some(rev.revision()),
         schemas: Some(&schemas),
         negotiation: &negotiation,
     };
     judge_all(CATALOG, &ctx)
-        .into_iter()
-        .map(|r| (r.check, r.status, r.message))
-        .collect()
 }
 
 /// A change to the conformant conversation and the statuses it must give; every other
@@ -807,16 +810,7 @@ fn a_graded_check_reports_the_level_that_applied() {
     let level = |rev: Rev| {
         let mut s = script.clone();
         s.rev = rev;
-        let record = s.record();
-        let schemas = SchemaSet::new(rev.revision()).unwrap();
-        let negotiation = NegotiationRecord::default();
-        let ctx = Ctx {
-            record: &record,
-            revision: Some(rev.revision()),
-            schemas: Some(&schemas),
-            negotiation: &negotiation,
-        };
-        judge_all(CATALOG, &ctx)
+        judged(rev, &s.record())
             .into_iter()
             .find(|r| r.check == CheckId::ToolSchemaDialect.as_str())
             .map(|r| (r.level, r.status))
@@ -834,15 +828,7 @@ fn a_graded_check_reports_the_level_that_applied() {
 fn lc_ping_leaves_pings_cut_for_flooding_to_the_traffic_bound() {
     let script = Script::conformant(Rev::R2025_11_25);
     let lc_ping = |record: &RevisionRecord| {
-        let schemas = SchemaSet::new(script.rev.revision()).unwrap();
-        let negotiation = NegotiationRecord::default();
-        let ctx = Ctx {
-            record,
-            revision: Some(script.rev.revision()),
-            schemas: Some(&schemas),
-            negotiation: &negotiation,
-        };
-        judge_all(CATALOG, &ctx)
+        judged(script.rev, record)
             .into_iter()
             .find(|r| r.check == CheckId::LcPing.as_str())
             .map(|r| r.status)

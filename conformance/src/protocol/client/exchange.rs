@@ -190,6 +190,12 @@ impl Exchange {
     pub fn unreadable(&self) -> bool {
         matches!(self.silence(), Some(Silence::Unreadable { .. }))
     }
+
+    /// Why the server did not answer at all: [`Exchange::silence`], less an unreadable
+    /// answer (which is an answer).
+    pub fn unanswered(&self) -> Option<&Silence> {
+        self.silence().filter(|_| !self.unreadable())
+    }
 }
 
 /// One line of a pipelined write.

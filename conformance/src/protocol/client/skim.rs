@@ -6,8 +6,9 @@
 //! notification is only checked for its shape, so one with more than [`VALUE_BUDGET`]
 //! values is read for `method` with the rest skipped (serde skips without building
 //! anything), recorded and counted as unprompted traffic as any other, and the record's
-//! summary (rpc-traffic-bounded's message) says how many were. Responses and the server's requests are parsed whole: the checks
-//! need them (their bound is the issue's listing work).
+//! summary (rpc-traffic-bounded's message) says how many were. Responses and the server's
+//! requests are parsed whole: the checks need them (their bound is the listing work of
+//! issue 28).
 
 use serde::de::IgnoredAny;
 use serde::Deserialize;
@@ -48,7 +49,9 @@ pub(super) fn is_wide_notification(text: &str) -> bool {
         method: Option<String>,
         id: Option<IgnoredAny>,
     }
-    values_at_most(text) > VALUE_BUDGET
+    // Each value counted takes a byte of its own: a shorter line is not looked through.
+    text.len() >= VALUE_BUDGET
+        && values_at_most(text) > VALUE_BUDGET
         && serde_json::from_str::<Head>(text)
             .is_ok_and(|head| head.method.is_some() && head.id.is_none())
 }

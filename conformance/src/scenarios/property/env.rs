@@ -171,7 +171,7 @@ impl<'a> Env<'a> {
                 // Answered with a line past the depth bound is answered: rpc-stdio-framing
                 // judges the line.
                 let ping = session.liveness().await;
-                ping.silence().filter(|_| !ping.unreadable()).map(|s| {
+                ping.unanswered().map(|s| {
                     format!(
                         "in a fresh server process, a plain {} {} got no response ({})",
                         session.liveness_method(),
@@ -248,7 +248,7 @@ impl<'a> Env<'a> {
         // The server still answers after each case.
         let pinged = Instant::now();
         let ping = session.liveness().await;
-        match ping.silence().filter(|_| !ping.unreadable()) {
+        match ping.unanswered() {
             // A slow answer is the tool's only when a ping right after it is answered
             // far faster: a loaded machine slows both, and must not cut a tool's cases.
             None => match outcome {
@@ -328,7 +328,7 @@ impl<'a> Env<'a> {
             ),
             Silence::Timeout(_) => {
                 let ping = session.liveness().await;
-                match ping.silence().filter(|_| !ping.unreadable()) {
+                match ping.unanswered() {
                     None if !self.awaits_late() || !call => Outcome::Slow(None),
                     None if prompt => {
                         self.park = Some((x.clone(), sent));

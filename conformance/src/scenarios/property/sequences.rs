@@ -238,7 +238,7 @@ impl PropertyRun<'_> {
                     .push(format!("request {id} came back with its id changed"));
             }
         }
-        if let Some(silence) = after.silence().filter(|_| !after.unreadable()) {
+        if let Some(silence) = after.unanswered() {
             seen.problems.push(format!(
                 "a {} after the sequence got no response ({})",
                 session.liveness_method(),
