@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Builds examples/server-fuzz as a server author would after copying it into their own
 # repository: from a scratch directory outside this workspace, with only the
-# `mcp-conformance` dependency pointed at this checkout instead of a git URL, then runs the
-# target for a few inputs against the reference server (which must pass). Then runs the
-# ClusterFuzzLite build script (examples/server-fuzz/clusterfuzzlite/build.sh) as the image
-# would, with ClusterFuzzLite's environment but on stable (SANITIZER=none; CI cannot pull
-# the image), checks each target lands in $OUT, and replays the in-process target's seed
-# corpus and a few generated inputs from $OUT (its inline example server must pass).
+# `mcp-conformance` dependency pointed at this checkout instead of a git URL, by the
+# ClusterFuzzLite build script (examples/server-fuzz/clusterfuzzlite/build.sh) run as the
+# image would, with ClusterFuzzLite's environment but on stable (SANITIZER=none; CI cannot
+# pull the image). One `cargo fuzz build -O` builds both targets (a debug build beside it
+# cost CI minutes for nothing it checks). Then checks each target lands in $OUT, runs the
+# spawned target on our corpus and a few generated inputs against the reference server,
+# and replays the in-process target's seed corpus and a few generated inputs from $OUT as
+# ClusterFuzzLite would; both servers must pass.
 #   usage: .ci/server-fuzz.sh   (after `cargo build -p mcp-conformance`)
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
@@ -18,19 +20,8 @@ sed -i -E "s|^mcp-conformance = \{ git = [^,]+, rev = [^,]+,|mcp-conformance = {
 grep -q "path = \"$ROOT/conformance\"" Cargo.toml || { echo "server-fuzz: dependency line not rewritten" >&2; exit 1; }
 # The versions this repository is tested with (cargo fixes up the root package itself).
 cp "$ROOT/fuzz/Cargo.lock" .
-# Share the fuzz crate's build of the dependencies.
+# Kept under this checkout, so a second run here builds only what changed.
 export CARGO_TARGET_DIR="$ROOT/fuzz/target"
-cargo build --quiet
-export MCP_FUZZ_SERVER="$ROOT/target/debug/mcp-conformance reference-server"
-export MCP_FUZZ_CASES="$SCRATCH/live-cases"
-# Our corpus (each input once), then 50 generated inputs.
-"$CARGO_TARGET_DIR/debug/live_server" -runs=0 "$ROOT/fuzz/corpus/live_server" 2>&1 | tail -2
-"$CARGO_TARGET_DIR/debug/live_server" -runs=50 -seed=1 2>&1 | tail -1
-if [ -n "$(ls -A "$MCP_FUZZ_CASES" 2>/dev/null)" ]; then
-  echo "server-fuzz: the conformant reference server drew findings" >&2
-  exit 1
-fi
-
 # cargo-fuzz: the one on PATH, else the pinned version built once into target/ci-tools.
 if ! command -v cargo-fuzz >/dev/null; then
   cargo install --quiet --locked --root "$ROOT/target/ci-tools" cargo-fuzz@0.13.2
@@ -41,8 +32,20 @@ mkdir -p "$SCRATCH/out" "$SCRATCH/work"
   cd "$SCRATCH"
   SRC="$SCRATCH" OUT="$SCRATCH/out" WORK="$SCRATCH/work" FUZZING_LANGUAGE=rust \
     FUZZING_ENGINE=libfuzzer SANITIZER=none ARCHITECTURE=x86_64 \
+    FUZZ_TARGETS="in_process live_server" \
     bash "$ROOT/examples/server-fuzz/clusterfuzzlite/build.sh"
 )
+[ -x "$SCRATCH/out/live_server" ] || { echo "server-fuzz: build.sh left no live_server in \$OUT" >&2; exit 1; }
+# The spawned target against the reference server: our corpus (each input once), then 50
+# generated inputs; the conformant server must draw no finding.
+export MCP_FUZZ_SERVER="$ROOT/target/debug/mcp-conformance reference-server"
+export MCP_FUZZ_CASES="$SCRATCH/live-cases"
+"$SCRATCH/out/live_server" -runs=0 "$ROOT/fuzz/corpus/live_server" 2>&1 | tail -2
+"$SCRATCH/out/live_server" -runs=50 -seed=1 2>&1 | tail -1
+if [ -n "$(ls -A "$MCP_FUZZ_CASES" 2>/dev/null)" ]; then
+  echo "server-fuzz: the conformant reference server drew findings" >&2
+  exit 1
+fi
 for target in in_process; do
   [ -x "$SCRATCH/out/$target" ] || { echo "server-fuzz: build.sh left no $target in \$OUT" >&2; exit 1; }
   # Its dictionary: the example's server.dict (`mcp-conformance fuzz-dict`), as ClusterFuzzLite finds it.
