@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Regenerates the table of reports/hostile.md: runs the release binary against each
 # hostile server of fixtures/python/hostile_server.py at the sizes, and prints one
-# Markdown row per behaviour: wall time, peak RSS (from /usr/bin/time -v), processes left
+# Markdown row per behaviour: wall time, peak RSS (from /usr/bin/time -v: the largest
+# process waited for, which may be the server), the harness's own peak (its VmHWM, sampled
+# every half second while it runs), processes left
 # running afterwards (found by a marker in their environment or in HOSTILE_PIDFILE, then
 # killed), exit code and the failing/warning checks of the JSON report.
 #
@@ -31,6 +33,7 @@ ROWS=(
   "request-loop|request-loop"
   "notify-flood-8k|notify-flood 8192"
   "notify-flood-small|notify-flood 100"
+  "notify-objects-800|notify-objects 800"
   "deep|deep 100000"
   "wide-notify-7500000|wide-notify 7500000"
   "close-stdout|close-stdout"
@@ -56,8 +59,8 @@ marked() {
     | sed -e 's|^/proc/||' -e 's|/environ$||'
 }
 
-echo "| row | wall | peak RSS | left running | exit | failing / warning checks |"
-echo "|---|---|---|---|---|---|"
+echo "| row | wall | peak RSS | harness peak | left running | exit | failing / warning checks |"
+echo "|---|---|---|---|---|---|---|"
 for row in "${ROWS[@]}"; do
   name=${row%%|*}
   args=${row#*|}
@@ -72,9 +75,13 @@ for row in "${ROWS[@]}"; do
     >"$OUT/$name.stdout" 2>"$OUT/$name.stderr" &
   runner=$!
   capped=""
+  hwm=0
   while kill -0 "$runner" 2>/dev/null; do
     for pid in $(pgrep -f "^$BIN run" || true); do
       if tr '\0' '\n' 2>/dev/null <"/proc/$pid/environ" | grep -qx "HOSTILE_BENCH=$tag"; then
+        # The harness's own high-water mark (the server's memory is not in it), sampled.
+        seen=$(awk '/VmHWM/ {print $2}' "/proc/$pid/status" 2>/dev/null || echo 0)
+        [ "${seen:-0}" -gt "$hwm" ] && hwm=$seen
         rss=$(awk '/VmRSS/ {print $2}' "/proc/$pid/status" 2>/dev/null || echo 0)
         if [ "${rss:-0}" -gt $((RSS_CAP_MB * 1024)) ]; then
           capped=" (killed over $RSS_CAP_MB MB)"
@@ -105,5 +112,5 @@ for row in "${ROWS[@]}"; do
   if [ "$code" = "137" ] || [ "$code" = "9" ]; then
     wall="$wall (killed at cap)"
   fi
-  echo "| $name | $wall$capped | $rss | $left | $code | $checks |"
+  echo "| $name | $wall$capped | $rss | $((hwm / 1024)) MB | $left | $code | $checks |"
 done

@@ -395,6 +395,33 @@ fn hostile_wide_notifications() {
     );
 }
 
+/// 70,000 tools on one page, past the 262,144 JSON values a message may be as one tree:
+/// the page keeps its first tools as a tree and the rest as text, judged one tool at a
+/// time. The one bad tool is the last: the per-tool check and the schema check both find
+/// it, at its place in the page, and say how the page was held. (One revision, no
+/// property phase: the listing is the subject.)
+#[test]
+fn hostile_listing_too_wide_for_one_tree() {
+    let flags = ["--revision", "2025-11-25", "--cases", "0"];
+    let args = ["many-tools-last-bad", "70000"];
+    let outcome = hostile_with(&args, &flags, "tool-inputschema-type", "fail", "t070000");
+    let (_, message, _) = outcome.result("tool-inputschema-type");
+    assert!(message.starts_with("1 of 70000 tool(s)"), "{message}");
+    assert!(message.contains("judged one at a time"), "{message}");
+    let (status, message, evidence) = outcome.result("schema-server-messages");
+    assert_eq!(status, "fail", "{message}");
+    assert!(
+        evidence.contains("ListToolsResult at /tools/69999/inputSchema/type"),
+        "{evidence}"
+    );
+    let (status, message, _) = outcome.result("tool-name-unique");
+    assert_eq!(status, "pass", "{message}");
+    assert!(
+        message.starts_with("70000 tool name(s), all distinct"),
+        "{message}"
+    );
+}
+
 /// stdout closed, the process still running: the session ends at once.
 #[test]
 fn hostile_closes_stdout_and_keeps_running() {

@@ -271,13 +271,15 @@ pub(super) fn cache_hints(ctx: &Ctx<'_>) -> Verdict {
 fn names(walk: &[&Exchange]) -> Option<Vec<String>> {
     let mut out = Vec::new();
     for page in walk {
-        let tools = page.result()?.get("tools")?.as_array()?;
-        out.extend(tools.iter().map(|t| {
-            t.get("name")
-                .and_then(Value::as_str)
-                .unwrap_or("")
-                .to_string()
-        }));
+        page.result()?.get("tools")?.as_array()?;
+        crate::records::each_listed_tool(std::slice::from_ref(*page), |t| {
+            out.push(
+                t.get("name")
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .to_string(),
+            );
+        });
     }
     Some(out)
 }

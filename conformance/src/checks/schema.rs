@@ -5,10 +5,14 @@
 //! the envelope (`jsonrpc`, `id`, result-xor-error) is judged by the `rpc-*` checks, so
 //! one broken rule shows up once.
 
+use std::collections::BTreeSet;
+
 use serde_json::Value;
 
 use super::model::{Ctx, Evidence, Verdict, MAX_EXAMPLES};
-use crate::protocol::{classify, result_definition_of, MessageKind, SchemaViolation};
+use crate::protocol::{
+    classify, result_definition_of, ListingTail, MessageKind, SchemaSet, SchemaViolation,
+};
 
 /// What a failing payload probably meant, for mistakes seen in the wild.
 fn hints(definition: &str, instance: &Value) -> Vec<&'static str> {
@@ -49,15 +53,15 @@ fn newer_tool_fields(ctx: &Ctx<'_>) -> String {
     let Some(revision) = ctx.revision else {
         return String::new();
     };
-    let mut extra: Vec<&str> = crate::records::listed_tools(&ctx.record.tools_pages)
-        .iter()
-        .filter_map(|t| t.as_object())
-        .flat_map(|t| t.keys())
-        .map(String::as_str)
-        .filter(|k| !revision.tool_fields.contains(k))
-        .collect();
-    extra.sort_unstable();
-    extra.dedup();
+    let mut extra: BTreeSet<String> = BTreeSet::new();
+    crate::records::each_listed_tool(&ctx.record.tools_pages, |t| {
+        let keys = t.as_object().into_iter().flat_map(|t| t.keys());
+        extra.extend(
+            keys.filter(|k| !revision.tool_fields.contains(&k.as_str()))
+                .cloned(),
+        );
+    });
+    let extra: Vec<String> = extra.into_iter().collect();
     if extra.is_empty() {
         return String::new();
     }
@@ -66,6 +70,25 @@ fn newer_tool_fields(ctx: &Ctx<'_>) -> String {
         revision.id,
         extra.join(", ")
     )
+}
+
+/// The violations of a listing's tail (the tools of a page too wide for one tree, past
+/// those its tree holds), each tool validated on its own against `Tool`, at its place in
+/// the page; the first few, as for any message.
+fn tail_violations(schemas: &SchemaSet, tail: &ListingTail) -> crate::Result<Vec<SchemaViolation>> {
+    let mut out = Vec::new();
+    for (i, tool) in tail.tools().enumerate() {
+        for v in schemas.validate("Tool", &tool)? {
+            out.push(SchemaViolation {
+                instance_path: format!("/tools/{}{}", tail.kept() + i, v.instance_path),
+                message: v.message,
+            });
+        }
+        if out.len() >= MAX_EXAMPLES {
+            break;
+        }
+    }
+    Ok(out)
 }
 
 /// `schema.json`: results, errors, notifications and requests validate.
@@ -126,7 +149,13 @@ pub(super) fn server_messages(ctx: &Ctx<'_>) -> Verdict {
             _ => continue,
         };
         checked += 1;
-        match schemas.validate(&definition, instance) {
+        let validated = schemas.validate(&definition, instance).and_then(|mut v| {
+            if let Some(tail) = entry.listing_tail.as_deref() {
+                v.extend(tail_violations(schemas, tail)?);
+            }
+            Ok(v)
+        });
+        match validated {
             Ok(v) if v.is_empty() => {}
             Ok(v) => {
                 let hinted = hints(&definition, instance);

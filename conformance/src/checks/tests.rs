@@ -72,6 +72,7 @@ impl Recorder {
                     seq,
                     message: message.into(),
                     id_match: matched,
+                    listing_tail: None,
                 }
             }
         };
@@ -114,6 +115,7 @@ impl Recorder {
                 seq,
                 message: answer.into(),
                 id_match: matched,
+                listing_tail: None,
             },
         }
     }

@@ -12,8 +12,9 @@ mod schema;
 mod transcript;
 
 pub use client::{
-    flood_bound, measured, stamp_request, BatchExchange, Exchange, Line, PendingShutdown, Reply,
-    Session, SessionConfig, ShutdownOutcome, Silence, Usage, STRETCH_CAP,
+    flood_bound, measured, stamp_request, BatchExchange, Exchange, Line, ListingTail,
+    PendingShutdown, Reply, Session, SessionConfig, ShutdownOutcome, Silence, Usage, STRETCH_CAP,
+    TREE_TOOLS_AT_LEAST,
 };
 pub use jsonrpc::{classify, id_match, IdMatch, MessageKind};
 pub use meta::{

@@ -12,6 +12,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use super::jsonrpc::IdMatch;
+use super::ListingTail;
 
 /// Who produced an entry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -76,6 +77,8 @@ pub struct Entry {
     /// The parsed message, when it was JSON and within budget; shared with the
     /// [`crate::protocol::Exchange`] that answers it, so a large response is held once.
     pub json: Option<Arc<Value>>,
+    /// For a tools/list page too wide for one tree: the tools past those in `json`.
+    pub listing_tail: Option<Arc<ListingTail>>,
     /// Set on stdout lines that are not a JSON-RPC message.
     pub problem: Option<FrameProblem>,
     /// For a received response: the `seq` of our request it answers.
@@ -287,6 +290,7 @@ impl Transcript {
             direction,
             text,
             json,
+            listing_tail: None,
             problem: None,
             answers: None,
             id_match: None,
@@ -323,6 +327,7 @@ impl Transcript {
                 direction,
                 text: cut_owned(raw, MAX_TEXT),
                 json: None,
+                listing_tail: None,
                 problem: None,
                 answers: None,
                 id_match: None,

@@ -38,6 +38,7 @@ pub use revision::{
 };
 pub(crate) use tools::requires_arguments;
 pub use tools::{
-    compile_input_schema, compile_input_schema_with, listed_tools, ProgressProbe, ToolCall,
-    ToolDef, ToolsRecord, INVALID_CURSOR, META_PROBE_KEY, PROGRESS_TOKEN, UNKNOWN_TOOL,
+    compile_input_schema, compile_input_schema_with, each_listed_tool, listed_tools,
+    listing_cut_note, ProgressProbe, ToolCall, ToolDef, ToolsRecord, INVALID_CURSOR,
+    META_PROBE_KEY, PROGRESS_TOKEN, UNKNOWN_TOOL,
 };

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use serde_json::{json, Value};
 
-use crate::protocol::{Exchange, Revision};
+use crate::protocol::{Exchange, ListingTail, Revision};
 
 /// A cursor no server issued.
 pub const INVALID_CURSOR: &str = "conformance-invalid-cursor-\u{e9}";
@@ -87,7 +87,6 @@ pub(crate) fn requires_arguments(tool: &Value) -> bool {
         .is_some_and(|r| !r.is_empty())
 }
 
-/// The tools listed on a walk's pages, in order (duplicates kept).
 /// A tool definition as listed: its place in the tools/list response that carried it.
 /// That response is kept in the record anyway, so a definition of megabytes is held once
 /// whatever the number of calls, probes and cases that refer to it. Reads as the
@@ -135,6 +134,8 @@ impl std::ops::Deref for ToolDef {
     }
 }
 
+/// The tools of `pages` held as trees, in order (a page too wide for one tree holds its
+/// first tools so: see [`each_listed_tool`] for all of them).
 pub fn listed_tools(pages: &[Exchange]) -> Vec<&Value> {
     pages
         .iter()
@@ -143,6 +144,32 @@ pub fn listed_tools(pages: &[Exchange]) -> Vec<&Value> {
         .filter_map(Value::as_array)
         .flatten()
         .collect()
+}
+
+/// Every tool of `pages`, in listing order (duplicates kept): each page's tree, then, on a
+/// page too wide for one tree, the rest of its tools parsed one at a time
+/// ([`ListingTail`]), so that no more than one of them is a tree at once.
+pub fn each_listed_tool(pages: &[Exchange], mut f: impl FnMut(&Value)) {
+    for page in pages {
+        for tool in listed_tools(std::slice::from_ref(page)) {
+            f(tool);
+        }
+        for tool in page.listing_tail().into_iter().flat_map(ListingTail::tools) {
+            f(&tool);
+        }
+    }
+}
+
+/// What the record says when a page of `pages` was too wide for one tree: how many tools
+/// were judged one at a time (the first such page, and how many more there were).
+pub fn listing_cut_note(pages: &[Exchange]) -> Option<String> {
+    let mut tails = pages.iter().filter_map(Exchange::listing_tail);
+    let first = tails.next()?;
+    let more = tails.count();
+    Some(match more {
+        0 => first.describe(),
+        n => format!("{}; {n} more page(s) so", first.describe()),
+    })
 }
 
 /// Compiles a tool's inputSchema in the dialect that applies: its `$schema`, else

@@ -48,6 +48,11 @@ pub struct Limits {
 /// thousands of tools is judged on its first ones, not paid for with thousands of calls
 /// per revision. Tools past it show as skipped, with this reason.
 pub const MAX_CALLED_TOOLS: usize = 128;
+
+// A listing too wide for one tree keeps at least this many tools as trees: cutting it
+// never costs a call.
+const _: () = assert!(MAX_CALLED_TOOLS <= crate::protocol::TREE_TOOLS_AT_LEAST);
+
 /// `arguments` values of the wrong JSON type (CallToolRequest: `arguments` is an object),
 /// with what each is.
 fn wrong_arguments() -> [(Value, &'static str); 4] {

@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use super::model::{Ctx, Evidence, Verdict, MAX_EXAMPLES};
 use crate::protocol::{Exchange, Revision};
-use crate::records::{listed_tools, ToolCall, ToolsRecord};
+use crate::records::{each_listed_tool, listing_cut_note, ToolCall, ToolsRecord};
 
 pub(in crate::checks) mod errors;
 pub(in crate::checks) mod list_changed;
@@ -22,8 +22,9 @@ pub(in crate::checks) mod tasks;
 
 const NOT_DECLARED: &str = "the server does not declare the tools capability";
 
-/// The tools listed on the first walk, or the verdict that says why there are none.
-fn listing<'a>(ctx: &'a Ctx<'_>) -> Result<Vec<&'a Value>, Verdict> {
+/// Whether the first walk listed tools to judge ([`each_listed_tool`] goes over them), or
+/// the verdict that says why there are none.
+fn listing(ctx: &Ctx<'_>) -> Result<(), Verdict> {
     if let Some(skip) = ctx.skip_if_stopped() {
         return Err(skip);
     }
@@ -33,7 +34,7 @@ fn listing<'a>(ctx: &'a Ctx<'_>) -> Result<Vec<&'a Value>, Verdict> {
     if ctx.record.tools_pages.iter().all(|p| p.result().is_none()) {
         return Err(Verdict::Skip("tools/list did not succeed".into()));
     }
-    Ok(listed_tools(&ctx.record.tools_pages))
+    Ok(())
 }
 
 /// The Tools conversation, or why it did not happen.
@@ -60,10 +61,9 @@ fn name_of(tool: &Value) -> &str {
 fn tools_evidence(ctx: &Ctx<'_>, bad: &[(String, String)]) -> Vec<Evidence> {
     let first = bad.first().map(|(n, _)| n.as_str()).unwrap_or_default();
     let page = ctx.record.tools_pages.iter().find(|p| {
-        p.result()
-            .and_then(|r| r.get("tools"))
-            .and_then(Value::as_array)
-            .is_some_and(|tools| tools.iter().any(|t| name_of(t) == first))
+        let mut listed = false;
+        each_listed_tool(std::slice::from_ref(p), |t| listed |= name_of(t) == first);
+        listed
     });
     let mut out = page.map(|p| ctx.exchange_evidence(p)).unwrap_or_default();
     for (name, why) in bad.iter().take(MAX_EXAMPLES) {
@@ -84,17 +84,26 @@ fn per_tool(
     what: &str,
     rule: impl Fn(&Value) -> Option<String>,
 ) -> Result<(usize, Vec<(String, String)>), Verdict> {
-    let tools = listing(ctx)?;
-    let bad = tools
-        .iter()
-        .filter_map(|t| rule(t).map(|why| (name_of(t).to_string(), why)))
-        .collect();
-    if tools.is_empty() {
+    listing(ctx)?;
+    let (mut count, mut bad) = (0, Vec::new());
+    each_listed_tool(&ctx.record.tools_pages, |t| {
+        count += 1;
+        if let Some(why) = rule(t) {
+            bad.push((name_of(t).to_string(), why));
+        }
+    });
+    if count == 0 {
         return Err(Verdict::Skip(format!(
             "the server lists no tools, so no {what} to judge"
         )));
     }
-    Ok((tools.len(), bad))
+    Ok((count, bad))
+}
+
+/// For a verdict on every tool: the note saying a page was too wide for one tree and its
+/// tools were judged one at a time (empty when none was).
+fn cut_suffix(ctx: &Ctx<'_>) -> String {
+    listing_cut_note(&ctx.record.tools_pages).map_or_else(String::new, |n| format!(" ({n})"))
 }
 
 fn verdict_per_tool(
@@ -106,9 +115,11 @@ fn verdict_per_tool(
 ) -> Verdict {
     match per_tool(ctx, what, rule) {
         Err(v) => v,
-        Ok((n, bad)) if bad.is_empty() => Verdict::Pass(format!("{n} tool(s): {pass}")),
+        Ok((n, bad)) if bad.is_empty() => {
+            Verdict::Pass(format!("{n} tool(s): {pass}{}", cut_suffix(ctx)))
+        }
         Ok((n, bad)) => Verdict::Violation(
-            format!("{} of {n} tool(s) {fail}", bad.len()),
+            format!("{} of {n} tool(s) {fail}{}", bad.len(), cut_suffix(ctx)),
             tools_evidence(ctx, &bad),
         ),
     }

@@ -9,23 +9,23 @@ use super::*;
 
 /// `TOOL-NAME-UNIQUE` (policy A14: duplicates fail): unique across all pages.
 pub(in crate::checks) fn name_unique(ctx: &Ctx<'_>) -> Verdict {
-    let tools = match listing(ctx) {
-        Ok(t) => t,
-        Err(v) => return v,
-    };
-    let mut seen = BTreeSet::new();
+    if let Err(v) = listing(ctx) {
+        return v;
+    }
+    let (mut seen, mut count) = (BTreeSet::new(), 0);
     let mut dupes = Vec::new();
-    for tool in &tools {
+    each_listed_tool(&ctx.record.tools_pages, |tool| {
+        count += 1;
         let name = name_of(tool).to_string();
         if !seen.insert(name.clone()) {
             dupes.push((name, "is listed more than once".to_string()));
         }
-    }
+    });
     if dupes.is_empty() {
         return Verdict::Pass(format!(
-            "{} tool name(s), all distinct across {} page(s)",
-            tools.len(),
-            ctx.record.tools_pages.len()
+            "{count} tool name(s), all distinct across {} page(s){}",
+            ctx.record.tools_pages.len(),
+            cut_suffix(ctx)
         ));
     }
     let mut evidence: Vec<Evidence> = ctx
@@ -87,14 +87,16 @@ pub(in crate::checks) fn name_charset(ctx: &Ctx<'_>) -> Verdict {
 /// `TOOL-NAME-CASE` (2025-11-25+, SHOULD): names differing only in case confuse clients
 /// that compare case-insensitively.
 pub(in crate::checks) fn name_case(ctx: &Ctx<'_>) -> Verdict {
-    let tools = match listing(ctx) {
-        Ok(t) => t,
-        Err(v) => return v,
-    };
-    let names: BTreeSet<&str> = tools.iter().map(|t| name_of(t)).collect();
+    if let Err(v) = listing(ctx) {
+        return v;
+    }
+    let mut names: BTreeSet<String> = BTreeSet::new();
+    each_listed_tool(&ctx.record.tools_pages, |t| {
+        names.insert(name_of(t).to_string());
+    });
     let mut bad = Vec::new();
     // Each lowercased name with the first name (in sorted order) that has it.
-    let mut first_of: BTreeMap<String, &str> = BTreeMap::new();
+    let mut first_of: BTreeMap<String, &String> = BTreeMap::new();
     for name in &names {
         match first_of.entry(name.to_lowercase()) {
             Entry::Occupied(other) => bad.push((

@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use super::super::model::{Ctx, Evidence, Verdict, MAX_EXAMPLES};
 use super::*;
 use crate::protocol::Exchange;
-use crate::records::listed_tools;
+use crate::records::each_listed_tool;
 use crate::rules;
 
 /// `PAG-TERMINATES` (policy): following `nextCursor` ends.
@@ -59,10 +59,11 @@ pub(in crate::checks) fn pagination_invalid_cursor(ctx: &Ctx<'_>) -> Verdict {
 }
 
 fn names(pages: &[Exchange]) -> BTreeSet<String> {
-    listed_tools(pages)
-        .iter()
-        .map(|t| name_of(t).to_string())
-        .collect()
+    let mut names = BTreeSet::new();
+    each_listed_tool(pages, |t| {
+        names.insert(name_of(t).to_string());
+    });
+    names
 }
 
 /// `PAG-STABLE` (SHOULD, policy): two walks give the same set of tools.

@@ -42,10 +42,8 @@ pub(in crate::checks) fn task_support_declared(ctx: &Ctx<'_>) -> Verdict {
     }) {
         Err(v) => v,
         Ok((n, bad)) if bad.is_empty() => {
-            let offer = listed_tools(&ctx.record.tools_pages)
-                .into_iter()
-                .filter(|t| offering(t))
-                .count();
+            let mut offer = 0;
+            each_listed_tool(&ctx.record.tools_pages, |t| offer += usize::from(offering(t)));
             if offer == 0 {
                 Verdict::Pass(format!("{n} tool(s), none offering task-augmented calls"))
             } else {

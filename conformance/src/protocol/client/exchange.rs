@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 
+use super::ListingTail;
 use crate::protocol::jsonrpc::IdMatch;
 use crate::transport::ExitInfo;
 
@@ -113,6 +114,9 @@ pub enum Reply {
         message: Arc<Value>,
         /// How its id matched.
         id_match: IdMatch,
+        /// For a tools/list page too wide for one tree: the tools past those in
+        /// `message` (see [`ListingTail`]).
+        listing_tail: Option<Arc<ListingTail>>,
     },
     /// No response.
     Silent(Silence),
@@ -132,6 +136,15 @@ pub struct Exchange {
 }
 
 impl Exchange {
+    /// For a tools/list page too wide for one tree, the tools past those its response
+    /// holds.
+    pub fn listing_tail(&self) -> Option<&ListingTail> {
+        match &self.reply {
+            Reply::Response { listing_tail, .. } => listing_tail.as_deref(),
+            Reply::Silent(_) => None,
+        }
+    }
+
     /// The response message, if any.
     pub fn response(&self) -> Option<&Value> {
         match &self.reply {

@@ -18,7 +18,7 @@ use std::time::Duration;
 use serde_json::{json, Value};
 use tokio::time::Instant as TokioInstant;
 
-use super::{Exchange, Reply, Session, Silence};
+use super::{Exchange, ListingTail, Reply, Session, Silence};
 use crate::protocol::jsonrpc::{classify, id_match, IdMatch, MessageKind};
 use crate::protocol::transcript::{thousands, Direction, FrameProblem, Unprompted};
 use crate::transport::{Frame, TransportEvent};
@@ -523,6 +523,9 @@ impl Session {
             self.on_wide_notification(text);
             return None;
         }
+        if let Some((value, tail)) = super::listing::cut(&text) {
+            return self.on_response(text, value, Some(tail), target, posted);
+        }
         let value = match serde_json::from_str::<Value>(&text) {
             Ok(value) => value,
             Err(e) => {
@@ -566,7 +569,7 @@ impl Session {
                 let problem = Some(FrameProblem::NotAMessage);
                 self.record_unprompted(stray, text, Some(value), problem);
             }
-            MessageKind::Response => return self.on_response(text, value, target, posted),
+            MessageKind::Response => return self.on_response(text, value, None, target, posted),
         }
         None
     }
@@ -609,6 +612,7 @@ impl Session {
         &mut self,
         text: String,
         value: Value,
+        tail: Option<Arc<ListingTail>>,
         target: &Target<'_>,
         posted: Option<&Value>,
     ) -> Option<Reply> {
@@ -637,6 +641,8 @@ impl Session {
         if let Some(entry) = self.transcript.get_mut(seq) {
             entry.answers = answers;
             entry.id_match = Some(how);
+            // The tail goes with the tree: a body past the record's budget keeps neither.
+            entry.listing_tail = entry.json.as_ref().and(tail.clone());
         }
         match correlation {
             Correlation::Outstanding(i, how) => {
@@ -645,12 +651,14 @@ impl Session {
                     seq,
                     message: value,
                     id_match: how,
+                    listing_tail: tail,
                 })
             }
             Correlation::Unread => Some(Reply::Response {
                 seq,
                 message: value,
                 id_match: IdMatch::Unread,
+                listing_tail: tail,
             }),
             _ => None,
         }

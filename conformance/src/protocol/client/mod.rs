@@ -12,13 +12,15 @@
 //! The session, file by file: `session.rs` is [`Session`]'s API (requests, pipelining,
 //! raw lines, batches, notifications); `io.rs` is the loop under it (writing, reading
 //! events, correlating responses with requests, answering the server's requests);
-//! `shutdown.rs` ends the process; `exchange.rs` holds what a request gets back
+//! `shutdown.rs` ends the process; `skim.rs` and `listing.rs` keep a line too wide
+//! for one tree from becoming one; `exchange.rs` holds what a request gets back
 //! ([`Exchange`], [`Reply`], [`Silence`], [`BatchExchange`]) and the [`Line`]s a pipelined
 //! write is made of; `usage.rs` counts the processes and requests a part of a run costs.
 
 mod exchange;
 mod io;
 mod lag;
+mod listing;
 mod session;
 mod shutdown;
 mod skim;
@@ -27,6 +29,7 @@ mod usage;
 pub use exchange::{BatchExchange, Exchange, Line, Reply, Silence};
 pub use io::flood_bound;
 pub use lag::STRETCH_CAP;
+pub use listing::{ListingTail, TREE_TOOLS_AT_LEAST};
 pub use session::{stamp_request, Session, SessionConfig};
 pub use shutdown::{PendingShutdown, ShutdownOutcome};
 pub use usage::{measured, Usage};

@@ -383,6 +383,7 @@ impl Session {
                         seq: rseq,
                         message: entry.and_then(|e| e.json.clone()).unwrap_or_default(),
                         id_match: entry.and_then(|e| e.id_match).unwrap_or(IdMatch::Exact),
+                        listing_tail: entry.and_then(|e| e.listing_tail.clone()),
                     }
                 }
                 None => {
@@ -423,6 +424,7 @@ impl Session {
                     seq: rseq,
                     message: entry.and_then(|e| e.json.clone()).unwrap_or_default(),
                     id_match: entry.and_then(|e| e.id_match).unwrap_or(IdMatch::Exact),
+                    listing_tail: entry.and_then(|e| e.listing_tail.clone()),
                 }
             }
             (None, Some(end)) => Reply::Silent(end),
