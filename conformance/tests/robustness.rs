@@ -395,6 +395,19 @@ fn hostile_wide_notifications() {
     );
 }
 
+/// 2,000 notifications of 800 small objects each (8 KB of text, about 200 KB as a tree):
+/// the record keeps about 2 MiB of them as trees per session, not 1 MiB of their text (20
+/// times that), and says which budget turned the rest away.
+#[test]
+fn hostile_notifications_of_many_small_values() {
+    hostile(
+        &["notify-objects", "800"],
+        "rpc-traffic-bounded",
+        "pass",
+        "about 2 MiB as parsed trees",
+    );
+}
+
 /// 70,000 tools on one page, past the 262,144 JSON values a message may be as one tree:
 /// the page keeps its first tools as a tree and the rest as text, judged one tool at a
 /// time. The one bad tool is the last: the per-tool check and the schema check both find

@@ -102,6 +102,15 @@ const BUDGET_BYTES: usize = 16 * 1024 * 1024;
 const UNPROMPTED_BYTES: usize = 1024 * 1024;
 /// Entries of unprompted traffic kept per transcript.
 const UNPROMPTED_ENTRIES: usize = 2_000;
+/// What a parsed message kept for unprompted traffic may take, estimated from its values
+/// ([`TREE_BYTES_PER_VALUE`] each), per transcript. Text bytes alone undercount it: an
+/// 8 KB notification of 800 small objects is a tree of about 200 KB, and the 1 MiB of
+/// such text each session kept held the harness at 406 MB over a run's sessions. Small
+/// messages meet [`UNPROMPTED_ENTRIES`] first (2,000 log lines are about 1.5 MB as trees).
+const UNPROMPTED_TREE_BYTES: usize = 2 * 1024 * 1024;
+/// Bytes a value of a parsed message takes, about: an ordered map per object
+/// (`{"k":1}`, eight bytes of text, is about 260 bytes as a tree: two values).
+const TREE_BYTES_PER_VALUE: usize = 128;
 /// Dropped stderr lines still kept, the last ones: they explain a crash.
 const STDERR_RING: usize = 16;
 
@@ -239,6 +248,10 @@ pub struct Transcript {
     /// Body bytes and entries kept of unprompted traffic.
     unprompted_bytes: usize,
     unprompted_kept: usize,
+    /// Estimated tree bytes kept of unprompted traffic, and whether that budget
+    /// ([`UNPROMPTED_TREE_BYTES`]) is what turned a message away.
+    unprompted_trees: usize,
+    tree_bound: bool,
     /// Every unprompted message seen, kept or not.
     seen: Tally,
     /// Unprompted messages not kept.
@@ -310,11 +323,17 @@ impl Transcript {
         json: Option<Value>,
     ) -> Option<usize> {
         self.seen.add(kind, raw.len());
-        let kept = self.unprompted_kept < UNPROMPTED_ENTRIES
+        let tree = json
+            .as_ref()
+            .map_or(0, |v| values(v) * TREE_BYTES_PER_VALUE);
+        let within = self.unprompted_kept < UNPROMPTED_ENTRIES
             && self.unprompted_bytes.saturating_add(raw.len()) <= UNPROMPTED_BYTES;
+        let kept = within && self.unprompted_trees.saturating_add(tree) <= UNPROMPTED_TREE_BYTES;
+        self.tree_bound |= within && !kept;
         if kept {
             self.unprompted_kept += 1;
             self.unprompted_bytes += raw.len();
+            self.unprompted_trees += tree;
             return Some(self.append(direction, cut_owned(raw, MAX_TEXT), json.map(Arc::new)));
         }
         self.dropped.add(kind, raw.len());
@@ -345,6 +364,8 @@ impl Transcript {
         self.bodies_dropped = 0;
         self.unprompted_bytes = 0;
         self.unprompted_kept = 0;
+        self.unprompted_trees = 0;
+        self.tree_bound = false;
         self.seen = Tally::default();
         self.dropped = Tally::default();
         self.stderr_ring.clear();
@@ -452,8 +473,16 @@ impl Transcript {
             ));
         }
         if !self.dropped.is_empty() {
+            let trees = if self.tree_bound {
+                format!(
+                    ", about {} MiB as parsed trees",
+                    UNPROMPTED_TREE_BYTES >> 20
+                )
+            } else {
+                String::new()
+            };
             parts.push(format!(
-                "{} dropped from the record (it keeps the first {} unprompted messages or {} KiB; the rest is counted)",
+                "{} dropped from the record (it keeps the first {} unprompted messages or {} KiB{trees}; the rest is counted)",
                 self.dropped.describe(),
                 thousands(UNPROMPTED_ENTRIES as u64),
                 UNPROMPTED_BYTES / 1024
@@ -467,6 +496,15 @@ impl Transcript {
             ));
         }
         (!parts.is_empty()).then(|| parts.join("; "))
+    }
+}
+
+/// The values of a parsed message, containers included.
+fn values(value: &Value) -> usize {
+    match value {
+        Value::Array(items) => 1 + items.iter().map(values).sum::<usize>(),
+        Value::Object(members) => 1 + members.values().map(values).sum::<usize>(),
+        _ => 1,
     }
 }
 
@@ -524,6 +562,49 @@ mod tests {
         // Our own traffic is still recorded.
         let seq = t.push(Direction::Sent, "{}", None);
         assert_eq!(seq, UNPROMPTED_ENTRIES);
+    }
+
+    /// Notifications of many small values: a few megabytes of trees are kept, not the
+    /// 1 MiB of text's worth (twenty times that as trees), and the summary says which
+    /// budget turned the rest away. Log lines of a few values still meet the entry cap.
+    #[test]
+    fn unprompted_trees_are_kept_within_their_own_budget() {
+        let objects = vec![r#"{"k":1}"#; 800].join(",");
+        let line = format!(
+            r#"{{"jsonrpc":"2.0","method":"notifications/message","params":{{"data":[{objects}]}}}}"#
+        );
+        let mut t = Transcript::default();
+        for _ in 0..128 {
+            let json = serde_json::from_str(&line).unwrap();
+            t.push_unprompted(
+                Unprompted::Notification,
+                Direction::Received,
+                line.clone(),
+                Some(json),
+            );
+        }
+        let kept = t.entries().len();
+        assert!(kept * line.len() < UNPROMPTED_BYTES / 4, "{kept} kept");
+        assert!(
+            kept * 1_600 * TREE_BYTES_PER_VALUE <= UNPROMPTED_TREE_BYTES,
+            "{kept} kept"
+        );
+        let summary = t.dropped_summary().unwrap();
+        assert!(summary.contains("about 2 MiB as parsed trees"), "{summary}");
+
+        let mut t = Transcript::default();
+        let note = r#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"debug","data":"flushing log line 0"}}"#;
+        for _ in 0..(UNPROMPTED_ENTRIES + 10) {
+            let json = serde_json::from_str(note).unwrap();
+            t.push_unprompted(
+                Unprompted::Notification,
+                Direction::Received,
+                note.into(),
+                Some(json),
+            );
+        }
+        assert_eq!(t.entries().len(), UNPROMPTED_ENTRIES);
+        assert!(!t.dropped_summary().unwrap().contains("parsed trees"));
     }
 
     #[test]
