@@ -11,6 +11,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
+use super::client::values_at_most;
 use super::jsonrpc::IdMatch;
 use super::ListingTail;
 
@@ -325,7 +326,7 @@ impl Transcript {
         self.seen.add(kind, raw.len());
         let tree = json
             .as_ref()
-            .map_or(0, |v| values(v) * TREE_BYTES_PER_VALUE);
+            .map_or(0, |_| values_at_most(&raw) * TREE_BYTES_PER_VALUE);
         let within = self.unprompted_kept < UNPROMPTED_ENTRIES
             && self.unprompted_bytes.saturating_add(raw.len()) <= UNPROMPTED_BYTES;
         let kept = within && self.unprompted_trees.saturating_add(tree) <= UNPROMPTED_TREE_BYTES;
@@ -496,15 +497,6 @@ impl Transcript {
             ));
         }
         (!parts.is_empty()).then(|| parts.join("; "))
-    }
-}
-
-/// The values of a parsed message, containers included.
-fn values(value: &Value) -> usize {
-    match value {
-        Value::Array(items) => 1 + items.iter().map(values).sum::<usize>(),
-        Value::Object(members) => 1 + members.values().map(values).sum::<usize>(),
-        _ => 1,
     }
 }
 

@@ -519,12 +519,14 @@ impl Session {
                 return None;
             }
         };
-        if super::skim::is_wide_notification(&text) {
-            self.on_wide_notification(text);
-            return None;
-        }
-        if let Some((value, tail)) = super::listing::cut(&text) {
-            return self.on_response(text, value, Some(tail), target, posted);
+        if super::skim::is_wide(&text) {
+            if super::skim::is_notification(&text) {
+                self.on_wide_notification(text);
+                return None;
+            }
+            if let Some((value, tail)) = super::listing::cut(&text) {
+                return self.on_response(text, value, Some(tail), target, posted);
+            }
         }
         let value = match serde_json::from_str::<Value>(&text) {
             Ok(value) => value,

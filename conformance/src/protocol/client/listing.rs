@@ -3,10 +3,11 @@
 //! A listing of 100,000 small tools is 6 MB of text and, parsed into `serde_json::Value`,
 //! about 100 MB; a revision keeps several walks of it (the first, the second, the two
 //! `params` forms, the property phase's) and a run keeps every revision's record until it
-//! judges them, so such a server took the harness past 1.7 GB. Here a response whose
-//! `result.tools` is past [`super::skim::VALUE_BUDGET`] values keeps its first tools as a
-//! tree (up to [`TREE_BUDGET`] values: what the conversations plan calls for) and the rest
-//! as their JSON text ([`ListingTail`]), parsed one tool at a time by the checks that judge
+//! judges them, so such a server took the harness past 1.7 GB. Here a response past
+//! [`super::skim::VALUE_BUDGET`] values whose `result` holds `tools` keeps its first tools
+//! as a tree (the [`TREE_TOOLS_AT_LEAST`] that may be called, then up to [`TREE_BUDGET`]
+//! values) and the rest as their JSON text ([`ListingTail`]), parsed one tool at a time by
+//! the checks that judge
 //! every tool (names, uniqueness, schema shape, schema.json). Identical tails (the same
 //! listing walked again, in any revision) are held once.
 
@@ -77,14 +78,11 @@ impl ListingTail {
     }
 }
 
-/// `text` as a response whose tool list is cut: the message with the first tools, and
-/// the tail. `None` for anything else (a line within the budget, not a response, no
-/// `result.tools` array, no tool past the tree budget): it is parsed whole as before.
+/// `text`, a line past the value budget (`skim::is_wide`), as a response whose tool list
+/// is cut: the message with the first tools, and the tail. `None` for anything else (not
+/// a response, no `result.tools` array, no tool past the tree part): it is parsed whole
+/// as before.
 pub(super) fn cut(text: &str) -> Option<(Value, Arc<ListingTail>)> {
-    // Each value counted takes a byte of its own: a shorter line is not looked through.
-    if text.len() < VALUE_BUDGET || values_at_most(text) <= VALUE_BUDGET {
-        return None;
-    }
     let top: Vec<(String, &RawValue)> = entries(text)?;
     if !top.iter().any(|(k, _)| k == "id") {
         return None;
@@ -109,30 +107,34 @@ pub(super) fn cut(text: &str) -> Option<(Value, Arc<ListingTail>)> {
 
 /// The members of a JSON object, in order, each as its text; `None` if `text` is not one.
 fn entries(text: &str) -> Option<Vec<(String, &RawValue)>> {
-    struct Entries<'a>(Vec<(String, &'a RawValue)>);
-    impl<'de> Deserialize<'de> for Entries<'de> {
-        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-            struct Visit;
-            impl<'de> serde::de::Visitor<'de> for Visit {
-                type Value = Entries<'de>;
-                fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                    f.write_str("a JSON object")
-                }
-                fn visit_map<A: serde::de::MapAccess<'de>>(
-                    self,
-                    mut map: A,
-                ) -> Result<Entries<'de>, A::Error> {
-                    let mut out = Vec::new();
-                    while let Some(entry) = map.next_entry::<String, &'de RawValue>()? {
-                        out.push(entry);
-                    }
-                    Ok(Entries(out))
-                }
-            }
-            d.deserialize_map(Visit)
-        }
-    }
     serde_json::from_str::<Entries<'_>>(text).ok().map(|e| e.0)
+}
+
+/// A JSON object's members in order, repeated ones included (a map type would drop them).
+struct Entries<'a>(Vec<(String, &'a RawValue)>);
+
+impl<'de> Deserialize<'de> for Entries<'de> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_map(EntriesVisitor)
+    }
+}
+
+struct EntriesVisitor;
+
+impl<'de> serde::de::Visitor<'de> for EntriesVisitor {
+    type Value = Entries<'de>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a JSON object")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Entries<'de>, A::Error> {
+        let mut out = Vec::new();
+        while let Some(entry) = map.next_entry::<String, &'de RawValue>()? {
+            out.push(entry);
+        }
+        Ok(Entries(out))
+    }
 }
 
 /// The one member named `key` (a repeated member is not cut: parsed whole, as before).

@@ -32,4 +32,5 @@ pub use lag::STRETCH_CAP;
 pub use listing::{ListingTail, TREE_TOOLS_AT_LEAST};
 pub use session::{stamp_request, Session, SessionConfig};
 pub use shutdown::{PendingShutdown, ShutdownOutcome};
+pub(in crate::protocol) use skim::values_at_most;
 pub use usage::{measured, Usage};

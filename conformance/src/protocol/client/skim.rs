@@ -6,9 +6,9 @@
 //! notification is only checked for its shape, so one with more than [`VALUE_BUDGET`]
 //! values is read for `method` with the rest skipped (serde skips without building
 //! anything), recorded and counted as unprompted traffic as any other, and the record's
-//! summary (rpc-traffic-bounded's message) says how many were. Responses and the server's
-//! requests are parsed whole: the checks need them (their bound is the listing work of
-//! issue 28).
+//! summary (rpc-traffic-bounded's message) says how many were. A wide tools/list page is
+//! cut instead (`listing.rs`); other responses and the server's requests are parsed whole:
+//! the checks need them.
 
 use serde::de::IgnoredAny;
 use serde::Deserialize;
@@ -19,7 +19,7 @@ pub(super) const VALUE_BUDGET: usize = 1 << 18;
 
 /// At least as many as the JSON values in `text`: one per `,`, `[` and `{` outside
 /// strings, plus one. One pass over the bytes, nothing allocated.
-pub(super) fn values_at_most(text: &str) -> usize {
+pub(in crate::protocol) fn values_at_most(text: &str) -> usize {
     let (mut count, mut in_string, mut escaped) = (1usize, false, false);
     for &byte in text.as_bytes() {
         if in_string {
@@ -40,20 +40,23 @@ pub(super) fn values_at_most(text: &str) -> usize {
     count
 }
 
-/// Whether `text` is a notification past [`VALUE_BUDGET`] values: an object with a
-/// string `method` and no `id`. Anything else (a line within the budget, a request, a
-/// response, not JSON, nested past the depth bound) is parsed as before.
-pub(super) fn is_wide_notification(text: &str) -> bool {
+/// Whether `text` is past [`VALUE_BUDGET`] values, so not to be parsed whole: a wide
+/// notification is skimmed (below), a wide tools/list page cut (`listing.rs`); anything
+/// else is parsed as before.
+pub(super) fn is_wide(text: &str) -> bool {
+    // Each value counted takes a byte of its own: a shorter line is not looked through.
+    text.len() >= VALUE_BUDGET && values_at_most(text) > VALUE_BUDGET
+}
+
+/// Whether `text` reads as a notification: an object with a string `method` and no `id`
+/// (a request, a response, not JSON, nested past the depth bound: no).
+pub(super) fn is_notification(text: &str) -> bool {
     #[derive(Deserialize)]
     struct Head {
         method: Option<String>,
         id: Option<IgnoredAny>,
     }
-    // Each value counted takes a byte of its own: a shorter line is not looked through.
-    text.len() >= VALUE_BUDGET
-        && values_at_most(text) > VALUE_BUDGET
-        && serde_json::from_str::<Head>(text)
-            .is_ok_and(|head| head.method.is_some() && head.id.is_none())
+    serde_json::from_str::<Head>(text).is_ok_and(|head| head.method.is_some() && head.id.is_none())
 }
 
 #[cfg(test)]
@@ -66,6 +69,10 @@ mod tests {
         assert_eq!(values_at_most("[0,1,2]"), 4);
         assert_eq!(values_at_most(r#"{"a":[1,{"b":2}]}"#), 5);
         assert_eq!(values_at_most(r#"{"a":"[,{\",]"}"#), 2);
+    }
+
+    fn is_wide_notification(text: &str) -> bool {
+        is_wide(text) && is_notification(text)
     }
 
     #[test]
