@@ -630,7 +630,7 @@ impl Session {
             }
             return None;
         }
-        let value = Arc::new(value);
+        let value = super::held::share(&text, value);
         let seq = self
             .transcript
             .push_shared(Direction::Received, text, Some(Arc::clone(&value)));
