@@ -71,6 +71,9 @@ impl LineFramer {
                 let room = keep.saturating_sub(head.len()).min(chunk.len());
                 head.extend_from_slice(&chunk[..room]);
                 head.truncate(keep);
+                // Not the cap's worth of capacity behind 256 bytes while the frame waits
+                // in a queue to be read.
+                head.shrink_to_fit();
                 out.push(Frame::Overlong {
                     head,
                     length: self.max_line + 1,
