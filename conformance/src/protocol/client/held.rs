@@ -7,7 +7,8 @@
 //! sessions) is the same line: held once per walk, such a server took the harness to
 //! 231 MB. Here a response line of [`SHARED_AT_LEAST`] bytes or more whose text is that of
 //! a response already held (same id too: each session numbers its requests from 1, so the
-//! same script reaches the same listing at the same id) shares that response's tree.
+//! same script reaches the same listing at the same id) shares that response's tree. The
+//! same [`Held`] table keeps a cut listing's tail once (`listing.rs`).
 
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::sync::{Arc, Mutex, Weak};
@@ -18,32 +19,51 @@ use serde_json::Value;
 /// a hash of every response.
 pub(super) const SHARED_AT_LEAST: usize = 64 * 1024;
 
-/// The large responses alive in this process, by a hash of their text.
-static HELD: Mutex<Vec<(u64, Weak<Value>)>> = Mutex::new(Vec::new());
+/// Values alive in this process, each under a key (a hash of its text): an equal value
+/// is shared instead of held again. It holds none of them alive.
+pub(super) struct Held<T>(Mutex<Vec<(u64, Weak<T>)>>);
+
+impl<T: PartialEq> Held<T> {
+    pub(super) const fn new() -> Self {
+        Self(Mutex::new(Vec::new()))
+    }
+
+    /// The value held under `key` that equals `value` (compared whole, not only by key),
+    /// else `value`, held from now on.
+    pub(super) fn share(&self, key: u64, value: T) -> Arc<T> {
+        let mut held = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        held.retain(|(_, v)| v.strong_count() > 0);
+        let same = held
+            .iter()
+            .filter(|(k, _)| *k == key)
+            .filter_map(|(_, v)| v.upgrade())
+            .find(|v| **v == value);
+        if let Some(same) = same {
+            return same;
+        }
+        let value = Arc::new(value);
+        held.push((key, Arc::downgrade(&value)));
+        value
+    }
+}
+
+/// The key a value parsed from `text` is held under.
+pub(super) fn key_of(text: &str) -> u64 {
+    let mut hasher = DefaultHasher::new();
+    text.hash(&mut hasher);
+    hasher.finish()
+}
+
+/// The large responses alive in this process.
+static RESPONSES: Held<Value> = Held::new();
 
 /// `value`, parsed from `text`, as a shared tree: the one already held for the same text
-/// when there is one (compared whole, not only by hash), else a new one that later
-/// identical lines will share.
+/// when there is one, else a new one that later identical lines will share.
 pub(super) fn share(text: &str, value: Value) -> Arc<Value> {
     if text.len() < SHARED_AT_LEAST {
         return Arc::new(value);
     }
-    let mut hasher = DefaultHasher::new();
-    text.hash(&mut hasher);
-    let key = hasher.finish();
-    let mut held = HELD.lock().unwrap_or_else(|e| e.into_inner());
-    held.retain(|(_, tree)| tree.strong_count() > 0);
-    let same = held
-        .iter()
-        .filter(|(k, _)| *k == key)
-        .filter_map(|(_, tree)| tree.upgrade())
-        .find(|tree| **tree == value);
-    if let Some(tree) = same {
-        return tree;
-    }
-    let tree = Arc::new(value);
-    held.push((key, Arc::downgrade(&tree)));
-    tree
+    RESPONSES.share(key_of(text), value)
 }
 
 #[cfg(test)]

@@ -11,12 +11,13 @@
 //! every tool (names, uniqueness, schema shape, schema.json). Identical tails (the same
 //! listing walked again, in any revision) are held once.
 
-use std::sync::{Arc, Mutex, Weak};
+use std::sync::Arc;
 
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
+use super::held::{key_of, Held};
 use super::skim::{values_at_most, VALUE_BUDGET};
 
 /// JSON values the tree part of a cut listing may hold past its first
@@ -198,17 +199,10 @@ fn tail_of(line: &str, tools: &[&RawValue]) -> ListingTail {
 }
 
 /// Tails alive in this process: an identical one is shared instead of held again.
-static TAILS: Mutex<Vec<Weak<ListingTail>>> = Mutex::new(Vec::new());
+static TAILS: Held<ListingTail> = Held::new();
 
 fn intern(tail: ListingTail) -> Arc<ListingTail> {
-    let mut tails = TAILS.lock().unwrap_or_else(|e| e.into_inner());
-    tails.retain(|t| t.strong_count() > 0);
-    if let Some(same) = tails.iter().filter_map(Weak::upgrade).find(|t| **t == tail) {
-        return same;
-    }
-    let tail = Arc::new(tail);
-    tails.push(Arc::downgrade(&tail));
-    tail
+    TAILS.share(key_of(&tail.text), tail)
 }
 
 #[cfg(test)]

@@ -13,9 +13,10 @@
 //! raw lines, batches, notifications); `io.rs` is the loop under it (writing, reading
 //! events, correlating responses with requests, answering the server's requests);
 //! `shutdown.rs` ends the process; `skim.rs` and `listing.rs` keep a line too wide
-//! for one tree from becoming one; `held.rs` holds identical large responses once; `exchange.rs` holds what a request gets back
-//! ([`Exchange`], [`Reply`], [`Silence`], [`BatchExchange`]) and the [`Line`]s a pipelined
-//! write is made of; `usage.rs` counts the processes and requests a part of a run costs.
+//! for one tree from becoming one; `held.rs` holds identical large responses (and
+//! listing tails) once; `exchange.rs` holds what a request gets back ([`Exchange`],
+//! [`Reply`], [`Silence`], [`BatchExchange`]) and the [`Line`]s a pipelined write is made
+//! of; `usage.rs` counts the processes and requests a part of a run costs.
 
 mod exchange;
 mod held;
