@@ -51,6 +51,7 @@ ROWS=(
   "big-enum-100000|big-enum 100000"
   "min-length-1000000|min-length 1000000"
   "many-tools-100000|many-tools 100000"
+  "heavy-schemas|heavy-schemas"
 )
 
 # Every live process whose environment holds HOSTILE_BENCH=$1 (one grep over /proc).

@@ -15,7 +15,7 @@ use serde_json::{json, Map, Value};
 
 use super::filter::{guard, guard_map};
 use super::flat::Flat;
-use super::judge::{Held, SchemaDoc};
+use super::judge::{pointer_to_object, Held, SchemaDoc};
 use super::pointer::{escape_pointer, show};
 use super::types::{is_integer, Dialect, InvalidVariant, Types, Unsupported};
 use super::valid::Cx;
@@ -169,7 +169,12 @@ impl<'a> Cx<'a> {
             );
         }
         if t.0 == Types::INTEGER {
-            let patched = patch(&node.flat.parts, &["type"], Some(json!({"type": "number"})));
+            let patched = patch(
+                self.root,
+                &node.flat.parts,
+                &["type"],
+                Some(json!({"type": "number"})),
+            );
             let strategy = self.breaking(&patched, node.depth, &node.held, |v| !is_integer(v));
             node.add(node.rule("not an integer"), strategy);
         }
@@ -181,7 +186,7 @@ impl<'a> Cx<'a> {
             let Some(bound) = node.flat.numbers(word).ok().and_then(pick) else {
                 continue;
             };
-            let patched = patch(&node.flat.parts, &[word], Some(opposite(bound)));
+            let patched = patch(self.root, &node.flat.parts, &[word], Some(opposite(bound)));
             let strategy = self.breaking(&patched, node.depth, &node.held, |_| true);
             node.add(
                 node.rule(&format!("{what} {}", number_text(bound))),
@@ -193,7 +198,7 @@ impl<'a> Cx<'a> {
     /// A string the `pattern` does not match: the pattern dropped.
     fn unmatched_pattern(&self, node: &mut Node<'_, 'a>) {
         if let Some(p) = node.flat.words("pattern").find_map(Value::as_str) {
-            let patched = patch(&node.flat.parts, &["pattern"], None);
+            let patched = patch(self.root, &node.flat.parts, &["pattern"], None);
             let strategy = self.breaking(&patched, node.depth, &node.held, |_| true);
             node.add(
                 node.rule(&format!("does not match pattern {p:?}")),
@@ -224,7 +229,7 @@ impl<'a> Cx<'a> {
             };
             json!({"type": Types(bits).names()})
         });
-        let patched = patch(&flat.parts, &["enum", "const"], same_type);
+        let patched = patch(self.root, &flat.parts, &["enum", "const"], same_type);
         let what = if flat.has_any(&["enum"]) {
             "value outside enum"
         } else {
@@ -245,7 +250,7 @@ impl<'a> Cx<'a> {
             }
         }
         for name in &required {
-            let patched = patch_each(&node.flat.parts, |m| {
+            let patched = patch_each(self.root, &node.flat.parts, |m| {
                 if let Some(Value::Array(r)) = m.get_mut("required") {
                     r.retain(|n| n != name.as_str());
                 }
@@ -282,7 +287,7 @@ impl<'a> Cx<'a> {
         while flat.words("properties").any(|p| p.get(&unknown).is_some()) {
             unknown.push('_');
         }
-        let patched = patch(&flat.parts, &["additionalProperties"], None);
+        let patched = patch(self.root, &flat.parts, &["additionalProperties"], None);
         let added = unknown.clone();
         let base = node
             .valid
@@ -416,36 +421,68 @@ struct Raw {
 /// Keywords already expanded into a `Flat`'s parts.
 const STRUCTURAL: &[&str] = &["$ref", "allOf", "anyOf", "oneOf", "not", "$id", "$schema"];
 
-/// The conjunction of `parts` with `drop` removed and `add` added, as one schema.
-fn patch(parts: &[&Map<String, Value>], drop: &[&str], add: Option<Value>) -> Value {
+/// The conjunction of `parts` with `drop` removed and `add` added, as one schema (the
+/// parts' nested schemas by reference: [`lean`]).
+fn patch(root: &Value, parts: &[&Map<String, Value>], drop: &[&str], add: Option<Value>) -> Value {
     let mut all: Vec<Value> = parts
         .iter()
-        .map(|p| {
-            let mut m = (*p).clone();
-            for word in STRUCTURAL.iter().chain(drop) {
-                m.shift_remove(*word);
-            }
-            Value::Object(m)
-        })
+        .map(|p| Value::Object(lean(root, p, drop)))
         .collect();
     all.extend(add);
     json!({ "allOf": all })
 }
 
+/// The conjunction of `parts`, each edited by `edit`, as one schema (the parts' nested
+/// schemas by reference: [`lean`]).
 fn patch_each(
+    root: &Value,
     parts: &[&Map<String, Value>],
     mut edit: impl FnMut(&mut Map<String, Value>),
 ) -> Value {
     let mut all = Vec::new();
     for p in parts {
-        let mut m = (*p).clone();
-        for word in STRUCTURAL {
-            m.shift_remove(*word);
-        }
+        let mut m = lean(root, p, &[]);
         edit(&mut m);
         all.push(Value::Object(m));
     }
     json!({ "allOf": all })
+}
+
+/// `part` as a patched schema holds it: without its structural keywords and `drop`, and
+/// with each schema nested under `properties`, `patternProperties`, `items` or
+/// `additionalProperties` a `$ref` to its place in `root` instead of a copy. A property
+/// with a 100,000-member `enum` was copied whole for every rule broken beside it (14 MB a
+/// copy); a reference judges and generates the same. A part outside `root` (built for an
+/// outer patch) is copied.
+fn lean(root: &Value, part: &Map<String, Value>, drop: &[&str]) -> Map<String, Value> {
+    let at = pointer_to_object(root, part);
+    let reference =
+        |pointer: String| json!({ "$ref": format!("#{}", pointer.replace('%', "%25")) });
+    part.iter()
+        .filter(|(word, _)| !STRUCTURAL.contains(&word.as_str()) && !drop.contains(&word.as_str()))
+        .map(|(word, value)| {
+            let value = match (&at, word.as_str(), value) {
+                (Some(at), "properties" | "patternProperties", Value::Object(schemas)) => {
+                    let here = format!("{at}/{}", escape_pointer(word));
+                    let by_reference = schemas.iter().map(|(name, schema)| {
+                        let schema = match schema {
+                            Value::Object(_) => {
+                                reference(format!("{here}/{}", escape_pointer(name)))
+                            }
+                            other => other.clone(),
+                        };
+                        (name.clone(), schema)
+                    });
+                    Value::Object(by_reference.collect())
+                }
+                (Some(at), "items" | "additionalProperties", Value::Object(_)) => {
+                    reference(format!("{at}/{}", escape_pointer(word)))
+                }
+                _ => value.clone(),
+            };
+            (word.clone(), value)
+        })
+        .collect()
 }
 
 /// The types `type` admits, intersected over the conjunction (`None` where no `type` parses).
@@ -557,5 +594,54 @@ fn number_text(x: f64) -> String {
         format!("{}", x as i64)
     } else {
         format!("{x}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generate::pointer::{resolve, RefSyntax};
+
+    #[test]
+    fn a_patched_part_refers_to_its_nested_schemas_and_they_resolve_to_the_same() {
+        let root = json!({
+            "type": "object",
+            "properties": {
+                "big": {"enum": (0..1000).collect::<Vec<_>>()},
+                "a/b~c%d": {"type": "string"},
+                "yes": true
+            },
+            "patternProperties": {"^x": {"type": "integer"}},
+            "additionalProperties": {"type": "boolean"},
+            "required": ["big"],
+            "allOf": [{"minProperties": 1}]
+        });
+        let part = root.as_object().unwrap();
+        let lean_part = lean(&root, part, &["required"]);
+        assert!(!lean_part.contains_key("required") && !lean_part.contains_key("allOf"));
+        assert_eq!(lean_part["type"], "object");
+        assert_eq!(lean_part["properties"]["yes"], true);
+        for (patched, original) in [
+            (&lean_part["properties"]["big"], &root["properties"]["big"]),
+            (
+                &lean_part["properties"]["a/b~c%d"],
+                &root["properties"]["a/b~c%d"],
+            ),
+            (
+                &lean_part["patternProperties"]["^x"],
+                &root["patternProperties"]["^x"],
+            ),
+            (
+                &lean_part["additionalProperties"],
+                &root["additionalProperties"],
+            ),
+        ] {
+            let reference = patched["$ref"].as_str().unwrap();
+            let target = resolve(reference, &root, RefSyntax::Uri).unwrap();
+            assert!(std::ptr::eq(target, original), "{reference}");
+        }
+        let outside = json!({"properties": {"p": {"type": "string"}}});
+        let copied = lean(&root, outside.as_object().unwrap(), &[]);
+        assert_eq!(Value::Object(copied), outside);
     }
 }

@@ -58,22 +58,33 @@ pub(super) enum Held {
 
 /// The JSON pointer of `target` inside `root` (found by address, not by value).
 pub(super) fn pointer_to(root: &Value, target: &Value) -> Option<String> {
-    if std::ptr::eq(root, target) {
+    pointer_where(root, &|v| std::ptr::eq(v, target))
+}
+
+/// The JSON pointer of the object whose members are `target` inside `root` (found by
+/// address): a flattened schema's parts are held as their maps.
+pub(super) fn pointer_to_object(root: &Value, target: &Map<String, Value>) -> Option<String> {
+    pointer_where(
+        root,
+        &|v| matches!(v, Value::Object(o) if std::ptr::eq(o, target)),
+    )
+}
+
+/// The JSON pointer of the first value inside `root` that `is` picks.
+fn pointer_where(root: &Value, is: &dyn Fn(&Value) -> bool) -> Option<String> {
+    if is(root) {
         return Some(String::new());
     }
-    let children: Box<dyn Iterator<Item = (String, &Value)>> = match root {
-        Value::Object(o) => Box::new(o.iter().map(|(k, v)| (escape_pointer(k), v))),
-        Value::Array(a) => Box::new(a.iter().enumerate().map(|(i, v)| (i.to_string(), v))),
-        _ => return None,
-    };
-    for (token, child) in children {
-        if matches!(child, Value::Object(_) | Value::Array(_)) {
-            if let Some(rest) = pointer_to(child, target) {
-                return Some(format!("/{token}{rest}"));
-            }
-        }
+    match root {
+        Value::Object(o) => o.iter().find_map(|(k, v)| {
+            pointer_where(v, is).map(|rest| format!("/{}{rest}", escape_pointer(k)))
+        }),
+        Value::Array(a) => a
+            .iter()
+            .enumerate()
+            .find_map(|(i, v)| pointer_where(v, is).map(|rest| format!("/{i}{rest}"))),
+        _ => None,
     }
-    None
 }
 
 impl Judge {
