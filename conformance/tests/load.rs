@@ -6,16 +6,33 @@
 //! The load is made exact: a helper process stops this whole test process (SIGSTOP) for
 //! two seconds while a request with a one-second timeout waits; the server answers 2.4 s
 //! after the request, when the harness has had 0.4 s of it. Without the stretch the wait
-//! ends at the resume, its deadline long past. Alone in its test binary, since stopping
-//! the process stops every test in it.
+//! ends at the resume, its deadline long past. Stopped for longer than a wait is
+//! stretched by, a wait that gets nothing ends as too loaded to judge
+//! ([`Silence::Starved`]), not as a timeout held against the server. Alone in its test
+//! binary, since stopping the process stops every test in it, and one test at a time.
 
 #![cfg(unix)]
 
 use std::process::Command;
 use std::time::Duration;
 
-use mcp_conformance::protocol::{measured, Session, SessionConfig};
+use mcp_conformance::protocol::{measured, Direction, Session, SessionConfig, Silence};
 use mcp_conformance::transport::ServerCommand;
+
+/// Each test stops or blocks the process: one at a time, so one's stop is not another's lag.
+static ONE_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+/// Stops this whole process for `secs` seconds, 0.1 s from now.
+fn stop_me_for(secs: u32) -> std::process::Child {
+    let me = std::process::id();
+    Command::new("sh")
+        .args([
+            "-c",
+            &format!("sleep 0.1; kill -STOP {me}; sleep {secs}; kill -CONT {me}"),
+        ])
+        .spawn()
+        .expect("sh starts")
+}
 
 /// Answers every request with an empty result: the first at once, each later one 2.4 s
 /// after reading it.
@@ -32,6 +49,7 @@ for line in sys.stdin:
 
 #[tokio::test]
 async fn an_answer_that_came_while_the_harness_was_stopped_is_taken() {
+    let _alone = ONE_AT_A_TIME.lock().await;
     let command = ServerCommand::new("python3", ["-c".to_string(), SLOW_ECHO.to_string()]);
     let config = SessionConfig {
         timeout: Duration::from_secs(1),
@@ -42,14 +60,7 @@ async fn an_answer_that_came_while_the_harness_was_stopped_is_taken() {
     let first = session.request("ping", None).await;
     assert!(first.result().is_some(), "{:?}", first.silence());
 
-    let me = std::process::id();
-    let mut stopper = Command::new("sh")
-        .args([
-            "-c",
-            &format!("sleep 0.1; kill -STOP {me}; sleep 2; kill -CONT {me}"),
-        ])
-        .spawn()
-        .expect("sh starts");
+    let mut stopper = stop_me_for(2);
     let (ping, usage) = measured(session.request("ping", None)).await;
     stopper.wait().expect("the stopper ends");
 
@@ -80,6 +91,7 @@ sys.stdout.flush()
 /// the excuse the grace is over when the thread comes back and the server is killed.
 #[tokio::test]
 async fn a_shutdown_grace_counts_only_the_time_the_harness_read() {
+    let _alone = ONE_AT_A_TIME.lock().await;
     let command = ServerCommand::new("python3", ["-c".to_string(), FLOOD_ON_EOF.to_string()]);
     let config = SessionConfig {
         shutdown_grace: Duration::from_secs(1),
@@ -98,4 +110,51 @@ async fn a_shutdown_grace_counts_only_the_time_the_harness_read() {
         session.transcript().entries().last()
     );
     assert!(usage.stretch_micros >= 900_000, "{usage:?}");
+}
+
+/// Answers the first request, then nothing.
+const ANSWERS_ONCE: &str = r#"
+import json, sys
+answered = False
+for line in sys.stdin:
+    message = json.loads(line)
+    if "id" in message and "method" in message and not answered:
+        answered = True
+        print(json.dumps({"jsonrpc": "2.0", "id": message["id"], "result": {}}), flush=True)
+"#;
+
+/// Stopped for 5 s while a request with a 1 s timeout waits: more lag than a wait is
+/// stretched by (three times its length), so the wait ends as too loaded to judge, naming
+/// the lag, and the transcript notes it as load; a plain timeout is held against the
+/// server, this is not.
+#[tokio::test]
+async fn a_wait_the_harness_was_stopped_through_is_not_judged() {
+    let _alone = ONE_AT_A_TIME.lock().await;
+    let command = ServerCommand::new("python3", ["-c".to_string(), ANSWERS_ONCE.to_string()]);
+    let config = SessionConfig {
+        timeout: Duration::from_secs(1),
+        ..SessionConfig::default()
+    };
+    let mut session = Session::start(&command, config).expect("python3 starts");
+    let first = session.request("ping", None).await;
+    assert!(first.result().is_some(), "{:?}", first.silence());
+
+    let mut stopper = stop_me_for(5);
+    let ping = session.request("ping", None).await;
+    stopper.wait().expect("the stopper ends");
+
+    match ping.silence() {
+        Some(Silence::Starved { waited, lag }) => {
+            assert!(*waited <= Duration::from_secs(1), "{waited:?}");
+            assert!(*lag > Duration::from_secs(3), "{lag:?}");
+        }
+        other => panic!("a wait stopped through for 5 s of its 1 s ended as {other:?}"),
+    }
+    let noted = session
+        .transcript()
+        .entries()
+        .iter()
+        .any(|e| e.direction == Direction::Load && e.text.contains("too loaded to judge"));
+    assert!(noted, "{:?}", session.transcript().entries().last());
+    session.shutdown().await;
 }

@@ -544,8 +544,7 @@ pub(super) fn response_required(ctx: &Ctx<'_>) -> Verdict {
     // A tool may legitimately run longer than our timeout: JSON-RPC wants a response, not
     // one within our patience. Only stalls on tools/call, with the server alive, warn.
     let slow_tools_only = silent.iter().all(|x| {
-        x.method == "tools/call"
-            && matches!(x.silence(), Some(crate::protocol::Silence::Timeout(_)))
+        x.method == "tools/call" && x.silence().is_some_and(crate::protocol::Silence::timed_out)
     });
     if slow_tools_only {
         return Verdict::Warn(

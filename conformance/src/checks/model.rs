@@ -3,7 +3,9 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::protocol::{Direction, Era, Exchange, Rev, Revision, SchemaSet, Transcript, REVISIONS};
+use crate::protocol::{
+    Direction, Era, Exchange, Rev, Revision, SchemaSet, Silence, Transcript, REVISIONS,
+};
 use crate::records::{NegotiationRecord, RevisionRecord};
 use crate::rules::CheckId;
 use crate::rules::FailureKind;
@@ -329,6 +331,24 @@ impl Evidence {
         }
     }
 
+    /// The note of why a request got no response. A wait the machine kept the harness
+    /// from judging ([`Silence::Starved`]) is noted as [`Direction::Load`]: a violation
+    /// that cites it is reported as not judged ([`judge_all`]).
+    pub fn silence(silence: &Silence) -> Self {
+        Self {
+            direction: match silence {
+                Silence::Starved { .. } => Direction::Load,
+                _ => Direction::Harness,
+            },
+            text: silence.describe(),
+        }
+    }
+
+    /// Whether this is a note that the machine was too loaded to judge a wait.
+    pub fn is_load(&self) -> bool {
+        self.direction == Direction::Load
+    }
+
     /// The note that the messages after it are a fresh server process's, from its start
     /// (its opening included: `initialize`, or a `server/discover` in 2026-07-28).
     pub fn fresh_process() -> Self {
@@ -531,7 +551,7 @@ pub fn evidence_from(transcript: &Transcript, seqs: &[usize]) -> Vec<Evidence> {
 pub fn exchange_evidence(transcript: &Transcript, exchange: &Exchange) -> Vec<Evidence> {
     let mut out = evidence_from(transcript, &exchange.seqs());
     if let Some(silence) = exchange.silence() {
-        out.push(Evidence::note(silence.describe()));
+        out.push(Evidence::silence(silence));
     }
     if exchange.silence().is_some_and(|s| s.suggests_trouble()) {
         out.extend(
@@ -591,6 +611,22 @@ pub fn skip_all(catalog: &[Check], revision: &Revision, reason: &str) -> Vec<Che
 pub const NO_PROCESS: &str =
     "applies to servers run as a process: this one ran in-process, with no process of its own";
 
+/// A violation or warning that cites a wait the machine kept the harness from judging
+/// ([`Evidence::is_load`]) becomes a skip that says so: load is not a fault. Only the
+/// harness writes such evidence, so no server text can turn a finding into a skip.
+fn too_loaded(verdict: Verdict) -> Verdict {
+    match verdict {
+        Verdict::Violation(m, e) | Verdict::Warn(m, e) if e.iter().any(Evidence::is_load) => {
+            let load = e
+                .iter()
+                .find(|x| x.is_load())
+                .map_or("", |x| x.text.as_str());
+            Verdict::Skip(format!("not judged: {load}. Otherwise: {m}"))
+        }
+        other => other,
+    }
+}
+
 /// Judges every applicable check of the catalog for one revision.
 pub fn judge_all(catalog: &[Check], ctx: &Ctx<'_>) -> Vec<CheckResult> {
     let revision = ctx.revision.unwrap_or(ctx.record.requested);
@@ -611,7 +647,7 @@ pub fn judge_all(catalog: &[Check], ctx: &Ctx<'_>) -> Vec<CheckResult> {
                 ))
             };
             let level = check.level_in(revision);
-            let (status, message, evidence) = match verdict {
+            let (status, message, evidence) = match too_loaded(verdict) {
                 Verdict::Pass(m) => (Status::Pass, m, Vec::new()),
                 Verdict::Violation(m, e) => (level.violation_status(), m, e),
                 Verdict::Warn(m, e) => (Status::Warn, m, e),

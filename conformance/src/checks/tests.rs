@@ -848,5 +848,38 @@ fn lc_ping_leaves_pings_cut_for_flooding_to_the_traffic_bound() {
     assert_eq!(lc_ping(&record), Status::Fail);
 }
 
+/// A ping whose wait the machine kept the harness from judging (`Silence::Starved`) is
+/// not held against the server: `lc-ping` and `rpc-response-required` skip and say why,
+/// naming the lag; the same silence as a plain timeout fails them.
+#[test]
+fn a_wait_too_loaded_to_judge_is_skipped_not_failed() {
+    let script = Script::conformant(Rev::R2025_11_25);
+    let result = |record: &RevisionRecord, check: CheckId| {
+        judged(script.rev, record)
+            .into_iter()
+            .find(|r| r.check == check.as_str())
+            .unwrap()
+    };
+    let mut record = script.record();
+    record.pings[0].reply = Reply::Silent(Silence::Starved {
+        waited: Duration::from_secs(1),
+        lag: Duration::from_millis(4_200),
+    });
+    for check in [CheckId::LcPing, CheckId::RpcResponseRequired] {
+        let r = result(&record, check);
+        assert_eq!(r.status, Status::Skip, "{check:?}: {}", r.message);
+        assert!(r.message.starts_with("not judged: "), "{}", r.message);
+        assert!(
+            r.message.contains("kept from running for 4.2 s"),
+            "{}",
+            r.message
+        );
+    }
+    record.pings[0].reply = Reply::Silent(Silence::Timeout(Duration::from_secs(1)));
+    for check in [CheckId::LcPing, CheckId::RpcResponseRequired] {
+        assert_eq!(result(&record, check).status, Status::Fail, "{check:?}");
+    }
+}
+
 #[path = "modern_tests.rs"]
 mod modern_tests;

@@ -27,6 +27,11 @@ pub enum Direction {
     Stderr,
     /// Something the harness observed (exit, closed stdout, timeout).
     Harness,
+    /// The harness's own scheduling: a wait it could not judge because the machine kept
+    /// it from running ([`Silence::Starved`](crate::protocol::Silence::Starved)). Only
+    /// the harness writes these, so a finding that cites one rests on the load, never on
+    /// text a server chose.
+    Load,
 }
 
 /// What is wrong with a stdout line at the framing level (`RPC-STDIO-FRAMING`).

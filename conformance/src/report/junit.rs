@@ -28,7 +28,7 @@ pub(super) fn evidence_line(e: &Evidence) -> String {
         Direction::Sent => "->",
         Direction::Received => "<-",
         Direction::Stderr => "stderr:",
-        Direction::Harness => "**",
+        Direction::Harness | Direction::Load => "**",
     };
     format!(
         "{tag} {}",

@@ -510,7 +510,7 @@ fn tag(direction: Direction) -> &'static str {
         Direction::Sent => "->",
         Direction::Received => "<-",
         Direction::Stderr => "stderr:",
-        Direction::Harness => "**",
+        Direction::Harness | Direction::Load => "**",
     }
 }
 

@@ -124,7 +124,7 @@ impl Seen {
             })
             .cloned()
             .or(exited_after.filter(|s| matches!(s, Silence::Exited(_))));
-        let stalled = silences.iter().any(|s| matches!(s, Silence::Timeout(_)));
+        let stalled = silences.iter().any(|s| s.timed_out());
         Seen {
             transcript,
             exchanges,

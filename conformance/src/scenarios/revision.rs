@@ -379,7 +379,7 @@ async fn generate(
         .flat_map(|t| &t.calls)
         .filter(|c| {
             let silence = c.exchange.as_ref().and_then(Exchange::silence);
-            matches!(silence, Some(crate::protocol::Silence::Timeout(_)))
+            silence.is_some_and(crate::protocol::Silence::timed_out)
         })
         .map(|c| c.name.clone())
         .collect();

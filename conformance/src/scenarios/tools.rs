@@ -344,7 +344,7 @@ impl Talk<'_> {
                 let exchange = call_tool(self.session, params).await;
                 // A tool that outlasted the timeout costs its latency once: its
                 // invalid-argument probes would each wait it out again.
-                let slow = matches!(exchange.silence(), Some(Silence::Timeout(_)));
+                let slow = exchange.silence().is_some_and(Silence::timed_out);
                 call.exchange = Some(exchange);
                 if !slow {
                     self.invalid_argument_probes(shared, &name, &args).await;

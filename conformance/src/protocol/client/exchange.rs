@@ -19,6 +19,15 @@ use crate::transport::ExitInfo;
 pub enum Silence {
     /// Nothing within the timeout.
     Timeout(Duration),
+    /// Nothing within the timeout, but the harness itself was kept from running for more
+    /// of it than a wait is stretched by ([`STRETCH_CAP`](super::lag::STRETCH_CAP) times
+    /// the wait): the machine was too loaded to judge whether the server was slow.
+    Starved {
+        /// The wait, before it was stretched.
+        waited: Duration,
+        /// How long the harness was kept from running meanwhile.
+        lag: Duration,
+    },
     /// The server process exited.
     Exited(ExitInfo),
     /// stdout closed, the process still running.
@@ -56,13 +65,30 @@ impl Silence {
     /// Whether the server may be dead or stuck (so its last stderr lines are evidence),
     /// as opposed to alive and merely passing over one request.
     pub fn suggests_trouble(&self) -> bool {
-        !matches!(self, Silence::Overtaken | Silence::Unreadable { .. })
+        !matches!(
+            self,
+            Silence::Overtaken | Silence::Unreadable { .. } | Silence::Starved { .. }
+        )
+    }
+
+    /// Whether the wait ran out with the server alive and nothing read: a slow answer, a
+    /// stall, or a machine too loaded to tell.
+    pub fn timed_out(&self) -> bool {
+        matches!(self, Silence::Timeout(_) | Silence::Starved { .. })
     }
 
     /// One line for reports.
     pub fn describe(&self) -> String {
         match self {
             Silence::Timeout(d) => format!("no response within {:.1} s", d.as_secs_f64()),
+            Silence::Starved { waited, lag } => format!(
+                "no response within {:.1} s, but the machine was too loaded to judge: the \
+                 harness itself was kept from running for {:.1} s meanwhile (a wait is \
+                 stretched by at most {} times its length)",
+                waited.as_secs_f64(),
+                lag.as_secs_f64(),
+                super::lag::STRETCH_CAP
+            ),
             Silence::Exited(exit) => format!("the server exited ({})", exit.describe()),
             Silence::StdoutClosed => "the server closed its stdout".into(),
             Silence::WriteFailed => "the server did not read its stdin".into(),

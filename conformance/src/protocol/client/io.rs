@@ -55,6 +55,8 @@ struct Stretch {
     deadline: TokioInstant,
     lost: Duration,
     granted: Duration,
+    /// The lag seen since the wait began, when the deadline last passed.
+    lag: Duration,
 }
 
 impl Stretch {
@@ -64,6 +66,21 @@ impl Stretch {
             deadline,
             lost: super::lag::lost(),
             granted: Duration::ZERO,
+            lag: Duration::ZERO,
+        }
+    }
+
+    /// Why the wait ended without a later deadline: a timeout of `timeout`, or, when the
+    /// lag passed what a wait is stretched by, a machine too loaded to judge.
+    fn silence(&self, timeout: Duration) -> Silence {
+        let window = self.deadline.saturating_duration_since(self.began);
+        if self.lag > window * super::lag::STRETCH_CAP {
+            Silence::Starved {
+                waited: window,
+                lag: self.lag,
+            }
+        } else {
+            Silence::Timeout(timeout)
         }
     }
 
@@ -77,6 +94,7 @@ impl Stretch {
             tokio::time::sleep(super::lag::TICK * 2).await;
         }
         let lag = super::lag::lost().saturating_sub(self.lost);
+        self.lag = lag;
         let window = self.deadline.saturating_duration_since(self.began);
         let allowed = super::lag::stretch(window, lag);
         if allowed <= self.granted || self.deadline + allowed <= TokioInstant::now() {
@@ -159,6 +177,17 @@ impl Session {
         self.transcript.push(Direction::Harness, text, None);
     }
 
+    /// The note that `method` got no response, and why: a wait the machine kept the
+    /// harness from judging is noted as load ([`Direction::Load`]), not as the server's.
+    pub(super) fn note_silence(&mut self, method: &str, silence: &Silence) {
+        let direction = match silence {
+            Silence::Starved { .. } => Direction::Load,
+            _ => Direction::Harness,
+        };
+        let text = format!("{method}: {}", silence.describe());
+        self.transcript.push(direction, &text, None);
+    }
+
     pub(super) async fn exchange(
         &mut self,
         method: &str,
@@ -232,6 +261,11 @@ impl Session {
                     self.timed_out_at = None;
                     self.drain_to_fence(&target, deadline).await;
                     reply
+                }
+                Err(silence @ Silence::Starved { .. }) => {
+                    // Says nothing of the server: not counted towards a stall.
+                    self.note_silence(method, &silence);
+                    silent(silence)
                 }
                 Err(Silence::Timeout(_)) => {
                     let silence = Silence::Timeout(wait);
@@ -358,7 +392,7 @@ impl Session {
                         deadline = later;
                         continue;
                     }
-                    None => return Err(Silence::Timeout(self.config.timeout)),
+                    None => return Err(stretch.silence(self.config.timeout)),
                 },
                 Some(None) | Some(Some(TransportEvent::StdoutClosed)) => {
                     self.on_stdout_closed().await;

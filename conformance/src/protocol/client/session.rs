@@ -440,8 +440,7 @@ impl Session {
                 match self.pump(deadline, &target).await {
                     Ok(reply) => reply,
                     Err(silence) => {
-                        let method = self.liveness_method();
-                        self.note(&format!("{method}: {}", silence.describe()));
+                        self.note_silence(self.liveness_method(), &silence);
                         Reply::Silent(silence)
                     }
                 }

@@ -326,6 +326,8 @@ impl<'a> Env<'a> {
                 FailureKind::Crash,
                 format!("the server exited ({})", exit.describe()),
             ),
+            // The machine kept the harness from judging: no verdict on the server.
+            Silence::Starved { .. } => Outcome::Slow(None),
             Silence::Timeout(_) => {
                 let ping = session.liveness().await;
                 match ping.unanswered() {
@@ -351,6 +353,7 @@ impl<'a> Env<'a> {
                         FailureKind::Crash,
                         format!("the server exited ({})", exit.describe()),
                     ),
+                    Some(Silence::Starved { .. }) => Outcome::Slow(None),
                     Some(_) => Outcome::Failed(
                         FailureKind::Stall,
                         format!(
