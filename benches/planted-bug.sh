@@ -70,7 +70,9 @@ summarise() {
     cases=$(grep -oE '[0-9]+ case\(s\)' "$log" | grep -oE '^[0-9]+' || echo 0)
     rate=$(echo "$cases / $secs" | bc)
   else
-    grep -q 'planted bug\|deadly signal' "$log" && found=yes
+    # Only the planted panic counts: another finding also ends a run (a deadly signal),
+    # and is reported as what stopped it.
+    grep -q 'planted bug' "$log" && found=yes
     rate=$(grep -oE 'exec/s: [0-9]+' "$log" | tail -1 | grep -oE '[0-9]+' || echo '?')
   fi
   echo "$found $rate"
@@ -89,8 +91,14 @@ for mode in "${modes[@]}"; do
       times+=("$secs")
       printf '%s seed %s: found in %.1f s, %s exec/s\n' "$mode" "$seed" "$secs" "$rate"
     else
-      printf '%s seed %s: not found in %s s (%s), %s exec/s\n' "$mode" "$seed" "$budget" \
-        "$(stage "$log")" "$rate"
+      other=$(grep -m1 -oE '^FAIL [a-z-]+' "$log" | cut -c6- || true)
+      if [ -n "$other" ]; then
+        printf '%s seed %s: not found: stopped after %.1f s by another finding, %s (%s), %s exec/s\n' \
+          "$mode" "$seed" "$secs" "$other" "$(stage "$log")" "$rate"
+      else
+        printf '%s seed %s: not found in %s s (%s), %s exec/s\n' "$mode" "$seed" "$budget" \
+          "$(stage "$log")" "$rate"
+      fi
     fi
   done
   # The median of all runs, a run that did not find counting as longer than the budget.

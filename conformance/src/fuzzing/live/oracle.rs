@@ -73,7 +73,7 @@ impl State {
                 .filter(|s| !matches!(s, Silence::Unreadable { .. }))
             {
                 let silence = silence.clone();
-                return self.silent(session, x, &silence).await;
+                return self.silent(session, case, x, &silence).await;
             }
         }
         for x in exchanges.iter().flatten() {
@@ -94,7 +94,13 @@ impl State {
     }
 
     /// A request got no response in time.
-    async fn silent(&mut self, session: &mut Session, x: &Exchange, silence: &Silence) -> Judged {
+    async fn silent(
+        &mut self,
+        session: &mut Session,
+        case: &Case,
+        x: &Exchange,
+        silence: &Silence,
+    ) -> Judged {
         // A call that leaves `arguments` out and kills or stalls the server breaks the
         // rule that they are optional; any other request, that the server survives.
         let omitted = self.omits_arguments(x);
@@ -114,6 +120,8 @@ impl State {
             Silence::Exited(exit) => {
                 return crash(format!("the server exited ({})", exit.describe()))
             }
+            // The machine kept the harness from judging: restart, blame nothing.
+            Silence::Starved { .. } => return Judged::Slow,
             Silence::Timeout(_) => {}
             other => return crash(other.describe()),
         }
@@ -123,6 +131,7 @@ impl State {
             Some(Silence::Exited(exit)) => {
                 return crash(format!("the server exited ({})", exit.describe()))
             }
+            Some(Silence::Starved { .. }) => return Judged::Slow,
             Some(_) => {
                 return died(
                     FailureKind::Stall,
@@ -160,6 +169,9 @@ impl State {
             .any(|e| e.answers == Some(x.request_seq));
         if late {
             return Judged::Slow;
+        }
+        if let Some(b) = self.answered_without_id(session.transcript(), case, x) {
+            return Judged::Failed(b.kind, b.check, format!("{}: {}", what(x), b.message));
         }
         Judged::Failed(
             FailureKind::Stall,
@@ -254,6 +266,27 @@ impl State {
             }
         }
         Judged::Ok
+    }
+
+    /// A request that got no response with its id, where an error without an id came
+    /// after it and no frame of this case or an earlier one was unreadable (so the error
+    /// can answer nothing else): the server answered, without the id it could read. That
+    /// is `RPC-ERROR-ID` (rmcp 3.11 answers a request with non-object `_meta` so), not a
+    /// stall, and passing over rpc-error-id passes over it.
+    fn answered_without_id(
+        &self,
+        transcript: &Transcript,
+        case: &Case,
+        x: &Exchange,
+    ) -> Option<Breach> {
+        if case.has_raw() || self.earlier.raw() {
+            return None;
+        }
+        transcript
+            .received()
+            .filter(|e| e.seq > x.request_seq && e.unsolicited)
+            .filter_map(|e| e.json.as_deref())
+            .find_map(|message| rules::error_id(&x.request["id"], message))
     }
 
     /// The envelope and payload of one response.
