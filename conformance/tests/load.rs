@@ -34,6 +34,20 @@ fn stop_me_for(secs: u32) -> std::process::Child {
         .expect("sh starts")
 }
 
+/// A session of the Python `script` with a 1 s timeout, its first ping answered: the
+/// first request also waits for the start, so the one measured comes after it.
+async fn started_with_one_second_timeout(script: &str) -> Session {
+    let command = ServerCommand::new("python3", ["-c".to_string(), script.to_string()]);
+    let config = SessionConfig {
+        timeout: Duration::from_secs(1),
+        ..SessionConfig::default()
+    };
+    let mut session = Session::start(&command, config).expect("python3 starts");
+    let first = session.request("ping", None).await;
+    assert!(first.result().is_some(), "{:?}", first.silence());
+    session
+}
+
 /// Answers every request with an empty result: the first at once, each later one 2.4 s
 /// after reading it.
 const SLOW_ECHO: &str = r#"
@@ -50,15 +64,7 @@ for line in sys.stdin:
 #[tokio::test]
 async fn an_answer_that_came_while_the_harness_was_stopped_is_taken() {
     let _alone = ONE_AT_A_TIME.lock().await;
-    let command = ServerCommand::new("python3", ["-c".to_string(), SLOW_ECHO.to_string()]);
-    let config = SessionConfig {
-        timeout: Duration::from_secs(1),
-        ..SessionConfig::default()
-    };
-    let mut session = Session::start(&command, config).expect("python3 starts");
-    // The first request also waits for the start; the one measured comes after it.
-    let first = session.request("ping", None).await;
-    assert!(first.result().is_some(), "{:?}", first.silence());
+    let mut session = started_with_one_second_timeout(SLOW_ECHO).await;
 
     let mut stopper = stop_me_for(2);
     let (ping, usage) = measured(session.request("ping", None)).await;
@@ -130,15 +136,7 @@ for line in sys.stdin:
 #[tokio::test]
 async fn a_wait_the_harness_was_stopped_through_is_not_judged() {
     let _alone = ONE_AT_A_TIME.lock().await;
-    let command = ServerCommand::new("python3", ["-c".to_string(), ANSWERS_ONCE.to_string()]);
-    let config = SessionConfig {
-        timeout: Duration::from_secs(1),
-        ..SessionConfig::default()
-    };
-    let mut session = Session::start(&command, config).expect("python3 starts");
-    let first = session.request("ping", None).await;
-    assert!(first.result().is_some(), "{:?}", first.silence());
-
+    let mut session = started_with_one_second_timeout(ANSWERS_ONCE).await;
     let mut stopper = stop_me_for(5);
     let ping = session.request("ping", None).await;
     stopper.wait().expect("the stopper ends");
