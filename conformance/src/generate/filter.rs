@@ -16,7 +16,7 @@ use serde_json::Value;
 use super::types::Unsupported;
 
 /// Samples drawn to decide whether a filter keeps enough values.
-const PROBES: u32 = 64;
+pub(super) const PROBES: u32 = 64;
 
 /// `base` filtered by `keep`, or `Unsupported` when a deterministic probe finds that `keep`
 /// rejects most values (the filter would spin and the caller should skip instead).
@@ -34,10 +34,31 @@ pub(super) fn guard_map<T: fmt::Debug + Clone + 'static>(
     what: &str,
     keep: impl Fn(T) -> Option<Value> + 'static,
 ) -> Result<BoxedStrategy<Value>, Unsupported> {
+    guard_probed(base, what, keep, PROBES)
+}
+
+/// [`guard`] probed with `probes` draws (a multiple of 8): fewer than [`PROBES`] for a
+/// check that a guarded strategy already meets almost always, where the probe only has
+/// to catch one that never does.
+pub(super) fn guard_few(
+    base: BoxedStrategy<Value>,
+    what: &str,
+    keep: impl Fn(&Value) -> bool + 'static,
+    probes: u32,
+) -> Result<BoxedStrategy<Value>, Unsupported> {
+    guard_probed(base, what, move |v| keep(&v).then_some(v), probes)
+}
+
+fn guard_probed<T: fmt::Debug + Clone + 'static>(
+    base: BoxedStrategy<T>,
+    what: &str,
+    keep: impl Fn(T) -> Option<Value> + 'static,
+    probes: u32,
+) -> Result<BoxedStrategy<Value>, Unsupported> {
     let keep = Arc::new(keep);
     let mut runner = probe_runner();
     let mut kept = 0;
-    for _ in 0..PROBES {
+    for _ in 0..probes {
         let tree = base
             .new_tree(&mut runner)
             .map_err(|e| Unsupported::new(format!("{what}: {e}")))?;
@@ -45,9 +66,9 @@ pub(super) fn guard_map<T: fmt::Debug + Clone + 'static>(
             kept += 1;
         }
     }
-    if kept * 8 < PROBES {
+    if kept * 8 < probes {
         return Err(Unsupported::new(format!(
-            "{what} (only {kept} of {PROBES} generated values qualify)"
+            "{what} (only {kept} of {probes} generated values qualify)"
         )));
     }
     Ok(base
@@ -55,7 +76,7 @@ pub(super) fn guard_map<T: fmt::Debug + Clone + 'static>(
         .boxed())
 }
 
-fn probe_runner() -> TestRunner {
+pub(super) fn probe_runner() -> TestRunner {
     TestRunner::new_with_rng(
         Config::default(),
         TestRng::from_seed(RngAlgorithm::ChaCha, &[0x5c; 32]),

@@ -7,13 +7,18 @@
 //! one added), and keeping what the judge finds surely invalid for the original and surely
 //! valid for the patched schema. Nested rules are broken inside a property or the first
 //! array item of an otherwise valid parent.
+//!
+//! Rules are listed first and built only when kept: building one probes dozens of whole
+//! instances, so a schema with thousands of rules and instances of thousands of values is
+//! sampled evenly to what the caller's budget of drawn values pays for
+//! ([`INVALID_PLAN_VALUES`]), deterministically.
 
 use std::sync::Arc;
 
 use proptest::prelude::*;
 use serde_json::{json, Map, Value};
 
-use super::filter::{guard, guard_map};
+use super::filter::{guard, guard_few, guard_map};
 use super::flat::Flat;
 use super::judge::{pointer_to_object, Held, SchemaDoc};
 use super::pointer::{escape_pointer, show};
@@ -35,16 +40,56 @@ pub fn invalid_in(
     root: &Value,
     dialect: Dialect,
 ) -> Result<Vec<InvalidVariant>, Unsupported> {
-    invalid_at(schema, root, Arc::new(root.clone()), dialect)
+    invalid_at(schema, root, Arc::new(root.clone()), dialect, usize::MAX).map(|i| i.variants)
 }
 
-/// [`invalid_in`] for the root schema of a document the caller shares (not copied).
+/// [`invalid_in`] for the root schema of a document the caller shares (not copied),
+/// building at most as many variants as `budget` generated values pay for
+/// ([`INVALID_PLAN_VALUES`]), and saying what it left out.
 pub fn invalid_doc(
     doc: Arc<dyn SchemaDoc>,
     dialect: Dialect,
-) -> Result<Vec<InvalidVariant>, Unsupported> {
+    budget: usize,
+) -> Result<Invalids, Unsupported> {
     let root = doc.schema();
-    invalid_at(root, root, Arc::clone(&doc), dialect)
+    invalid_at(root, root, Arc::clone(&doc), dialect, budget)
+}
+
+/// Generated values (JSON values in drawn instances) that building the invalid variants
+/// of a revision's tools may draw, shared by the tools. Each variant is probed with
+/// [`PROBES_PER_VARIANT`] whole instances before it is kept, so a tool whose instances
+/// hold thousands of values and whose rules number in the thousands (5,000 bounded
+/// properties: 20,000 rules) would draw billions (it ran for over 10 minutes); past its
+/// share of this budget a tool's rules are sampled evenly instead. About 15 s of drawing
+/// at most; a tool of a few dozen properties needs a few thousand values and keeps every
+/// rule.
+pub const INVALID_PLAN_VALUES: usize = 2_000_000;
+
+/// Draws that probe the whole-instance check of a variant already guarded where its rule
+/// is broken (it fails there almost never; the probe is to catch one that always does).
+const WHOLE_PROBES: u32 = 8;
+
+/// Whole instances drawn to probe one variant: the filter where its rule is broken (a
+/// nested rule's filter draws its parent, the whole instance for a property of the top
+/// level) and the whole-instance check.
+pub const PROBES_PER_VARIANT: usize = (super::filter::PROBES + WHOLE_PROBES) as usize;
+
+/// Instances drawn to estimate how many values an instance holds.
+const SIZE_DRAWS: u32 = 8;
+
+/// A schema's invalid variants, and the rules left out when there were too many to build.
+#[derive(Clone, Debug)]
+pub struct Invalids {
+    /// The variants built, in the order of their rules.
+    pub variants: Vec<InvalidVariant>,
+    /// Rules the schema has that could be broken.
+    pub rules: usize,
+    /// Rules whose variants were built (all of them unless the budget sampled them, none
+    /// when it did not pay for one); a rule that turns out not to be breakable alone drops
+    /// out while built.
+    pub tried: usize,
+    /// The most JSON values an instance held, of a few drawn (what a probe costs).
+    pub values: usize,
 }
 
 fn invalid_at(
@@ -52,34 +97,97 @@ fn invalid_at(
     root: &Value,
     doc: Arc<dyn SchemaDoc>,
     dialect: Dialect,
-) -> Result<Vec<InvalidVariant>, Unsupported> {
+    budget: usize,
+) -> Result<Invalids, Unsupported> {
     super::budget::within_budget(schema, root, dialect)?;
     let cx = Cx::new(root, doc, dialect);
     // Nothing can be broken alone where nothing valid can be built.
-    let _valid = cx.build(&[schema], 0)?;
-    let mut out = Vec::new();
+    let valid = cx.build(&[schema], 0)?;
+    let values = instance_values(&valid);
+    let pending = cx.variants(&[schema], "", 0);
+    let rules = pending.len();
+    let tried = rules.min(budget / (PROBES_PER_VARIANT * values));
     // Held once for every variant (by its place in the document when it is the root).
     let whole = Arc::new(cx.hold(schema));
-    for raw in cx.variants(&[schema], "", 0) {
+    let mut variants = Vec::new();
+    for p in sampled(pending, tried) {
         let judge = cx.judge.clone();
         let whole = whole.clone();
         let broken = move |v: &Value| judge.check_held(v, &whole) == Some(false);
-        if let Ok(strategy) = guard(raw.strategy, "the instance is not invalid", broken) {
-            out.push(InvalidVariant {
-                rule: raw.rule,
-                pointer: raw.pointer,
+        let built = (p.build)()
+            .and_then(|raw| guard_few(raw, "the instance is not invalid", broken, WHOLE_PROBES));
+        if let Ok(strategy) = built {
+            variants.push(InvalidVariant {
+                rule: p.rule,
+                pointer: p.pointer,
                 strategy,
             });
         }
     }
-    Ok(out)
+    Ok(Invalids {
+        variants,
+        rules,
+        tried,
+        values,
+    })
+}
+
+/// The most JSON values (at least 1) in a few instances drawn from `valid` with the
+/// filters' fixed seed.
+fn instance_values(valid: &BoxedStrategy<Value>) -> usize {
+    let mut runner = super::filter::probe_runner();
+    (0..SIZE_DRAWS)
+        .filter_map(|_| valid.new_tree(&mut runner).ok())
+        .map(|tree| count_values(&tree.current()))
+        .max()
+        .unwrap_or(1)
+        .max(1)
+}
+
+/// JSON values in `v`, itself included.
+fn count_values(v: &Value) -> usize {
+    1 + match v {
+        Value::Array(a) => a.iter().map(count_values).sum(),
+        Value::Object(o) => o.values().map(count_values).sum(),
+        _ => 0,
+    }
+}
+
+/// `keep` of `pending`, spread evenly over them in order (all when they are no more): a
+/// fixed choice, so the plan stays deterministic.
+fn sampled(pending: Vec<Pending<'_>>, keep: usize) -> impl Iterator<Item = Pending<'_>> {
+    let len = pending.len();
+    let keep = keep.min(len);
+    let mut next = 0;
+    pending.into_iter().enumerate().filter_map(move |(i, p)| {
+        // The kept indexes are ⌊k * len / keep⌋ for k in 0..keep (strictly increasing).
+        (next < keep && i == next * len / keep).then(|| {
+            next += 1;
+            p
+        })
+    })
 }
 
 /// Deepest field an invalid variant is placed in.
 const INVALID_DEPTH: usize = 4;
 
-/// The schema node whose rules are being broken, and the variants found for it so far.
-struct Node<'f, 'a> {
+/// A node's conjunction, as its flattened parts.
+type Parts<'a> = Vec<&'a Map<String, Value>>;
+
+/// Builds a rule's strategy (without the whole-instance check) when asked.
+type Build<'c> = Box<dyn FnOnce() -> Result<BoxedStrategy<Value>, Unsupported> + 'c>;
+
+/// A rule that can be broken, named, with its strategy not built yet: building probes
+/// whole instances, which is what the planning budget bounds, so rules are listed first
+/// and only those kept are built.
+struct Pending<'c> {
+    rule: String,
+    pointer: String,
+    build: Build<'c>,
+}
+
+/// The schema node whose rules are being broken, and the rules found for it so far.
+struct Node<'f, 'a, 'c> {
     /// The node's conjunction, flattened.
     flat: &'f Flat<'a>,
     /// Where the node is in the instance (a JSON pointer).
@@ -89,29 +197,39 @@ struct Node<'f, 'a> {
     held: Arc<Vec<Held>>,
     /// Valid instances of the node.
     valid: BoxedStrategy<Value>,
-    out: Vec<Raw>,
+    out: Vec<Pending<'c>>,
 }
 
-impl Node<'_, '_> {
+impl<'c> Node<'_, '_, 'c> {
     /// The rule's name: where it is broken, then what breaking it is.
     fn rule(&self, what: &str) -> String {
         format!("{}: {what}", show(self.pointer))
     }
 
-    /// Keeps a variant breaking `rule` at this node, when its strategy could be built.
-    fn add(&mut self, rule: String, strategy: Result<BoxedStrategy<Value>, Unsupported>) {
-        if let Ok(strategy) = strategy {
-            self.out.push(Raw {
-                rule,
-                pointer: self.pointer.to_owned(),
-                strategy,
-            });
-        }
+    /// Lists a rule broken at this node, its strategy built by `build` when asked.
+    fn add(
+        &mut self,
+        rule: String,
+        build: impl FnOnce() -> Result<BoxedStrategy<Value>, Unsupported> + 'c,
+    ) {
+        self.out.push(Pending {
+            rule,
+            pointer: self.pointer.to_owned(),
+            build: Box::new(build),
+        });
     }
 }
 
 impl<'a> Cx<'a> {
-    fn variants(&self, members: &[&'a Value], pointer: &str, depth: usize) -> Vec<Raw> {
+    fn variants<'c>(
+        &'c self,
+        members: &[&'a Value],
+        pointer: &str,
+        depth: usize,
+    ) -> Vec<Pending<'c>>
+    where
+        'a: 'c,
+    {
         if depth > INVALID_DEPTH {
             return Vec::new();
         }
@@ -145,7 +263,7 @@ impl<'a> Cx<'a> {
 
     /// A value of another type (not at the top: `arguments` is an object by the protocol),
     /// and a fraction where `type` asks for an integer.
-    fn wrong_type(&self, node: &mut Node<'_, 'a>, types: Option<Types>) {
+    fn wrong_type<'c>(&'c self, node: &mut Node<'_, 'a, 'c>, types: Option<Types>) {
         let (Some(t), false) = (types, node.pointer.is_empty()) else {
             return;
         };
@@ -165,82 +283,91 @@ impl<'a> Cx<'a> {
         }) {
             node.add(
                 node.rule(&format!("wrong type ({name} for {})", t.describe())),
-                Ok(Just(value).boxed()),
+                move || Ok(Just(value).boxed()),
             );
         }
         if t.0 == Types::INTEGER {
-            let patched = patch(
-                self.root,
-                &node.flat.parts,
-                &["type"],
-                Some(json!({"type": "number"})),
-            );
-            let strategy = self.breaking(&patched, node.depth, &node.held, |v| !is_integer(v));
-            node.add(node.rule("not an integer"), strategy);
+            let (parts, depth, held) = node.parts();
+            node.add(node.rule("not an integer"), move || {
+                let patched = patch(
+                    self.root,
+                    &parts,
+                    &["type"],
+                    Some(json!({"type": "number"})),
+                );
+                self.breaking(&patched, depth, &held, |v| !is_integer(v))
+            });
         }
     }
 
     /// Out of range: each bound replaced by its opposite.
-    fn out_of_range(&self, node: &mut Node<'_, 'a>) {
+    fn out_of_range<'c>(&'c self, node: &mut Node<'_, 'a, 'c>) {
         for (word, pick, what, opposite) in BOUNDS {
             let Some(bound) = node.flat.numbers(word).ok().and_then(pick) else {
                 continue;
             };
-            let patched = patch(self.root, &node.flat.parts, &[word], Some(opposite(bound)));
-            let strategy = self.breaking(&patched, node.depth, &node.held, |_| true);
+            let (parts, depth, held) = node.parts();
             node.add(
                 node.rule(&format!("{what} {}", number_text(bound))),
-                strategy,
+                move || {
+                    let patched = patch(self.root, &parts, &[word], Some(opposite(bound)));
+                    self.breaking(&patched, depth, &held, |_| true)
+                },
             );
         }
     }
 
     /// A string the `pattern` does not match: the pattern dropped.
-    fn unmatched_pattern(&self, node: &mut Node<'_, 'a>) {
+    fn unmatched_pattern<'c>(&'c self, node: &mut Node<'_, 'a, 'c>) {
         if let Some(p) = node.flat.words("pattern").find_map(Value::as_str) {
-            let patched = patch(self.root, &node.flat.parts, &["pattern"], None);
-            let strategy = self.breaking(&patched, node.depth, &node.held, |_| true);
+            let (parts, depth, held) = node.parts();
             node.add(
                 node.rule(&format!("does not match pattern {p:?}")),
-                strategy,
+                move || {
+                    let patched = patch(self.root, &parts, &["pattern"], None);
+                    self.breaking(&patched, depth, &held, |_| true)
+                },
             );
         }
     }
 
     /// A value outside `enum` / other than `const`, but of a listed type where `type` does
     /// not already say.
-    fn outside_list(&self, node: &mut Node<'_, 'a>, types: Option<Types>) {
+    fn outside_list<'c>(&'c self, node: &mut Node<'_, 'a, 'c>, types: Option<Types>) {
         let flat = node.flat;
         if !flat.has_any(&["enum", "const"]) {
             return;
         }
-        let listed: Vec<&Value> = flat
-            .words("enum")
-            .filter_map(Value::as_array)
-            .flatten()
-            .chain(flat.words("const"))
-            .collect();
-        let same_type = (types.is_none() && !listed.is_empty()).then(|| {
-            let bits = listed.iter().fold(0, |b, v| b | Types::of(v));
-            let bits = if bits & Types::FRACTION != 0 {
-                bits | Types::INTEGER
-            } else {
-                bits
-            };
-            json!({"type": Types(bits).names()})
-        });
-        let patched = patch(self.root, &flat.parts, &["enum", "const"], same_type);
         let what = if flat.has_any(&["enum"]) {
             "value outside enum"
         } else {
             "value other than const"
         };
-        let strategy = self.breaking(&patched, node.depth, &node.held, |_| true);
-        node.add(node.rule(what), strategy);
+        let (parts, depth, held) = node.parts();
+        node.add(node.rule(what), move || {
+            let listed: Vec<&Value> = parts
+                .iter()
+                .filter_map(|p| p.get("enum"))
+                .filter_map(Value::as_array)
+                .flatten()
+                .chain(parts.iter().filter_map(|p| p.get("const")))
+                .collect();
+            let same_type = (types.is_none() && !listed.is_empty()).then(|| {
+                let bits = listed.iter().fold(0, |b, v| b | Types::of(v));
+                let bits = if bits & Types::FRACTION != 0 {
+                    bits | Types::INTEGER
+                } else {
+                    bits
+                };
+                json!({"type": Types(bits).names()})
+            });
+            let patched = patch(self.root, &parts, &["enum", "const"], same_type);
+            self.breaking(&patched, depth, &held, |_| true)
+        });
     }
 
     /// Objects: each required property left out of a valid instance.
-    fn missing_required(&self, node: &mut Node<'_, 'a>) {
+    fn missing_required<'c>(&'c self, node: &mut Node<'_, 'a, 'c>) {
         let mut required: Vec<String> = Vec::new();
         for r in node.flat.words("required").filter_map(Value::as_array) {
             for name in r.iter().filter_map(Value::as_str) {
@@ -249,33 +376,33 @@ impl<'a> Cx<'a> {
                 }
             }
         }
-        for name in &required {
-            let patched = patch_each(self.root, &node.flat.parts, |m| {
-                if let Some(Value::Array(r)) = m.get_mut("required") {
-                    r.retain(|n| n != name.as_str());
-                }
-            });
-            let gone = name.clone();
-            let base = node
-                .valid
-                .clone()
-                .prop_map(move |mut v| {
-                    if let Some(o) = v.as_object_mut() {
-                        o.shift_remove(&gone);
-                    }
-                    v
-                })
-                .boxed();
-            let strategy = self.only_breaking(base, &node.held, patched);
+        for name in required {
+            let (parts, _, held) = node.parts();
+            let valid = node.valid.clone();
             node.add(
                 node.rule(&format!("missing required property {name:?}")),
-                strategy,
+                move || {
+                    let patched = patch_each(self.root, &parts, |m| {
+                        if let Some(Value::Array(r)) = m.get_mut("required") {
+                            r.retain(|n| n != name.as_str());
+                        }
+                    });
+                    let base = valid
+                        .prop_map(move |mut v| {
+                            if let Some(o) = v.as_object_mut() {
+                                o.shift_remove(&name);
+                            }
+                            v
+                        })
+                        .boxed();
+                    self.only_breaking(base, &held, patched)
+                },
             );
         }
     }
 
     /// Objects: an unknown property added where `additionalProperties` is false.
-    fn unknown_property(&self, node: &mut Node<'_, 'a>) {
+    fn unknown_property<'c>(&'c self, node: &mut Node<'_, 'a, 'c>) {
         let flat = node.flat;
         if !flat
             .words("additionalProperties")
@@ -287,63 +414,57 @@ impl<'a> Cx<'a> {
         while flat.words("properties").any(|p| p.get(&unknown).is_some()) {
             unknown.push('_');
         }
-        let patched = patch(self.root, &flat.parts, &["additionalProperties"], None);
-        let added = unknown.clone();
-        let base = node
-            .valid
-            .clone()
-            .prop_map(move |mut v| {
-                if let Some(o) = v.as_object_mut() {
-                    o.insert(added.clone(), json!("conformance"));
-                }
-                v
-            })
-            .boxed();
-        let strategy = self.only_breaking(base, &node.held, patched);
-        node.add(
-            node.rule(&format!(
-                "unknown property {unknown:?} (additionalProperties is false)"
-            )),
-            strategy,
-        );
+        let (parts, _, held) = node.parts();
+        let valid = node.valid.clone();
+        let rule = node.rule(&format!(
+            "unknown property {unknown:?} (additionalProperties is false)"
+        ));
+        node.add(rule, move || {
+            let patched = patch(self.root, &parts, &["additionalProperties"], None);
+            let base = valid
+                .prop_map(move |mut v| {
+                    if let Some(o) = v.as_object_mut() {
+                        o.insert(unknown.clone(), json!("conformance"));
+                    }
+                    v
+                })
+                .boxed();
+            self.only_breaking(base, &held, patched)
+        });
     }
 
     /// Nested: a rule broken inside a property, or inside the first array item, of an
     /// otherwise valid instance of the node.
-    fn nested(&self, node: &mut Node<'_, 'a>) {
+    fn nested<'c>(&'c self, node: &mut Node<'_, 'a, 'c>) {
         for (slot, schemas) in slots(node.flat) {
             let child_pointer = match &slot {
                 Slot::Property(name) => format!("{}/{}", node.pointer, escape_pointer(name)),
                 Slot::FirstItem => format!("{}/0", node.pointer),
             };
-            let child_variants = self.variants(&schemas, &child_pointer, node.depth + 1);
-            if child_variants.is_empty() {
-                continue;
-            }
-            let Ok(child_valid) = self.build(&schemas, node.depth + 1) else {
-                continue;
-            };
-            for child in child_variants {
-                let judge = self.judge.clone();
-                let held = node.held.clone();
-                let slot = slot.clone();
-                let base = (node.valid.clone(), child_valid.clone(), child.strategy).boxed();
-                let strategy = guard_map(
-                    base,
-                    "the parent cannot hold the broken value",
-                    move |(parent, good, bad)| {
-                        let with_good = slot.put(parent.clone(), good)?;
-                        (judge.all_held(&with_good, &held) == Some(true)).then_some(())?;
-                        slot.put(parent, bad)
-                    },
-                );
-                if let Ok(strategy) = strategy {
-                    node.out.push(Raw {
-                        rule: child.rule,
-                        pointer: child.pointer,
-                        strategy,
-                    });
-                }
+            let depth = node.depth + 1;
+            let schemas = Arc::new(schemas);
+            for child in self.variants(&schemas, &child_pointer, depth) {
+                let (_, _, held) = node.parts();
+                let (valid, slot, schemas) = (node.valid.clone(), slot.clone(), schemas.clone());
+                node.out.push(Pending {
+                    rule: child.rule,
+                    pointer: child.pointer,
+                    build: Box::new(move || {
+                        // Memoised: built once for the slot's rules.
+                        let child_valid = self.build(&schemas, depth)?;
+                        let base = (valid, child_valid, (child.build)()?).boxed();
+                        let judge = self.judge.clone();
+                        guard_map(
+                            base,
+                            "the parent cannot hold the broken value",
+                            move |(parent, good, bad)| {
+                                let with_good = slot.put(parent.clone(), good)?;
+                                (judge.all_held(&with_good, &held) == Some(true)).then_some(())?;
+                                slot.put(parent, bad)
+                            },
+                        )
+                    }),
+                });
             }
         }
     }
@@ -385,6 +506,13 @@ impl<'a> Cx<'a> {
     }
 }
 
+impl<'a> Node<'_, 'a, '_> {
+    /// What a rule's builder keeps of the node: its parts, depth and held schemas.
+    fn parts(&self) -> (Parts<'a>, usize, Arc<Vec<Held>>) {
+        (self.flat.parts.clone(), self.depth, self.held.clone())
+    }
+}
+
 /// Where a nested invalid value goes in its parent.
 #[derive(Clone, Debug)]
 enum Slot {
@@ -409,13 +537,6 @@ impl Slot {
         }
         Some(parent)
     }
-}
-
-/// An invalid variant before the whole-instance check.
-struct Raw {
-    rule: String,
-    pointer: String,
-    strategy: BoxedStrategy<Value>,
 }
 
 /// Keywords already expanded into a `Flat`'s parts.
@@ -601,6 +722,66 @@ fn number_text(x: f64) -> String {
 mod tests {
     use super::*;
     use crate::generate::pointer::{resolve, RefSyntax};
+
+    /// An object of `n` bounded integer properties, the first `required` of them required.
+    fn wide(n: usize, required: usize) -> Value {
+        let properties: Map<String, Value> = (0..n)
+            .map(|i| {
+                (
+                    format!("p{i:03}"),
+                    json!({"type": "integer", "minimum": 0, "maximum": 9}),
+                )
+            })
+            .collect();
+        let names: Vec<String> = (0..required).map(|i| format!("p{i:03}")).collect();
+        json!({"type": "object", "properties": properties, "required": names, "additionalProperties": false})
+    }
+
+    fn rules_of(budget: usize) -> (Invalids, Vec<String>) {
+        let doc: Arc<dyn SchemaDoc> = Arc::new(wide(60, 6));
+        let built = invalid_doc(doc, Dialect::Draft7, budget).unwrap();
+        let rules = built.variants.iter().map(|v| v.rule.clone()).collect();
+        (built, rules)
+    }
+
+    #[test]
+    fn a_budget_too_small_for_every_rule_samples_them_evenly_and_the_same_each_time() {
+        let (all, every) = rules_of(usize::MAX);
+        // 6 required, 1 unknown, and per property: wrong type, fraction, two bounds.
+        assert_eq!((all.rules, all.tried, every.len()), (247, 247, 247));
+        let per_variant = PROBES_PER_VARIANT * all.values;
+        let (some, sampled_rules) = rules_of(10 * per_variant);
+        assert_eq!((some.rules, some.tried), (247, 10));
+        assert_eq!(sampled_rules.len(), 10);
+        // Spread over the listing order: the first rule, then every 24th or 25th.
+        let at: Vec<usize> = (0..10).map(|k| k * 247 / 10).collect();
+        let expected: Vec<String> = at.iter().map(|i| every[*i].clone()).collect();
+        assert_eq!(sampled_rules, expected);
+        assert_eq!(rules_of(10 * per_variant).1, sampled_rules);
+        // Less than one variant's worth builds none, and says so.
+        let (none, _) = rules_of(per_variant - 1);
+        assert_eq!((none.rules, none.tried, none.variants.len()), (247, 0, 0));
+    }
+
+    #[test]
+    fn sampling_keeps_the_first_and_spreads_the_rest() {
+        let picked = |len: usize, keep: usize| -> Vec<usize> {
+            let pending: Vec<Pending<'_>> = (0..len)
+                .map(|i| Pending {
+                    rule: i.to_string(),
+                    pointer: String::new(),
+                    build: Box::new(|| Err(Unsupported::new("unused"))),
+                })
+                .collect();
+            sampled(pending, keep)
+                .map(|p| p.rule.parse().unwrap())
+                .collect()
+        };
+        assert_eq!(picked(10, 3), [0, 3, 6]);
+        assert_eq!(picked(4, 4), [0, 1, 2, 3]);
+        assert_eq!(picked(4, 9), [0, 1, 2, 3]);
+        assert_eq!(picked(5, 0), Vec::<usize>::new());
+    }
 
     #[test]
     fn a_patched_part_refers_to_its_nested_schemas_and_they_resolve_to_the_same() {

@@ -55,7 +55,9 @@ mod tests;
 
 pub use budget::{MAX_INSTANCE_BYTES, MAX_INSTANCE_NODES};
 pub(crate) use bytes::Choices;
-pub use invalid::{invalid, invalid_doc, invalid_in};
+pub use invalid::{
+    invalid, invalid_doc, invalid_in, Invalids, INVALID_PLAN_VALUES, PROBES_PER_VARIANT,
+};
 pub use judge::{surely_valid, SchemaDoc};
 pub use minimal::minimal_instance;
 pub use shape::{Compiled, Format, Shape};

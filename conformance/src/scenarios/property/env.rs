@@ -10,8 +10,9 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
+use super::validators::{Validators, Which};
 use crate::protocol::{Exchange, Revision, SchemaSet, Session, SessionConfig, Silence, Transcript};
-use crate::records::{compile_input_schema, ToolDef, ToolError, MAX_TOOL_ERRORS};
+use crate::records::{ToolDef, ToolError, MAX_TOOL_ERRORS};
 use crate::rules;
 use crate::rules::CheckId;
 use crate::rules::FailureKind;
@@ -122,6 +123,8 @@ pub(super) struct Env<'a> {
     pub(super) parked: Option<Parked>,
     /// Set by [`Env::silent`] for [`Env::evaluate`]: park this session, do not end it.
     park: Option<(Exchange, Instant)>,
+    /// The tools' schemas, compiled once.
+    pub(super) validators: Validators,
 }
 
 impl<'a> Env<'a> {
@@ -144,6 +147,7 @@ impl<'a> Env<'a> {
             await_late: true,
             parked: None,
             park: None,
+            validators: Validators::default(),
         }
     }
 
@@ -472,8 +476,8 @@ impl<'a> Env<'a> {
                                 ..b
                             })
                             .or_else(|| {
-                                let schema = tool.get("outputSchema")?;
-                                let validator = compile_input_schema(schema, self.revision).ok()?;
+                                let validator =
+                                    self.validators.get(tool, Which::Output, self.revision)?;
                                 // Only a conformance breach: a result without structuredContent
                                 // is judged by the scripted tc-outputschema-presence.
                                 rules::structured_output(&validator, result)

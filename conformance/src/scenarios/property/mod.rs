@@ -26,6 +26,7 @@ mod run;
 mod seeds;
 mod sequences;
 mod shrink;
+mod validators;
 
 pub use carry::{Carry, EndGuard};
 pub use plan::{PlanCache, TOOL_CASE_BUDGET};

@@ -71,9 +71,11 @@ pub struct PlanCache {
 struct Built {
     name: String,
     dialect: strategy::Dialect,
+    /// The share of [`strategy::INVALID_PLAN_VALUES`] the invalid variants were built with.
+    plan_values: usize,
     tool: ToolDef,
     valid: Result<BoxedStrategy<Value>, strategy::Unsupported>,
-    invalid: Result<Vec<strategy::InvalidVariant>, strategy::Unsupported>,
+    invalid: Result<strategy::Invalids, strategy::Unsupported>,
 }
 
 /// Most entries a cache keeps: every callable tool of two dialects, twice over (a server
@@ -81,20 +83,23 @@ struct Built {
 const MAX_CACHED: usize = 4 * crate::scenarios::tools::MAX_CALLED_TOOLS;
 
 impl PlanCache {
-    /// The strategies for `tool` in `dialect`, built by `build` unless an equal
-    /// inputSchema was built for already.
+    /// The strategies for `tool` in `dialect` with `plan_values`, built by `build` unless
+    /// an equal inputSchema was built for already so.
     fn get_or_build(
         &self,
         name: &str,
-        dialect: strategy::Dialect,
+        (dialect, plan_values): (strategy::Dialect, usize),
         tool: &ToolDef,
         build: impl FnOnce() -> Built,
     ) -> (
         Result<BoxedStrategy<Value>, strategy::Unsupported>,
-        Result<Vec<strategy::InvalidVariant>, strategy::Unsupported>,
+        Result<strategy::Invalids, strategy::Unsupported>,
     ) {
         let found = self.built.borrow().iter().find_map(|b| {
-            (b.name == name && b.dialect == dialect && b.tool["inputSchema"] == tool["inputSchema"])
+            (b.name == name
+                && b.dialect == dialect
+                && b.plan_values == plan_values
+                && b.tool["inputSchema"] == tool["inputSchema"])
                 .then(|| (b.valid.clone(), b.invalid.clone()))
         });
         if let Some(found) = found {
@@ -151,12 +156,14 @@ impl PropertyRun<'_> {
             ));
         }
         let share = u32::try_from(kept).map_or(1, |k| (budget / k.max(1)).max(1));
+        // Building invalid variants draws whole instances: the tools share that budget too.
+        let plan_values = strategy::INVALID_PLAN_VALUES / kept.max(1);
         let mut scaled = 0;
         for tool in callable.into_iter().take(kept) {
             // Building is bounded (the generators' size budget), but a listing may be long:
             // let the runtime run its other tasks (signals) between tools.
             tokio::task::yield_now().await;
-            let plan = self.tool_plan(tool, cases, record);
+            let plan = self.tool_plan(tool, cases, plan_values, record);
             let full = plan.valid.as_ref().map_or(0, |v| v.n)
                 + plan.invalid.iter().map(|i| i.n).sum::<u32>();
             if full > share {
@@ -227,7 +234,13 @@ impl PropertyRun<'_> {
     }
 
     /// A tool's valid and invalid argument properties at their default sizes.
-    fn tool_plan(&self, tool: ToolDef, cases: u32, record: &mut PropertyRecord) -> ToolPlan {
+    fn tool_plan(
+        &self,
+        tool: ToolDef,
+        cases: u32,
+        plan_values: usize,
+        record: &mut PropertyRecord,
+    ) -> ToolPlan {
         let name = tool.get("name").and_then(Value::as_str).unwrap_or_default();
         let schema = &tool["inputSchema"];
         // The dialect the server's validator uses: the tool's `$schema`, else the
@@ -244,13 +257,14 @@ impl PropertyRun<'_> {
             Built {
                 name: name.to_string(),
                 dialect,
+                plan_values,
                 tool: tool.clone(),
                 valid: strategy::valid_doc(Arc::clone(&doc), dialect),
-                invalid: strategy::invalid_doc(doc, dialect),
+                invalid: strategy::invalid_doc(doc, dialect, plan_values),
             }
         };
         let (valid, invalid) = match self.plans {
-            Some(cache) => cache.get_or_build(name, dialect, &tool, build),
+            Some(cache) => cache.get_or_build(name, (dialect, plan_values), &tool, build),
             None => {
                 let built = build();
                 (built.valid, built.invalid)
@@ -272,9 +286,19 @@ impl PropertyRun<'_> {
             )),
         }
         match invalid {
-            Ok(variants) => {
+            Ok(invalids) => {
+                if invalids.tried < invalids.rules {
+                    record.notes.push(format!(
+                        "tool {name:?}: invalid arguments for {} of its {} breakable rules, spread evenly over them: an instance holds about {} values and building a rule's cases draws {} instances, over its share ({plan_values}) of the {} generated values the tools' invalid arguments may draw per revision",
+                        invalids.tried,
+                        invalids.rules,
+                        invalids.values,
+                        strategy::PROBES_PER_VARIANT,
+                        strategy::INVALID_PLAN_VALUES
+                    ));
+                }
                 let per = (cases / 4).max(2);
-                for v in variants {
+                for v in invalids.variants {
                     plan.invalid.push(Item::new(
                         self.seed,
                         format!("invalid {name} {}", v.rule),

@@ -15,8 +15,8 @@ use super::carry::{Carried, Carry};
 use super::env::{probe_checks, probe_tool, Env, Outcome, Probe};
 use super::plan::{Item, PlanCache, TOOL_CASE_BUDGET};
 use super::shrink::Confirmed;
+use super::validators::Which;
 use crate::protocol::{Exchange, Revision, SchemaSet, Session, SessionConfig};
-use crate::records::compile_input_schema;
 use crate::records::{
     CaseFile, CaseMessage, InputIndependent, PropertyFailure, PropertyRecord, SlowCall,
 };
@@ -277,7 +277,7 @@ impl PropertyRun<'_> {
         };
         if let Probe::ValidCall { tool } = &turn.item.probe {
             // Never send "valid" arguments that are not: the generator may be wrong.
-            if !self.validates(tool, &drawn.value) {
+            if !self.validates(env, tool, &drawn.value) {
                 turn.record.notes.push(format!(
                     "{}: a generated instance did not validate; not sent",
                     turn.item.label
@@ -423,7 +423,7 @@ impl PropertyRun<'_> {
         slot::lend_while(|| Some(true), carry.wait_for(order, &item.label)).await;
         for case in carry.cases_for(&item.label) {
             if let Probe::ValidCall { tool } = &item.probe {
-                if !self.validates(tool, &case.input) {
+                if !self.validates(env, tool, &case.input) {
                     continue;
                 }
             }
@@ -473,11 +473,11 @@ impl PropertyRun<'_> {
         Some(Turn::new(item, record, walk).failure_found(failure, case.kind, fatal))
     }
 
-    pub(super) fn validates(&self, tool: &Value, value: &Value) -> bool {
-        let Some(schema) = tool.get("inputSchema") else {
-            return false;
-        };
-        compile_input_schema(schema, self.revision).is_ok_and(|v| v.is_valid(value))
+    /// Whether `value` is valid for `tool`'s inputSchema (compiled once per run).
+    pub(super) fn validates(&self, env: &Env<'_>, tool: &Value, value: &Value) -> bool {
+        env.validators
+            .get(tool, Which::Input, self.revision)
+            .is_some_and(|v| v.is_valid(value))
     }
 }
 

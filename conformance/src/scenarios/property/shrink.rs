@@ -14,14 +14,17 @@
 
 use std::time::Duration;
 
+use jsonschema::error::ValidationErrorKind;
+use jsonschema::Validator;
+
 use proptest::strategy::ValueTree;
 use serde_json::{json, Value};
 
 use super::env::{case_messages, probe_tool, Env, Outcome, Parked, Probe};
+use super::validators::Which;
 use super::PropertyRun;
 use crate::generate::{shrink, surely_valid};
 use crate::protocol::Transcript;
-use crate::records::compile_input_schema_with;
 use crate::records::{CaseFile, CaseMessage, PropertyFailure};
 use crate::rules::CheckId;
 use crate::rules::FailureKind;
@@ -124,7 +127,7 @@ impl PropertyRun<'_> {
             env.shrink_timeout = Some(env.step_wait(probe_tool(probe)));
         }
         let (best, mut steps) = match probe {
-            Probe::InvalidCall { tool, .. } if self.rules_broken(tool, &value).is_none() => {
+            Probe::InvalidCall { tool, .. } if self.rules_broken(env, tool, &value).is_none() => {
                 let best = (value, outcome);
                 Self::shrink_tree(env, probe, tree, best, max_steps, &same).await
             }
@@ -246,17 +249,23 @@ impl PropertyRun<'_> {
             _ => None,
         };
         let dialect = schema.map(|s| self.dialect_of(s));
+        // Compiled before the candidates (the shrink's oracle borrows `env`).
+        let tool = probe_tool_def(probe);
+        let plain = tool.and_then(|t| env.validators.get(t, Which::Input, self.revision));
+        let strict = tool.and_then(|t| env.validators.get(t, Which::InputFormats, self.revision));
         // Arguments that break one rule keep breaking that rule, and only it.
         let broken = match probe {
-            Probe::InvalidCall { tool, .. } => self.rules_broken(tool, &value),
+            Probe::InvalidCall { .. } => strict.as_deref().and_then(|v| broken_by(v, &value)),
             _ => None,
         };
         let valid = |candidate: &Value| match (probe, schema, dialect) {
-            (Probe::ValidCall { tool }, Some(schema), Some(dialect)) => {
-                self.validates(tool, candidate) && surely_valid(schema, dialect, candidate)
+            (Probe::ValidCall { .. }, Some(schema), Some(dialect)) => {
+                plain.as_deref().is_some_and(|v| v.is_valid(candidate))
+                    && surely_valid(schema, dialect, candidate)
             }
-            (Probe::InvalidCall { tool, .. }, ..) => {
-                broken.is_some() && self.rules_broken(tool, candidate) == broken
+            (Probe::InvalidCall { .. }, ..) => {
+                broken.is_some()
+                    && strict.as_deref().and_then(|v| broken_by(v, candidate)) == broken
             }
             _ => true,
         };
@@ -276,18 +285,17 @@ impl PropertyRun<'_> {
     }
 
     /// The rules of the tool's inputSchema `value` breaks (`format`s included: a server
-    /// may assert them): where in the value and which keyword of the schema, sorted;
-    /// `None` when it breaks none or the schema does not compile.
-    fn rules_broken(&self, tool: &Value, value: &Value) -> Option<Vec<(String, String)>> {
-        let schema = tool.get("inputSchema")?;
-        let validator = compile_input_schema_with(schema, self.revision, true).ok()?;
-        let mut broken: Vec<(String, String)> = validator
-            .iter_errors(value)
-            .map(|e| (e.instance_path().to_string(), e.schema_path().to_string()))
-            .collect();
-        broken.sort();
-        broken.dedup();
-        (!broken.is_empty()).then_some(broken)
+    /// may assert them), as [`broken_by`]; `None` too when the schema does not compile.
+    fn rules_broken(
+        &self,
+        env: &Env<'_>,
+        tool: &Value,
+        value: &Value,
+    ) -> Option<Vec<(String, String)>> {
+        let validator = env
+            .validators
+            .get(tool, Which::InputFormats, self.revision)?;
+        broken_by(&validator, value)
     }
 
     /// proptest's value tree, for arguments that break one rule of a schema this
@@ -343,5 +351,53 @@ impl PropertyRun<'_> {
         session.kill().await;
         let said = o.failed().map(|(_, text, rule)| (text.to_string(), rule));
         (same(&o), session.transcript().clone(), said)
+    }
+}
+
+/// The rules `value` breaks: where in the value and which keyword of the schema (for
+/// `required`, which property: one `required` names many, and a case that left out one
+/// must not shrink to one that leaves out all), sorted; `None` when it breaks none.
+fn broken_by(validator: &Validator, value: &Value) -> Option<Vec<(String, String)>> {
+    let mut broken: Vec<(String, String)> = validator
+        .iter_errors(value)
+        .map(|e| {
+            let mut keyword = e.schema_path().to_string();
+            if let ValidationErrorKind::Required { property } = e.kind() {
+                keyword = format!("{keyword} {property}");
+            }
+            (e.instance_path().to_string(), keyword)
+        })
+        .collect();
+    broken.sort();
+    broken.dedup();
+    (!broken.is_empty()).then_some(broken)
+}
+
+/// The tool a tool-call probe calls.
+fn probe_tool_def(probe: &Probe) -> Option<&Value> {
+    match probe {
+        Probe::ValidCall { tool } | Probe::InvalidCall { tool, .. } => Some(tool),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn leaving_out_another_required_property_breaks_another_rule() {
+        let schema =
+            json!({"type": "object", "required": ["a", "b"], "properties": {"n": {"maximum": 3}}});
+        let validator = jsonschema::validator_for(&schema).unwrap();
+        let one = broken_by(&validator, &json!({"b": 1, "n": 9})).unwrap();
+        assert_eq!(
+            broken_by(&validator, &json!({"b": 2, "n": 5})),
+            Some(one.clone())
+        );
+        assert_ne!(broken_by(&validator, &json!({"n": 9})), Some(one));
+        assert_eq!(broken_by(&validator, &json!({"a": 1, "b": 1})), None);
     }
 }
