@@ -123,7 +123,7 @@ pub(super) struct Env<'a> {
     pub(super) parked: Option<Parked>,
     /// Set by [`Env::silent`] for [`Env::evaluate`]: park this session, do not end it.
     park: Option<(Exchange, Instant)>,
-    /// The tools' schemas, compiled once.
+    /// The last tool schemas compiled, kept for the next case or candidate.
     pub(super) validators: Validators,
 }
 

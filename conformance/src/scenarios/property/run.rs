@@ -232,6 +232,9 @@ impl PropertyRun<'_> {
                         }
                     }
                 }
+                // The next property is most often another tool's: hold no compiled schema
+                // across properties.
+                env.validators.clear();
                 if items[at].left() == 0 {
                     self.carry_done(&items[at].label);
                 }

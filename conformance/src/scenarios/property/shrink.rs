@@ -249,10 +249,15 @@ impl PropertyRun<'_> {
             _ => None,
         };
         let dialect = schema.map(|s| self.dialect_of(s));
-        // Compiled before the candidates (the shrink's oracle borrows `env`).
-        let tool = probe_tool_def(probe);
-        let plain = tool.and_then(|t| env.validators.get(t, Which::Input, self.revision));
-        let strict = tool.and_then(|t| env.validators.get(t, Which::InputFormats, self.revision));
+        // Compiled before the candidates (the shrink's oracle borrows `env`), only the one
+        // the probe needs: valid arguments stay valid, invalid ones break the same rules.
+        let compiled =
+            |which| probe_tool_def(probe).and_then(|t| env.validators.get(t, which, self.revision));
+        let (plain, strict) = match probe {
+            Probe::ValidCall { .. } => (compiled(Which::Input), None),
+            Probe::InvalidCall { .. } => (None, compiled(Which::InputFormats)),
+            _ => (None, None),
+        };
         // Arguments that break one rule keep breaking that rule, and only it.
         let broken = match probe {
             Probe::InvalidCall { .. } => strict.as_deref().and_then(|v| broken_by(v, &value)),

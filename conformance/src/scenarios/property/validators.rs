@@ -1,12 +1,15 @@
-//! The tools' schemas compiled once per property run.
+//! The last tool schema compiled, kept for the next question about it.
 //!
 //! The phase asks whether a value is valid for a tool's inputSchema for every valid case
 //! it draws and every candidate of a shrink, and which rules an invalid one breaks; a
 //! result is judged against the tool's outputSchema. Compiling a schema of thousands of
 //! properties took longer than the call it guarded (a shrink step of a 5,000-property
-//! tool compiled it twice), so each is compiled the first time it is asked for and kept.
-//! A run's tools are told apart by name (`plan.rs` keeps the first listing of each), and
-//! there are at most three entries a tool, so the cache is bounded as the tools are.
+//! tool compiled it twice), and the questions come in runs about one tool and one schema
+//! (a property's cases, a shrink's candidates), so the last one compiled is kept: one
+//! inputSchema (plain or with formats) and one outputSchema, not one per tool, as a
+//! compiled 100,000-member `enum` is megabytes (keeping every tool's, in every revision,
+//! raised big-enum-100000's peak from 128 to 159 MB).
+//! A run's tools are told apart by name (`plan.rs` keeps the first listing of each).
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -28,10 +31,11 @@ pub(super) enum Which {
     Output,
 }
 
-/// Compiled schemas by tool name; `None` kept for a schema that does not compile.
+/// The last inputSchema and the last outputSchema compiled, by tool name; `None` kept for
+/// one that does not compile.
 #[derive(Default)]
 pub(super) struct Validators {
-    compiled: RefCell<Vec<Compiled>>,
+    last: [RefCell<Option<Compiled>>; 2],
 }
 
 /// One tool's schema, compiled (or not: it does not compile, or there is none).
@@ -42,6 +46,13 @@ struct Compiled {
 }
 
 impl Validators {
+    /// Lets go of what is kept (a property's cases are done).
+    pub(super) fn clear(&self) {
+        for slot in &self.last {
+            slot.borrow_mut().take();
+        }
+    }
+
     /// `tool`'s schema `which`, compiled for `revision` (the first time it is asked for);
     /// `None` when the tool has no such schema or it does not compile.
     pub(super) fn get(
@@ -51,11 +62,11 @@ impl Validators {
         revision: &Revision,
     ) -> Option<Rc<Validator>> {
         let name = tool.get("name").and_then(Value::as_str).unwrap_or_default();
-        let found = self
-            .compiled
+        let slot = &self.last[usize::from(which == Which::Output)];
+        let found = slot
             .borrow()
-            .iter()
-            .find(|c| c.name == name && c.which == which)
+            .as_ref()
+            .filter(|c| c.name == name && c.which == which)
             .map(|c| c.validator.clone());
         if let Some(found) = found {
             return found;
@@ -72,7 +83,9 @@ impl Validators {
                 .and_then(|s| compile_input_schema(s, revision).ok()),
         }
         .map(Rc::new);
-        self.compiled.borrow_mut().push(Compiled {
+        // The one kept before is dropped first: two are never held at once.
+        slot.borrow_mut().take();
+        *slot.borrow_mut() = Some(Compiled {
             name: name.to_owned(),
             which,
             validator: compiled.clone(),
@@ -88,7 +101,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_schema_is_compiled_once_and_formats_apart() {
+    fn the_last_schema_is_kept_and_formats_apart() {
         let revision = Revision::find("2025-06-18").unwrap();
         let tool = json!({
             "name": "t",
@@ -103,7 +116,23 @@ mod tests {
             .unwrap();
         assert!(plain.is_valid(&json!({"d": "soon"})));
         assert!(!strict.is_valid(&json!({"d": "soon"})));
+        // The one kept is the last: formats again is the same, plain again is compiled anew.
+        let strict_again = validators
+            .get(&tool, Which::InputFormats, revision)
+            .unwrap();
+        assert!(Rc::ptr_eq(&strict, &strict_again));
+        let plain_again = validators.get(&tool, Which::Input, revision).unwrap();
+        assert!(!Rc::ptr_eq(&plain, &plain_again));
+        // An outputSchema has its own place; none here.
         assert!(validators.get(&tool, Which::Output, revision).is_none());
-        assert_eq!(validators.compiled.borrow().len(), 3);
+        assert!(Rc::ptr_eq(
+            &plain_again,
+            &validators.get(&tool, Which::Input, revision).unwrap()
+        ));
+        validators.clear();
+        assert!(!Rc::ptr_eq(
+            &plain_again,
+            &validators.get(&tool, Which::Input, revision).unwrap()
+        ));
     }
 }
