@@ -1,7 +1,8 @@
 //! The property phase stays bounded and blames the right rule on hostile servers: a
 //! failure that happens whatever the input is reported once, under the check about
 //! answering at all, never shrunk as an input-validation finding; a schema whose smallest
-//! instance is huge is skipped with the reason; a long listing shares one case budget.
+//! instance is huge is skipped with the reason; a long listing shares one case budget; a
+//! tool with thousands of rules gets them sampled within the planning budget.
 //!
 //! Each server is a small Python script (the family of issue 11), run for one revision.
 
@@ -60,6 +61,8 @@ for line in sys.stdin:
         send({"jsonrpc": "2.0", "id": i, "result": {}})
     elif m == "tools/list":
         send({"jsonrpc": "2.0", "id": i, "result": {"tools": TOOLS}})
+    elif m == "tools/call" and MODE == "reject":
+        send({"jsonrpc": "2.0", "id": i, "error": {"code": -32602, "message": "invalid arguments"}})
     elif m == "tools/call":
         send({"jsonrpc": "2.0", "id": i, "result": {"content": [{"type": "text", "text": "ok"}]}})
     else:
@@ -219,4 +222,35 @@ fn many_tools_share_one_case_budget() {
     ] {
         assert!(survives.message.contains(note), "{}", survives.message);
     }
+}
+
+/// Before: 5,000 bounded properties planned 20,501 rules at 128 draws of a whole instance
+/// each and did not end in 10 minutes. 1,500 of them (6,001 rules) get a sample within the
+/// planning budget, and the report says how many of how many (the server rejects every
+/// call, so the invalid cases pass and nothing is shrunk).
+#[test]
+fn a_tool_with_thousands_of_rules_gets_a_sample_of_them_and_a_note() {
+    let properties: Vec<String> = (0..1500)
+        .map(|i| {
+            format!("\"p{i:04}\": {{\"type\": \"integer\", \"minimum\": {i}, \"maximum\": 9999}}")
+        })
+        .collect();
+    let schema = format!(
+        "{{\"type\": \"object\", \"properties\": {{{}}}, \"additionalProperties\": false}}",
+        properties.join(", ")
+    );
+    let report = common::run_blocking(&config(&["reject", &schema], Duration::from_secs(10)));
+    let survives = result(&report, "prop-server-survives");
+    assert_eq!(survives.status, Status::Pass, "{}", survives.message);
+    let note = "tool \"echo\": invalid arguments for ";
+    let at = survives.message.find(note).expect(&survives.message) + note.len();
+    let (tried, rest) = survives.message[at..].split_once(" of its ").unwrap();
+    let tried: usize = tried.parse().unwrap();
+    assert!(
+        rest.starts_with("6001 breakable rules, spread evenly"),
+        "{rest}"
+    );
+    assert!((1..6001).contains(&tried), "{tried}");
+    let rejected = result(&report, "prop-invalid-call-rejected");
+    assert_eq!(rejected.status, Status::Pass, "{}", rejected.message);
 }
