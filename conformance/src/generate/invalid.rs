@@ -23,7 +23,7 @@ use super::flat::Flat;
 use super::judge::{pointer_to_object, Held, SchemaDoc};
 use super::pointer::{escape_pointer, show};
 use super::types::{is_integer, Dialect, InvalidVariant, Types, Unsupported};
-use super::valid::Cx;
+use super::valid::{spread_indexes, Cx};
 
 /// Invalid instances of `schema`, one variant per rule broken (missing required property,
 /// wrong type, out of range, unknown property where `additionalProperties` is false, value
@@ -156,16 +156,11 @@ fn count_values(v: &Value) -> usize {
 /// `keep` of `pending`, spread evenly over them in order (all when they are no more): a
 /// fixed choice, so the plan stays deterministic.
 fn sampled(pending: Vec<Pending<'_>>, keep: usize) -> impl Iterator<Item = Pending<'_>> {
-    let len = pending.len();
-    let keep = keep.min(len);
-    let mut next = 0;
-    pending.into_iter().enumerate().filter_map(move |(i, p)| {
-        // The kept indexes are ⌊k * len / keep⌋ for k in 0..keep (strictly increasing).
-        (next < keep && i == next * len / keep).then(|| {
-            next += 1;
-            p
-        })
-    })
+    let mut kept = spread_indexes(pending.len(), keep).peekable();
+    pending
+        .into_iter()
+        .enumerate()
+        .filter_map(move |(i, p)| kept.next_if_eq(&i).map(|_| p))
 }
 
 /// Deepest field an invalid variant is placed in.
@@ -200,7 +195,12 @@ struct Node<'f, 'a, 'c> {
     out: Vec<Pending<'c>>,
 }
 
-impl<'c> Node<'_, '_, 'c> {
+impl<'a, 'c> Node<'_, 'a, 'c> {
+    /// What a rule's builder keeps of the node: its parts, depth and held schemas.
+    fn parts(&self) -> (Parts<'a>, usize, Arc<Vec<Held>>) {
+        (self.flat.parts.clone(), self.depth, self.held.clone())
+    }
+
     /// The rule's name: where it is broken, then what breaking it is.
     fn rule(&self, what: &str) -> String {
         format!("{}: {what}", show(self.pointer))
@@ -503,13 +503,6 @@ impl<'a> Cx<'a> {
                 && judge.all_held(v, &node) == Some(false)
                 && judge.check(v, &patched) == Some(true)
         })
-    }
-}
-
-impl<'a> Node<'_, 'a, '_> {
-    /// What a rule's builder keeps of the node: its parts, depth and held schemas.
-    fn parts(&self) -> (Parts<'a>, usize, Arc<Vec<Held>>) {
-        (self.flat.parts.clone(), self.depth, self.held.clone())
     }
 }
 

@@ -21,8 +21,9 @@
 //! - objects lose their optional properties (those whose removal alone keeps the value
 //!   valid, which costs no call to find) in contiguous chunks, halves first, down to one
 //!   at a time: one by one, a 5,000-property object lost 64 of its thousands of optional
-//!   properties in the 64 steps of a budget; `true` becomes `false`; nested values are visited breadth
-//!   first, and the passes repeat until a round changes nothing.
+//!   properties in the 64 steps of a budget;
+//! - `true` becomes `false`; nested values are visited breadth first, and the passes
+//!   repeat until a round changes nothing.
 //!
 //! Every candidate must pass the caller's `valid` (for valid arguments: the tool's
 //! `inputSchema`, so a "valid" case stays valid; `minItems`, `required` and bounds hold by

@@ -72,12 +72,16 @@ const MAX_SCANNED: usize = 4096;
 /// At most `n` of `values`, evenly spaced and in order (the first always kept): a fixed
 /// choice, so generation stays deterministic.
 pub(super) fn spread<T: Clone>(values: &[T], n: usize) -> Vec<T> {
-    if values.len() <= n {
-        return values.to_vec();
-    }
-    (0..n)
-        .map(|i| values[i * values.len() / n].clone())
+    spread_indexes(values.len(), n)
+        .map(|i| values[i].clone())
         .collect()
+}
+
+/// The indexes [`spread`] keeps of `len` values: all when they are no more than `n`, else
+/// `⌊k * len / n⌋` for k in 0..n (strictly increasing).
+pub(super) fn spread_indexes(len: usize, n: usize) -> impl Iterator<Item = usize> {
+    let n = n.min(len);
+    (0..n).map(move |k| k * len / n)
 }
 
 /// Deepest nesting of objects and arrays generated; a recursive `$ref` stops here.

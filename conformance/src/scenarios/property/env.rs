@@ -513,10 +513,13 @@ impl<'a> Env<'a> {
 
 /// The tool a probe calls, if it calls one.
 pub(super) fn probe_tool(probe: &Probe) -> Option<&str> {
+    probe_tool_def(probe)?.get("name").and_then(Value::as_str)
+}
+
+/// The tool a tool-call probe calls.
+pub(super) fn probe_tool_def(probe: &Probe) -> Option<&Value> {
     match probe {
-        Probe::ValidCall { tool } | Probe::InvalidCall { tool, .. } => {
-            tool.get("name").and_then(Value::as_str)
-        }
+        Probe::ValidCall { tool } | Probe::InvalidCall { tool, .. } => Some(tool),
         _ => None,
     }
 }

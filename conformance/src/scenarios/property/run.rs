@@ -476,7 +476,7 @@ impl PropertyRun<'_> {
         Some(Turn::new(item, record, walk).failure_found(failure, case.kind, fatal))
     }
 
-    /// Whether `value` is valid for `tool`'s inputSchema (compiled once per run).
+    /// Whether `value` is valid for `tool`'s inputSchema (the last compiled is kept).
     pub(super) fn validates(&self, env: &Env<'_>, tool: &Value, value: &Value) -> bool {
         env.validators
             .get(tool, Which::Input, self.revision)

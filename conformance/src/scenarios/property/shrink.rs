@@ -20,7 +20,7 @@ use jsonschema::Validator;
 use proptest::strategy::ValueTree;
 use serde_json::{json, Value};
 
-use super::env::{case_messages, probe_tool, Env, Outcome, Parked, Probe};
+use super::env::{case_messages, probe_tool, probe_tool_def, Env, Outcome, Parked, Probe};
 use super::validators::Which;
 use super::PropertyRun;
 use crate::generate::{shrink, surely_valid};
@@ -376,14 +376,6 @@ fn broken_by(validator: &Validator, value: &Value) -> Option<Vec<(String, String
     broken.sort();
     broken.dedup();
     (!broken.is_empty()).then_some(broken)
-}
-
-/// The tool a tool-call probe calls.
-fn probe_tool_def(probe: &Probe) -> Option<&Value> {
-    match probe {
-        Probe::ValidCall { tool } | Probe::InvalidCall { tool, .. } => Some(tool),
-        _ => None,
-    }
 }
 
 #[cfg(test)]

@@ -71,6 +71,8 @@ impl Validators {
         if let Some(found) = found {
             return found;
         }
+        // The one kept before is let go first: two are never held at once.
+        slot.borrow_mut().take();
         let compiled = match which {
             Which::Input => tool
                 .get("inputSchema")
@@ -83,8 +85,6 @@ impl Validators {
                 .and_then(|s| compile_input_schema(s, revision).ok()),
         }
         .map(Rc::new);
-        // The one kept before is dropped first: two are never held at once.
-        slot.borrow_mut().take();
         *slot.borrow_mut() = Some(Compiled {
             name: name.to_owned(),
             which,
