@@ -757,3 +757,95 @@ fn regression_an_error_has_no_message() {
 fn regression_initialized_is_answered() {
     regression("reply-to-notification");
 }
+
+/// A reader that hands the server each line with `"method":"tools/call"` spelt
+/// `"xethod":"tools/call"`: to the reference server with `error-id-dropped`, a request
+/// object without method, answered with a -32600 error and no id. The harness sent a
+/// well-formed request whose id was readable.
+struct CallsWithoutMethod<R> {
+    inner: std::io::BufReader<R>,
+    line: Vec<u8>,
+    at: usize,
+}
+
+impl<R: std::io::Read> std::io::Read for CallsWithoutMethod<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        use std::io::BufRead;
+        if self.at == self.line.len() {
+            self.line.clear();
+            self.at = 0;
+            self.inner.read_until(b'\n', &mut self.line)?;
+            let text = String::from_utf8_lossy(&self.line)
+                .replace("\"method\":\"tools/call\"", "\"xethod\":\"tools/call\"");
+            self.line = text.into_bytes();
+        }
+        let n = buf.len().min(self.line.len() - self.at);
+        buf[..n].copy_from_slice(&self.line[self.at..self.at + n]);
+        self.at += n;
+        Ok(n)
+    }
+}
+
+/// The live target on the reference server in-process, whose every tools/call is answered
+/// with an error without its id, passing over `ignore`.
+fn calls_answered_without_id(ignore: Vec<mcp_conformance::rules::CheckId>) -> LiveTarget {
+    use reference_server::{serve_shared, Era, Fault, ServeEnd};
+    let server = mcp_conformance::InProcessServer::blocking("calls-without-id", |input, output| {
+        let input = CallsWithoutMethod {
+            inner: std::io::BufReader::new(input),
+            line: Vec::new(),
+            at: 0,
+        };
+        match serve_shared(input, output, Some(Fault::ErrorIdDropped), Era::default())? {
+            ServeEnd::Crash { reason, .. } => Err(reason.into()),
+            _ => Ok(()),
+        }
+    });
+    LiveTarget::start(LiveConfig {
+        command: ServerCommand::in_process(server),
+        revision: Revision::find(R4).unwrap(),
+        timeout: Duration::from_millis(500),
+        policy: CallPolicy::default(),
+        cases_dir: None,
+        interrupt: None,
+        ignore,
+    })
+    .expect("the reference server starts")
+}
+
+/// A request answered by an error without its id (rmcp 3.11 answers a request whose
+/// `_meta` is not an object so) is `rpc-error-id`, not a stall, although no response
+/// carries the request's id; passing over rpc-error-id (`MCP_FUZZ_IGNORE`) passes over it.
+#[test]
+fn an_error_without_the_id_of_a_readable_request_is_rpc_error_id_not_a_stall() {
+    use mcp_conformance::protocol::Line;
+    let mut target = calls_answered_without_id(Vec::new());
+    // A case of well-formed messages only, one of them a tools/call: no frame whose id
+    // could not be read, so the id-less error can only answer the call.
+    let data = inputs(7, 2000)
+        .find(|data| {
+            let lines = target.lines(data);
+            lines.iter().all(|l| matches!(l, Line::Message(_)))
+                && lines.iter().any(|l| {
+                    matches!(l, Line::Message(m) if m["method"] == "tools/call" && m.get("id").is_some())
+                })
+        })
+        .expect("a well-formed case that calls a tool");
+    let finding = target.run(&data).expect("a finding");
+    assert_eq!(
+        (finding.check.as_str(), &finding.kind),
+        ("rpc-error-id", &FailureKind::IdNotEchoed),
+        "{}",
+        finding.report()
+    );
+    assert!(
+        finding.report().contains("tools/call"),
+        "{}",
+        finding.report()
+    );
+    let mut ignoring = calls_answered_without_id(vec![finding.check]);
+    assert!(
+        ignoring.run(&data).is_none(),
+        "passed over, the same case is no finding"
+    );
+}

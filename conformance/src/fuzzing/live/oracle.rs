@@ -143,6 +143,11 @@ impl State {
             }
             None => {}
         }
+        // An error without an id that came after the request answered it (a tool call
+        // too: the server did not work on, it refused).
+        if let Some(b) = self.answered_without_id(session.transcript(), case, x) {
+            return Judged::Failed(b.kind, b.check, format!("{}: {}", what(x), b.message));
+        }
         // The server is alive. Work may take long (a tool, a prompt, a resource): that is
         // no finding, but a tool that outlasted the timeout is not called again (each
         // such case would cost a timeout). Requests that run no user code have no excuse:
