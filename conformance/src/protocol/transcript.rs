@@ -99,8 +99,10 @@ pub struct Entry {
 
 /// Longest text kept per entry for display; the parsed JSON is kept whole.
 const MAX_TEXT: usize = 8 * 1024;
-/// Bytes of message bodies kept per transcript for our requests and their responses
-/// (past it, an entry keeps its place but not its body).
+/// Bytes of message bodies kept per transcript for our requests and their responses,
+/// a kept body's parsed tree counted too ([`TREE_BYTES_PER_VALUE`] a value: a request of
+/// 5,000 arguments is 40 KB of text and about 600 KB as a tree); past it, an entry keeps
+/// its place but not its body.
 const BUDGET_BYTES: usize = 16 * 1024 * 1024;
 /// Bytes of unprompted traffic (see [`Unprompted`]) kept per transcript; past it, or
 /// past [`UNPROMPTED_ENTRIES`], it is counted, not kept. Enough for evidence: the first
@@ -290,6 +292,9 @@ impl Transcript {
         json: Option<Arc<Value>>,
     ) -> usize {
         self.bytes = self.bytes.saturating_add(raw.len());
+        let tree = json
+            .as_ref()
+            .map_or(0, |_| values_at_most(&raw) * TREE_BYTES_PER_VALUE);
         let (text, json) = if self.bytes > BUDGET_BYTES {
             self.bodies_dropped += 1;
             (
@@ -297,6 +302,8 @@ impl Transcript {
                 None,
             )
         } else {
+            // The message that crosses the budget is kept whole; the next ones are not.
+            self.bytes = self.bytes.saturating_add(tree);
             (cut_owned(raw, MAX_TEXT), json)
         };
         self.append(direction, text, json)

@@ -275,9 +275,15 @@ impl PropertyRun<'_> {
         if let Some(flow) = turn.retired() {
             return flow;
         }
-        let Some(drawn) = turn.draw().await else {
+        let Some(mut drawn) = turn.draw().await else {
             return Flow::SkipItem;
         };
+        if let Probe::InvalidCall { tool, .. } = &turn.item.probe {
+            // The rule it breaks is known: a failure shrinks by it, not along the tree.
+            if self.rules_broken(env, tool, &drawn.value).is_some() {
+                drawn.tree = None;
+            }
+        }
         if let Probe::ValidCall { tool } = &turn.item.probe {
             // Never send "valid" arguments that are not: the generator may be wrong.
             if !self.validates(env, tool, &drawn.value) {
@@ -337,7 +343,7 @@ impl PropertyRun<'_> {
         &self,
         env: &mut Env<'_>,
         turn: &mut Turn<'_>,
-        mut drawn: Drawn,
+        drawn: Drawn,
         failed: &Outcome,
     ) -> Flow {
         let (kind, outcome, rule) = failed
@@ -346,14 +352,15 @@ impl PropertyRun<'_> {
             .expect("a failed outcome");
         let fatal = matches!(kind, FailureKind::Crash | FailureKind::Stall);
         let parked = env.parked.take();
+        let Drawn { value: drawn, tree } = drawn;
         if fatal && parked.is_none() {
-            if let Some(flow) = turn.blame_server(env, &drawn.value, &outcome).await {
+            if let Some(flow) = turn.blame_server(env, &drawn, &outcome).await {
                 return flow;
             }
         }
         let probe = &turn.item.probe;
         let label = turn.item.label.as_str();
-        let (tree, value) = (&mut drawn.tree, drawn.value.clone());
+        let value = drawn.clone();
         let (failure, late) = match parked {
             None => {
                 let failure = self
@@ -389,7 +396,7 @@ impl PropertyRun<'_> {
                 turn.failure_found(failure, kind, fatal)
             }
             // The parked call's answer came late: slow, not stalled.
-            None => turn.retire_slow(drawn.value, late, self.session.timeout),
+            None => turn.retire_slow(drawn, late, self.session.timeout),
         }
     }
 
@@ -515,10 +522,12 @@ impl PropertyRun<'_> {
     }
 }
 
-/// One drawn case: its value and the tree it shrinks along.
+/// One drawn case: its value and, for arguments that break a rule, the tree it shrinks
+/// along when the schema does not compile (`shrink.rs`). Other cases let the tree go at
+/// once: a 5,000-property object's is tens of megabytes.
 struct Drawn {
     value: Value,
-    tree: Box<dyn ValueTree<Value = Value>>,
+    tree: Option<Box<dyn ValueTree<Value = Value>>>,
 }
 
 /// What one case works on: the property it is drawn from and what the walk keeps.
@@ -583,6 +592,7 @@ impl<'t> Turn<'t> {
         if let Some(t) = &self.tool {
             self.walk.add_generation_time(t, drawing.elapsed());
         }
+        let tree = matches!(self.item.probe, Probe::InvalidCall { .. }).then_some(tree);
         Some(Drawn { value, tree })
     }
 

@@ -60,7 +60,7 @@ impl PropertyRun<'_> {
         mut parked: Parked,
         probe: &Probe,
         label: &str,
-        tree: &mut Box<dyn ValueTree<Value = Value>>,
+        tree: Option<Box<dyn ValueTree<Value = Value>>>,
         value: Value,
         failed: (FailureKind, Option<CheckId>),
         outcome: String,
@@ -107,7 +107,7 @@ impl PropertyRun<'_> {
         env: &mut Env<'_>,
         probe: &Probe,
         label: &str,
-        tree: &mut Box<dyn ValueTree<Value = Value>>,
+        tree: Option<Box<dyn ValueTree<Value = Value>>>,
         value: Value,
         (kind, rule): (FailureKind, Option<CheckId>),
         outcome: String,
@@ -129,9 +129,14 @@ impl PropertyRun<'_> {
         let (best, mut steps) = match probe {
             Probe::InvalidCall { tool, .. } if self.rules_broken(env, tool, &value).is_none() => {
                 let best = (value, outcome);
-                Self::shrink_tree(env, probe, tree, best, max_steps, &same).await
+                match tree {
+                    Some(tree) => Self::shrink_tree(env, probe, tree, best, max_steps, &same).await,
+                    None => (best, 0),
+                }
             }
             _ => {
+                // Not needed: let it go (for a wide schema, megabytes) before the shrink.
+                drop(tree);
                 self.shrink_value(env, probe, value, outcome, max_steps, kind)
                     .await
             }
@@ -291,7 +296,7 @@ impl PropertyRun<'_> {
 
     /// The rules of the tool's inputSchema `value` breaks (`format`s included: a server
     /// may assert them), as [`broken_by`]; `None` too when the schema does not compile.
-    fn rules_broken(
+    pub(super) fn rules_broken(
         &self,
         env: &Env<'_>,
         tool: &Value,
@@ -308,7 +313,7 @@ impl PropertyRun<'_> {
     async fn shrink_tree(
         env: &mut Env<'_>,
         probe: &Probe,
-        tree: &mut Box<dyn ValueTree<Value = Value>>,
+        mut tree: Box<dyn ValueTree<Value = Value>>,
         mut best: (Value, String),
         max_steps: u32,
         same: &impl Fn(&Outcome) -> bool,
