@@ -43,6 +43,7 @@ mod minimal;
 mod number;
 mod object;
 mod pattern;
+mod pick;
 mod pointer;
 mod shape;
 mod shrink;

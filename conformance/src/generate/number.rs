@@ -8,8 +8,8 @@
 
 use std::sync::Arc;
 
+use super::pick::Pick;
 use proptest::prelude::*;
-use proptest::strategy::Union;
 use serde_json::Value;
 
 use super::decimal::{multiple_of, number_value, Step, SAFE_DECIMAL, SAFE_INTEGER};
@@ -115,7 +115,7 @@ impl<'a> Cx<'a> {
         if options.is_empty() {
             return Err(first_error.unwrap_or_else(|| Unsupported::new("no number fits")));
         }
-        Ok(Union::new(options).boxed())
+        Ok(Pick::new(options).boxed())
     }
 }
 
@@ -230,7 +230,7 @@ impl NumberSpec {
         if !edges.is_empty() {
             ranges.push((3, proptest::sample::select(edges).boxed()));
         }
-        Ok(Union::new_weighted(ranges)
+        Ok(Pick::new_weighted(ranges)
             .prop_map(move |k| {
                 let k = (0..32_i128)
                     .flat_map(|j| [k + j, k - j])

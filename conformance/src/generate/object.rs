@@ -8,9 +8,9 @@
 
 use std::sync::Arc;
 
+use super::pick::Pick;
 use proptest::collection::vec;
 use proptest::prelude::*;
-use proptest::strategy::Union;
 use proptest::string::string_regex;
 use serde_json::{json, Map, Value};
 
@@ -75,7 +75,7 @@ impl<'a> Cx<'a> {
             .filter(|i| !fields[*i].required && !banned.contains(i))
             .collect();
         let extra_count = if extras.is_some() && open {
-            Union::new_weighted(vec![(3, Just(0usize).boxed()), (2, (1usize..=3).boxed())]).boxed()
+            Pick::new_weighted(vec![(3, Just(0usize).boxed()), (2, (1usize..=3).boxed())]).boxed()
         } else {
             Just(0usize).boxed()
         };

@@ -6,10 +6,10 @@
 //! because a server must survive them. Lengths are kept within `maxLength` counted in
 //! UTF-16 units too, as a JavaScript server counts them.
 
+use super::pick::Pick;
 use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::sample::select;
-use proptest::strategy::Union;
 use proptest::string::string_regex;
 use serde_json::Value;
 
@@ -128,7 +128,7 @@ fn free_string(min: usize, max: Option<usize>) -> BoxedStrategy<String> {
     if long_low <= long_high {
         options.push((1, (long_low..=long_high).prop_map(|n| (n, true)).boxed()));
     }
-    (Union::new_weighted(options), any::<u64>())
+    (Pick::new_weighted(options), any::<u64>())
         .prop_map(move |((n, mixed), seed)| {
             // Past LONG_MAX characters (only a `minLength` asks for that many) the rest is
             // one repeated ASCII letter: a `minLength: 1000000` string costs a copy, not a
@@ -210,7 +210,7 @@ fn format_strategy(format: &str) -> Option<BoxedStrategy<String>> {
     // Always UTC: RFC 3339 allows "+02:00", but common server-side validators (zod's
     // `datetime()` by default) accept only "Z", and a valid value must be valid there too.
     let offset = Just("Z".to_owned());
-    let fraction = Union::new_weighted(vec![
+    let fraction = Pick::new_weighted(vec![
         (2, Just(String::new()).boxed()),
         (1, regex("\\.[0-9]{1,6}")),
     ]);
@@ -251,7 +251,7 @@ fn format_strategy(format: &str) -> Option<BoxedStrategy<String>> {
             .boxed(),
         "uri" | "url" | "iri" => uri,
         "uri-reference" | "iri-reference" => {
-            Union::new(vec![uri, regex("(/[a-z0-9_-]{1,8}){1,3}")]).boxed()
+            Pick::new(vec![uri, regex("(/[a-z0-9_-]{1,8}){1,3}")]).boxed()
         }
         "uri-template" => uri.prop_map(|u| format!("{u}/{{id}}")).boxed(),
         "uuid" => (
@@ -267,7 +267,7 @@ fn format_strategy(format: &str) -> Option<BoxedStrategy<String>> {
         "ipv4" => (any::<u8>(), any::<u8>(), any::<u8>(), any::<u8>())
             .prop_map(|(a, b, c, d)| format!("{a}.{b}.{c}.{d}"))
             .boxed(),
-        "ipv6" => Union::new(vec![
+        "ipv6" => Pick::new(vec![
             vec(any::<u16>(), 8)
                 .prop_map(|g| {
                     g.iter()

@@ -10,9 +10,9 @@ use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use super::pick::Pick;
 use proptest::prelude::*;
 use proptest::sample::select;
-use proptest::strategy::Union;
 use serde_json::Value;
 
 use super::filter::guard;
@@ -245,7 +245,7 @@ impl<'a> Cx<'a> {
                 "no `{word}` branch can be generated: {why}"
             )));
         }
-        Ok(Union::new(options).boxed())
+        Ok(Pick::new(options).boxed())
     }
 
     /// A conjunction without alternatives.
@@ -279,7 +279,7 @@ impl<'a> Cx<'a> {
                 first_error.unwrap_or_else(|| Unsupported::new("no type can be generated for"))
             );
         }
-        let strategy = Union::new_weighted(options).boxed();
+        let strategy = Pick::new_weighted(options).boxed();
         if flat.nots.is_empty() {
             return Ok(strategy);
         }
