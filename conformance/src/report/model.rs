@@ -329,12 +329,17 @@ impl RunTiming {
     /// loaded, and timeouts counted the time the harness was given.
     pub fn load_note(&self) -> Option<String> {
         (self.stretched > 0).then(|| {
+            // A stretch of a few milliseconds reads as "0.0 s" at one decimal.
+            let more = if self.stretch_ms < 1000 {
+                format!("{} ms", self.stretch_ms)
+            } else {
+                format!("{:.1} s", self.stretch_ms as f64 / 1000.0)
+            };
             format!(
                 "The machine was loaded: {} wait(s) passed their timeout while the harness \
-                 was kept from running, and were given {:.1} s more in all, the scheduling \
+                 was kept from running, and were given {more} more in all, the scheduling \
                  lag measured while they waited (at most {}x a wait; slow is not broken).",
                 self.stretched,
-                self.stretch_ms as f64 / 1000.0,
                 crate::protocol::STRETCH_CAP
             )
         })
@@ -523,5 +528,22 @@ mod tests {
         assert_eq!(policy_id("REQUIREMENTS.md 10 A2, A3"), Some("A2"));
         assert_eq!(policy_id("(policy: warning)"), None);
         assert_eq!(policy_id("no policy here"), None);
+    }
+
+    #[test]
+    fn the_load_note_names_a_short_stretch_in_milliseconds() {
+        let timing = |stretched, stretch_ms| RunTiming {
+            stretched,
+            stretch_ms,
+            ..RunTiming::default()
+        };
+        assert_eq!(timing(0, 0).load_note(), None);
+        let short = timing(1, 37).load_note().unwrap();
+        assert!(
+            short.contains("1 wait(s)") && short.contains("given 37 ms more"),
+            "{short}"
+        );
+        let long = timing(3, 2_450).load_note().unwrap();
+        assert!(long.contains("given 2.5 s more"), "{long}");
     }
 }
