@@ -143,8 +143,8 @@ impl State {
             }
             None => {}
         }
-        // An error without an id that came after the request answered it (a tool call
-        // too: the server did not work on, it refused).
+        // An error without an id that came after the request answered it: a tool call
+        // so answered was refused, not slow.
         if let Some(b) = self.answered_without_id(session.transcript(), case, x) {
             return Judged::Failed(b.kind, b.check, format!("{}: {}", what(x), b.message));
         }
