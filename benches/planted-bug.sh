@@ -7,6 +7,8 @@
 #   inproc-fork the same as inproc with -fork=2 (two child processes; -ignore_crashes=0)
 #   inproc-dict the same as inproc with the dictionary `mcp-conformance fuzz-dict` makes of
 #               the fixture's source (its literals, as the fuzz input carries them)
+#   inproc-dict-vp  inproc-dict with -use_value_profile=1 (value profile rewards each
+#               comparison's operands coming closer: `items.len() == 7` too)
 #   live        the live_server target (the server spawned over stdio, MCP_FUZZ_SERVER)
 #   live-dict   the same with the same dictionary
 #   cli         `mcp-conformance fuzz` (the property generators, no coverage guidance)
@@ -45,6 +47,7 @@ run_mode() {
     inproc-vp) "$bins/in_process" "${lf[@]}" -use_value_profile=1 -dict="$root/fuzz/mcp.dict" "$corpus" ;;
     inproc-fork) "$bins/in_process" "${lf[@]}" -fork=2 "$corpus" ;;
     inproc-dict) "$bins/in_process" "${lf[@]}" -dict="$work/server.dict" "$corpus" ;;
+    inproc-dict-vp) "$bins/in_process" "${lf[@]}" -use_value_profile=1 -dict="$work/server.dict" "$corpus" ;;
     live) "$bins/live_server" "${lf[@]}" "$corpus" ;;
     live-dict) "$bins/live_server" "${lf[@]}" -dict="$work/server.dict" "$corpus" ;;
     cli) "$root/target/release/mcp-conformance" fuzz --seed "$seed" --time "$budget" \
