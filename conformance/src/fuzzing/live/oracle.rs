@@ -273,25 +273,27 @@ impl State {
         Judged::Ok
     }
 
-    /// A request that got no response with its id, where an error without an id came
-    /// after it and no frame of this case or an earlier one was unreadable (so the error
-    /// can answer nothing else): the server answered, without the id it could read. That
-    /// is `RPC-ERROR-ID` (rmcp 3.11 answers a request with non-object `_meta` so), not a
-    /// stall, and passing over rpc-error-id passes over it.
+    /// A request that got no response with its id, where more errors without an id came
+    /// after it than earlier cases' unreadable frames still wait for (each may take one;
+    /// this case has none), so one of them answers a request of this case: the server
+    /// answered, without the id it could read. That is `RPC-ERROR-ID` (rmcp 3.11 answers a
+    /// request with non-object `_meta` so), not a stall, and passing over rpc-error-id
+    /// passes over it.
     fn answered_without_id(
         &self,
         transcript: &Transcript,
         case: &Case,
         x: &Exchange,
     ) -> Option<Breach> {
-        if case.has_raw() || self.earlier.raw() {
+        if case.has_raw() {
             return None;
         }
         transcript
             .received()
             .filter(|e| e.seq > x.request_seq && e.unsolicited)
             .filter_map(|e| e.json.as_deref())
-            .find_map(|message| rules::error_id(&x.request["id"], message))
+            .filter_map(|message| rules::error_id(&x.request["id"], message))
+            .nth(self.earlier.unreadable)
     }
 
     /// The envelope and payload of one response.
