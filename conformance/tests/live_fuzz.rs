@@ -843,6 +843,23 @@ fn an_error_without_the_id_of_a_readable_request_is_rpc_error_id_not_a_stall() {
         "{}",
         finding.report()
     );
+    // The same after a case whose malformed frame (not JSON: no id to read) got its
+    // error: no unreadable frame waits for one, so the id-less error is the call's.
+    let mut after_raw = calls_answered_without_id(Vec::new());
+    let unreadable = |data: &Vec<u8>| {
+        let lines = after_raw.lines(data);
+        lines.iter().any(|l| {
+            matches!(l, Line::Raw(bytes) if serde_json::from_slice::<serde_json::Value>(bytes).is_err())
+        }) && lines.iter().all(|l| match l {
+            Line::Message(m) => m["method"] != "tools/call",
+            Line::Raw(bytes) => !String::from_utf8_lossy(bytes).contains("tools/call"),
+        })
+    };
+    let candidates: Vec<Vec<u8>> = inputs(11, 3000).filter(unreadable).take(50).collect();
+    let passed = candidates.iter().any(|raw| after_raw.run(raw).is_none());
+    assert!(passed, "a case with an unreadable frame that passes");
+    let again = after_raw.run(&data).expect("a finding after the raw case");
+    assert_eq!(again.check.as_str(), "rpc-error-id", "{}", again.report());
     let mut ignoring = calls_answered_without_id(vec![finding.check]);
     assert!(
         ignoring.run(&data).is_none(),
