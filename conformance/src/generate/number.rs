@@ -8,12 +8,12 @@
 
 use std::sync::Arc;
 
-use super::pick::Pick;
 use proptest::prelude::*;
 use serde_json::Value;
 
 use super::decimal::{multiple_of, number_value, Step, SAFE_DECIMAL, SAFE_INTEGER};
 use super::flat::Flat;
+use super::pick::Pick;
 use super::types::Unsupported;
 use super::valid::Cx;
 

@@ -8,7 +8,6 @@
 
 use std::sync::Arc;
 
-use super::pick::Pick;
 use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::string::string_regex;
@@ -16,6 +15,7 @@ use serde_json::{json, Map, Value};
 
 use super::flat::Flat;
 use super::judge::pattern_matches;
+use super::pick::Pick;
 use super::types::Unsupported;
 use super::valid::{Cx, MAX_DEPTH};
 

@@ -6,7 +6,6 @@
 //! because a server must survive them. Lengths are kept within `maxLength` counted in
 //! UTF-16 units too, as a JavaScript server counts them.
 
-use super::pick::Pick;
 use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::sample::select;
@@ -17,6 +16,7 @@ use super::filter::guard;
 use super::flat::Flat;
 use super::judge::pattern_matches;
 use super::pattern::translate_pattern;
+use super::pick::Pick;
 use super::types::Unsupported;
 use super::valid::Cx;
 

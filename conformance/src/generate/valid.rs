@@ -10,7 +10,6 @@ use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use super::pick::Pick;
 use proptest::prelude::*;
 use proptest::sample::select;
 use serde_json::Value;
@@ -18,6 +17,7 @@ use serde_json::Value;
 use super::filter::guard;
 use super::flat::Flat;
 use super::judge::{json_equal, pointer_to, Held, Judge, SchemaDoc};
+use super::pick::Pick;
 use super::types::{Dialect, Types, Unsupported};
 
 /// A strategy for instances that satisfy `schema` (root is the document for `$ref`

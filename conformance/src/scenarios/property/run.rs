@@ -278,11 +278,14 @@ impl PropertyRun<'_> {
         let Some(mut drawn) = turn.draw().await else {
             return Flow::SkipItem;
         };
-        if let Probe::InvalidCall { tool, .. } = &turn.item.probe {
-            // The rule it breaks is known: a failure shrinks by it, not along the tree.
-            if self.rules_broken(env, tool, &drawn.value).is_some() {
-                drawn.tree = None;
-            }
+        // A failure shrinks along proptest's tree only for arguments that break a rule the
+        // validator cannot name (`shrink.rs`); any other case lets the tree go at once.
+        let walks_tree = match &turn.item.probe {
+            Probe::InvalidCall { tool, .. } => self.rules_broken(env, tool, &drawn.value).is_none(),
+            _ => false,
+        };
+        if !walks_tree {
+            drawn.tree = None;
         }
         if let Probe::ValidCall { tool } = &turn.item.probe {
             // Never send "valid" arguments that are not: the generator may be wrong.
@@ -522,9 +525,9 @@ impl PropertyRun<'_> {
     }
 }
 
-/// One drawn case: its value and, for arguments that break a rule, the tree it shrinks
-/// along when the schema does not compile (`shrink.rs`). Other cases let the tree go at
-/// once: a 5,000-property object's is tens of megabytes.
+/// One drawn case: its value and, for arguments that break a rule the validator cannot
+/// name, the tree it shrinks along (`shrink.rs`). Other cases let the tree go as soon as
+/// they are drawn: a 5,000-property object's is megabytes.
 struct Drawn {
     value: Value,
     tree: Option<Box<dyn ValueTree<Value = Value>>>,
@@ -592,8 +595,10 @@ impl<'t> Turn<'t> {
         if let Some(t) = &self.tool {
             self.walk.add_generation_time(t, drawing.elapsed());
         }
-        let tree = matches!(self.item.probe, Probe::InvalidCall { .. }).then_some(tree);
-        Some(Drawn { value, tree })
+        Some(Drawn {
+            value,
+            tree: Some(tree),
+        })
     }
 
     /// Whether this is the tool's first slow answer in a row, which only counts once the

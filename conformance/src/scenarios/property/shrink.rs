@@ -126,17 +126,14 @@ impl PropertyRun<'_> {
         if stall {
             env.shrink_timeout = Some(env.step_wait(probe_tool(probe)));
         }
-        let (best, mut steps) = match probe {
-            Probe::InvalidCall { tool, .. } if self.rules_broken(env, tool, &value).is_none() => {
+        // A tree is kept only for arguments that break a rule the validator cannot name
+        // (`run.rs`, `PropertyRun::case`): the tree keeps that rule broken.
+        let (best, mut steps) = match tree {
+            Some(tree) => {
                 let best = (value, outcome);
-                match tree {
-                    Some(tree) => Self::shrink_tree(env, probe, tree, best, max_steps, &same).await,
-                    None => (best, 0),
-                }
+                Self::shrink_tree(env, probe, tree, best, max_steps, &same).await
             }
-            _ => {
-                // Not needed: let it go (for a wide schema, megabytes) before the shrink.
-                drop(tree);
+            None => {
                 self.shrink_value(env, probe, value, outcome, max_steps, kind)
                     .await
             }
