@@ -2,15 +2,11 @@
 //! subcommand's module, end with its [`exit::Exit`], the one place outcomes become exit
 //! codes (README, "Exit codes").
 
-// The harness builds many small JSON values per request; mimalloc keeps them cheap (the
-// live fuzz target's throughput in fuzz/README.md is measured with it).
-#[global_allocator]
-static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 // First: its `outln!` and `out!` are used by the modules after it.
 #[macro_use]
 mod output;
 
+mod allocator;
 mod args;
 mod catalog;
 mod exit;
