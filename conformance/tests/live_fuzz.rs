@@ -866,3 +866,82 @@ fn an_error_without_the_id_of_a_readable_request_is_rpc_error_id_not_a_stall() {
         "passed over, the same case is no finding"
     );
 }
+
+/// Reads lines as they come, but a `tools/call` holding a character above U+FFFF is
+/// swallowed and a thread of the server's panics instead: as rmcp's handler task panics,
+/// leaving the call unanswered and the server serving.
+struct PanicsOnAstralCall<R> {
+    inner: R,
+    line: Vec<u8>,
+    at: usize,
+}
+
+impl<R: std::io::BufRead> std::io::Read for PanicsOnAstralCall<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        while self.at == self.line.len() {
+            self.line.clear();
+            self.at = 0;
+            if self.inner.read_until(b'\n', &mut self.line)? == 0 {
+                return Ok(0);
+            }
+            let text = String::from_utf8_lossy(&self.line);
+            if text.contains("tools/call") && text.chars().any(|c| c > '\u{FFFF}') {
+                let handler = std::thread::spawn(|| panic!("planted: an astral character"));
+                let _ = handler.join();
+                self.line.clear();
+            }
+        }
+        let n = buf.len().min(self.line.len() - self.at);
+        buf[..n].copy_from_slice(&self.line[self.at..self.at + n]);
+        self.at += n;
+        Ok(n)
+    }
+}
+
+/// A panic on a thread of an in-process server is reported with the case under way, whose
+/// file is written for `mcp-conformance replay` (libFuzzer's hook would abort next; here
+/// the default hook lets the thread end): the file replays against a binary that fails the
+/// same input (the reference server's `crash-on-astral` exits on it), not against the
+/// conformant one.
+#[test]
+fn a_server_panic_in_process_writes_the_case_under_way() {
+    use reference_server::{serve_shared, Era, ServeEnd};
+    let server = mcp_conformance::InProcessServer::blocking("panics", |input, output| {
+        let input = PanicsOnAstralCall {
+            inner: std::io::BufReader::new(input),
+            line: Vec::new(),
+            at: 0,
+        };
+        match serve_shared(input, output, None, Era::default())? {
+            ServeEnd::Crash { reason, .. } => Err(reason.into()),
+            _ => Ok(()),
+        }
+    });
+    let dir = tempdir("server-panic");
+    let mut target = target_of(
+        ServerCommand::in_process(server),
+        Revision::find(R4).unwrap(),
+        Some(dir.clone()),
+    );
+    target.watch_panics("test");
+    let written = || std::fs::read_dir(&dir).unwrap().count();
+    let ran = inputs(11, 5000).take_while(|data| {
+        let _ = target.run(data);
+        written() == 0
+    });
+    assert!(ran.count() < 5000, "no server panic in 5000 inputs");
+    let files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(files.len(), 1, "{files:?}");
+    let case: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&files[0]).unwrap()).unwrap();
+    assert_eq!(case["check"], "prop-server-survives", "{case:#}");
+    assert!(
+        case["messages"].to_string().contains("tools/call"),
+        "{case:#}"
+    );
+    assert_eq!(replay(&files[0], Some("crash-on-astral")), Some(1));
+    assert_eq!(replay(&files[0], None), Some(0));
+}

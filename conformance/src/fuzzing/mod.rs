@@ -73,13 +73,17 @@ pub fn in_process_init(server: impl FnOnce() -> InProcessServer) {
 /// mcp_conformance::fuzzing::in_process_init_with(my_server, SETTINGS);
 /// ```
 pub fn in_process_init_with(server: impl FnOnce() -> InProcessServer, defaults: &[(&str, &str)]) {
-    start_live("in_process", || LiveTarget::in_process(server(), defaults));
+    start_live("in_process", || {
+        let target = LiveTarget::in_process(server(), defaults)?;
+        target.watch_panics("in_process");
+        Ok(target)
+    });
 }
 
 /// The in-process target: each input is one case against the server [`in_process_init`]
 /// started, judged as [`live_server`] judges. A panic in the server is the fuzz target's
-/// crash (libFuzzer's hook aborts, keeping the input); an oracle finding panics with its
-/// report, as `live_server`'s does.
+/// crash: its case file is written and its report printed, then libFuzzer's hook aborts,
+/// keeping the input; an oracle finding panics with its report, as `live_server`'s does.
 pub fn in_process_server(data: &[u8], server: impl FnOnce() -> InProcessServer) {
     in_process_init(server);
     run_live("in_process", data);

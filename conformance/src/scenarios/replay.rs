@@ -189,8 +189,15 @@ fn verdict(case: &CaseFile, seen: &Seen, breach: &Option<Breach>) -> (bool, Stri
     };
     let stalled = seen.stalled;
     match case.kind {
+        // A server that panicked in-process may, as a binary, lose only the request whose
+        // handler panicked (an SDK that runs each handler in a task of its own): it did not
+        // survive the case either.
         FailureKind::Crash => match &seen.crashed {
             Some(s) => (true, s.describe()),
+            None if stalled => (
+                true,
+                "the server did not exit, but a request got no response".into(),
+            ),
             None => (false, "the server did not exit".into()),
         },
         FailureKind::Stall => (

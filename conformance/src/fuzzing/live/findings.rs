@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{json, Value};
 
-use super::{Judged, State, INIT_ID, SETTLE_ID};
+use super::{Judged, LiveConfig, State, INIT_ID, SETTLE_ID};
 use crate::fuzzing::cases::Case;
 use crate::generate::shrink;
 use crate::protocol::{Line, Transcript};
@@ -38,6 +38,16 @@ impl Finding {
     /// A report a reader can act on: the check, what happened, how to replay it, and the
     /// exchange (server text escaped).
     pub fn report(&self) -> String {
+        self.report_with(if self.reproduced {
+            "reproduced on a fresh server process with this case alone"
+        } else {
+            "NOT reproduced on a fresh process with this case alone: earlier inputs of this process may matter"
+        })
+    }
+
+    /// [`Finding::report`] with `confirmation` for its line on whether the case failed
+    /// again on a fresh process.
+    pub(super) fn report_with(&self, confirmation: &str) -> String {
         use crate::report::escape_server_text as esc;
         let mut out = format!(
             "FAIL {} ({:?}) in {}: {}\n",
@@ -47,14 +57,15 @@ impl Finding {
             esc(&self.summary)
         );
         out.push_str(&format!("  case: {}\n", esc(&self.case.description)));
-        out.push_str(if self.reproduced {
-            "  reproduced on a fresh server process with this case alone\n"
-        } else {
-            "  NOT reproduced on a fresh process with this case alone: earlier inputs of this process may matter\n"
-        });
+        out.push_str(&format!("  {confirmation}\n"));
         match &self.saved {
             // The case file names its server (a config file's `[server]`, when there is
             // one, comes first): the file alone replays it.
+            // Found in-process: the case replays against the server's built binary.
+            Some(path) if self.case.command.in_process.is_some() => out.push_str(&format!(
+                "  replay: mcp-conformance replay {} -- YOUR_SERVER_COMMAND\n",
+                esc(&path.display().to_string()),
+            )),
             Some(path) => out.push_str(&format!(
                 "  replay: mcp-conformance replay {}\n",
                 esc(&path.display().to_string()),
@@ -179,79 +190,91 @@ impl State {
         summary: String,
         transcript: Transcript,
     ) -> Finding {
-        let revision = self.config.revision.id;
-        // The messages of `fresh`, then the case, as the live target sent them (a modern
-        // request with its `_meta`).
-        let stamped = |m: Value| case_line(self.config.revision, m);
-        let mut messages = if self.config.revision.modern() {
-            vec![CaseMessage::message(
-                stamped(json!({"jsonrpc": "2.0", "id": INIT_ID, "method": "server/discover"})),
-                false,
-            )]
-        } else {
-            vec![
-                CaseMessage::message(
-                    json!({"jsonrpc": "2.0", "id": INIT_ID, "method": "initialize", "params": initialize_params(revision)}),
-                    false,
-                ),
-                CaseMessage::message(
-                    json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
-                    false,
-                ),
-                CaseMessage::message(
-                    json!({"jsonrpc": "2.0", "id": SETTLE_ID, "method": "ping"}),
-                    false,
-                ),
-            ]
-        };
-        let last = case.lines.len().saturating_sub(1);
-        for (i, line) in case.lines.iter().enumerate() {
-            let pipelined = i < last;
-            messages.push(match line {
-                Line::Message(m) => CaseMessage::message(stamped(m.clone()), pipelined),
-                Line::Raw(bytes) => CaseMessage {
-                    send: Value::Null,
-                    raw: Some(RawFrame::of(bytes)),
-                    pipelined,
-                },
-            });
-        }
-        let tool_headers =
-            CaseFile::tool_headers_of(&self.config.command, self.config.revision, &messages);
+        let output_schema = matches!(
+            check,
+            CheckId::TcOutputschemaPresence | CheckId::TcOutputschemaConform
+        )
+        .then(|| {
+            case.lines.iter().find_map(|l| match l {
+                Line::Message(m) if m["method"] == "tools/call" => m
+                    .pointer("/params/name")
+                    .and_then(Value::as_str)
+                    .and_then(|n| self.output_schemas.get(n).cloned()),
+                _ => None,
+            })
+        })
+        .flatten();
+        let case_file = case_file(&self.config, case, kind, check, output_schema);
         Finding {
             check,
             kind,
             summary,
-            case: CaseFile {
-                mcp_conformance_case: 1,
-                check: check.as_str().to_string(),
-                revision: revision.to_string(),
-                seed: 0,
-                description: describe(case, self.config.revision.liveness_method()),
-                kind,
-                command: self.config.command.clone(),
-                messages,
-                timeout_secs: Some(self.config.timeout.as_secs_f64()),
-                output_schema: matches!(
-                    check,
-                    CheckId::TcOutputschemaPresence | CheckId::TcOutputschemaConform
-                )
-                .then(|| {
-                    case.lines.iter().find_map(|l| match l {
-                        Line::Message(m) if m["method"] == "tools/call" => m
-                            .pointer("/params/name")
-                            .and_then(Value::as_str)
-                            .and_then(|n| self.output_schemas.get(n).cloned()),
-                        _ => None,
-                    })
-                })
-                .flatten(),
-                tool_headers,
-            },
+            case: case_file,
             transcript,
             reproduced: false,
             saved: None,
         }
+    }
+}
+
+/// The case file of `case` for a failure of `check`: the messages of a fresh session's
+/// handshake, then the case, as the live target sent them (a modern request with its
+/// `_meta`).
+pub(super) fn case_file(
+    config: &LiveConfig,
+    case: &Case,
+    kind: FailureKind,
+    check: CheckId,
+    output_schema: Option<Value>,
+) -> CaseFile {
+    let revision = config.revision.id;
+    let stamped = |m: Value| case_line(config.revision, m);
+    let mut messages = if config.revision.modern() {
+        vec![CaseMessage::message(
+            stamped(json!({"jsonrpc": "2.0", "id": INIT_ID, "method": "server/discover"})),
+            false,
+        )]
+    } else {
+        vec![
+            CaseMessage::message(
+                json!({"jsonrpc": "2.0", "id": INIT_ID, "method": "initialize", "params": initialize_params(revision)}),
+                false,
+            ),
+            CaseMessage::message(
+                json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+                false,
+            ),
+            CaseMessage::message(
+                json!({"jsonrpc": "2.0", "id": SETTLE_ID, "method": "ping"}),
+                false,
+            ),
+        ]
+    };
+    let last = case.lines.len().saturating_sub(1);
+    for (i, line) in case.lines.iter().enumerate() {
+        let pipelined = i < last;
+        messages.push(match line {
+            Line::Message(m) => CaseMessage::message(stamped(m.clone()), pipelined),
+            Line::Raw(bytes) => CaseMessage {
+                send: Value::Null,
+                raw: Some(RawFrame::of(bytes)),
+                pipelined,
+            },
+        });
+    }
+    let tool_headers = CaseFile::tool_headers_of(&config.command, config.revision, &messages);
+    CaseFile {
+        mcp_conformance_case: 1,
+        check: check.as_str().to_string(),
+        revision: revision.to_string(),
+        seed: 0,
+        description: describe(case, config.revision.liveness_method()),
+        kind,
+        command: config.command.clone(),
+        messages,
+        timeout_secs: Some(config.timeout.as_secs_f64()),
+        output_schema,
+        tool_headers,
     }
 }
 

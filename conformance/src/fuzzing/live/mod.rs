@@ -27,6 +27,7 @@ mod config;
 mod findings;
 mod ids;
 mod oracle;
+mod panics;
 mod session;
 mod target;
 

@@ -94,6 +94,13 @@ impl LiveTarget {
         &self.state.config.command
     }
 
+    /// From now on, a panic on another thread than this one (an in-process server's)
+    /// writes the case under way as a case file and prints its report before the panic
+    /// hook already set (libFuzzer's, which aborts) runs; `name` is the fuzz target's.
+    pub fn watch_panics(&self, name: &str) {
+        super::panics::watch(name, &self.state.config);
+    }
+
     /// The checks whose findings are passed over (`MCP_FUZZ_IGNORE`).
     pub fn ignored(&self) -> &[CheckId] {
         &self.state.config.ignore
@@ -226,6 +233,7 @@ impl State {
         };
         self.session_cases += 1;
         self.assign_ids(&mut case);
+        super::panics::running(&case);
         let case = &case;
         let judged = self.exec(&mut session, case).await;
         // Only a session that goes on may still answer this case's frames late; fresh
