@@ -12,20 +12,22 @@
 //!
 //! The words match the decoder (`generate/bytes.rs`): a printable ASCII string is its own
 //! bytes (a printable byte is that character), and an integer is the big-endian offset
-//! from its schema's minimum, so a literal is written for a minimum of 0 in four and eight
-//! bytes (`"minimum": 0` is what `schemars` writes for unsigned Rust integers).
+//! from its range's start, so a literal is written in the widths and offsets of the ranges
+//! a server's schema most often gives ([`integer_words`]).
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
+
+use crate::generate::UNBOUNDED;
 
 /// Most words written: past a few thousand, libFuzzer spends its dictionary mutations on
 /// words that matter less.
 pub const MAX_WORDS: usize = 2048;
 /// Shortest and longest string literal kept, in bytes.
 const STRING_LEN: std::ops::RangeInclusive<usize> = 2..=64;
-/// Smallest integer literal kept: a smaller one is one or two bytes, which libFuzzer's own
-/// byte mutations find.
-const MIN_INTEGER: u64 = 256;
+/// Smallest integer literal kept: 0 and 1 are everywhere in a source, and libFuzzer's own
+/// byte mutations write them.
+const MIN_INTEGER: u64 = 2;
 
 /// The words of `source` (Rust text), in the order first seen, without repeats.
 pub fn words(source: &str) -> Vec<Vec<u8>> {
@@ -138,16 +140,34 @@ fn encode(literal: &Literal) -> Vec<Vec<u8>> {
         {
             vec![bytes.clone()]
         }
-        Literal::Integer(n) if *n >= MIN_INTEGER => {
-            let mut out = Vec::with_capacity(2);
-            if let Ok(small) = u32::try_from(*n) {
-                out.push(small.to_be_bytes().to_vec());
-            }
-            out.push(n.to_be_bytes().to_vec());
-            out
-        }
+        Literal::Integer(n) if *n >= MIN_INTEGER => integer_words(*n),
         _ => Vec::new(),
     }
+}
+
+/// The words of an integer literal, in the bytes the decoder reads for the ranges a
+/// server's schema most often gives it (`arbitrary` reads as many big-endian bytes as the
+/// range needs, and the value is their offset from the range's start): two bytes for an
+/// unsigned integer without a maximum (`0..=1000`, [`UNBOUNDED`]) and, offset by 1000, for
+/// one without any bound (`-1000..=1000`, what `schemars` writes for an `i64`); four and
+/// eight bytes for a 32- or 64-bit range from 0 (`"minimum": 0` and a `u32`'s maximum).
+fn integer_words(n: u64) -> Vec<Vec<u8>> {
+    let unbounded = UNBOUNDED.unsigned_abs();
+    let mut out = Vec::new();
+    if let Ok(two) = u16::try_from(n) {
+        out.push(two.to_be_bytes().to_vec());
+    }
+    if n <= unbounded {
+        let offset = u16::try_from(n + unbounded).expect("at most 2,000");
+        out.push(offset.to_be_bytes().to_vec());
+    }
+    if n >= 256 {
+        if let Ok(four) = u32::try_from(n) {
+            out.push(four.to_be_bytes().to_vec());
+        }
+        out.push(n.to_be_bytes().to_vec());
+    }
+    out
 }
 
 /// Whether `text` looks like a format string (`"code {:#x}"`, `"{what}"`): what a server
@@ -340,10 +360,28 @@ fn integer_literal(bytes: &[u8], at: usize) -> (Option<u64>, usize) {
         _ => (10, token.as_str()),
     };
     let digits = strip_suffix(digits, radix);
-    let value = u64::from_str_radix(digits, radix)
-        .ok()
-        .filter(|_| !is_float);
-    (value, end)
+    if is_float {
+        return (None, float_end(bytes, end + 1));
+    }
+    (u64::from_str_radix(digits, radix).ok(), end)
+}
+
+/// The index past a float's fraction and exponent (`5e9`, `25e-3`, `5f32`), from its first
+/// fractional digit: none of it is an integer of its own.
+fn float_end(bytes: &[u8], from: usize) -> usize {
+    let run = |from: usize| {
+        (from..bytes.len())
+            .find(|&j| !is_ident(bytes[j]))
+            .unwrap_or(bytes.len())
+    };
+    let end = run(from);
+    let signed_exponent = matches!(bytes.get(end.wrapping_sub(1)), Some(b'e' | b'E'))
+        && matches!(bytes.get(end), Some(b'+' | b'-'));
+    if signed_exponent {
+        run(end + 1)
+    } else {
+        end
+    }
 }
 
 /// `digits` without a type suffix (`u32`, `i64`, `usize`, ...); in hex, `u`/`i` cannot be
@@ -383,11 +421,32 @@ mod tests {
     }
 
     #[test]
-    fn comments_chars_lifetimes_floats_small_numbers_and_format_strings_give_nothing() {
+    fn comments_chars_lifetimes_floats_zero_one_and_format_strings_give_nothing() {
         let source = "// \"in a comment\" 0xDEADBEEF\n/* \"block\" 99999 */\n\
-                      fn f<'a>(x: &'a str) -> char { let _ = 1.5e9; let _ = 3; '\"' }\n\
+                      fn f<'a>(x: &'a str) -> char { let _ = 1.5e9 + 2.25e-7; let _ = 0; '\"' }\n\
                       let _ = format!(\"code {:#x}\", 1); let _ = \"{what}\";";
         assert!(words(source).is_empty(), "{:?}", texts(source));
+    }
+
+    #[test]
+    fn a_small_integer_is_written_as_the_unbounded_ranges_read_it() {
+        // `count == 7` on an i64 (-1000..=1000: the two bytes of 1007) or on a u32
+        // without a maximum (0..=1000: the two bytes of 7); 1000 also as a u32 and u64.
+        assert_eq!(
+            texts("if args.count == 7 { } let m = 1000;"),
+            [
+                "\\x00\\x07",
+                "\\x03\\xEF",
+                "\\x03\\xE8",
+                "\\x07\\xD0",
+                "\\x00\\x00\\x03\\xE8",
+                "\\x00\\x00\\x00\\x00\\x00\\x00\\x03\\xE8",
+            ]
+        );
+        let mut choices = crate::generate::Choices::new(&[0x03, 0xEF]);
+        assert_eq!(choices.int_in(-1000, 1000), 7);
+        let mut choices = crate::generate::Choices::new(&[0x00, 0x07]);
+        assert_eq!(choices.int_in(0, 1000), 7);
     }
 
     #[test]

@@ -93,6 +93,11 @@ pub struct Compiled {
 /// Most `$ref` targets compiled per schema (a bound on hostile schemas).
 const MAX_DEFS: usize = 256;
 
+/// How far an integer without a bound reaches: `-1000..=1000` without either, `lo..=lo +
+/// 1000` (from 0 for a negative `lo`) without a maximum. The fuzz dictionary writes a
+/// literal in the bytes these ranges read (`fuzzing/dictionary.rs`).
+pub(crate) const UNBOUNDED: i64 = 1000;
+
 impl Compiled {
     /// Compiles `schema` (`$ref`s resolve against `schema` itself).
     pub fn new(schema: &Value) -> Self {
@@ -228,10 +233,10 @@ impl Compiler<'_> {
             "integer" | "number" => {
                 let lo = int("minimum")
                     .or(int("exclusiveMinimum").map(|m| m + 1.0))
-                    .unwrap_or(-1000.0);
+                    .unwrap_or(-UNBOUNDED as f64);
                 let hi = int("maximum")
                     .or(int("exclusiveMaximum").map(|m| m - 1.0))
-                    .unwrap_or(lo.max(0.0) + 1000.0);
+                    .unwrap_or(lo.max(0.0) + UNBOUNDED as f64);
                 // `as` saturates: out-of-range bounds become i64's own.
                 let (lo, hi) = (lo.ceil() as i64, hi.floor() as i64);
                 let hi = hi.max(lo);
