@@ -61,8 +61,8 @@ pub use invalid::{
 };
 pub use judge::{surely_valid, SchemaDoc};
 pub use minimal::minimal_instance;
-pub use shape::{Compiled, Format, Shape};
 pub(crate) use shape::UNBOUNDED;
+pub use shape::{Compiled, Format, Shape};
 pub use shrink::{shrink, Shrunk};
 pub use types::{Dialect, InvalidVariant, Unsupported};
 pub use valid::{valid, valid_doc, valid_in};
