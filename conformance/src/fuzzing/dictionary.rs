@@ -13,7 +13,7 @@
 //! The words match the decoder (`generate/bytes.rs`): a printable ASCII string is its own
 //! bytes (a printable byte is that character), and an integer is the big-endian offset
 //! from its range's start, so a literal is written in the widths and offsets of the ranges
-//! a server's schema most often gives ([`integer_words`]).
+//! a server's schema most often gives (`integer_words`).
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
