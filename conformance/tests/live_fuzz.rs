@@ -758,26 +758,36 @@ fn regression_initialized_is_answered() {
     regression("reply-to-notification");
 }
 
-/// A reader that hands the server each line with `"method":"tools/call"` spelt
-/// `"xethod":"tools/call"`: to the reference server with `error-id-dropped`, a request
-/// object without method, answered with a -32600 error and no id. The harness sent a
-/// well-formed request whose id was readable.
-struct CallsWithoutMethod<R> {
+/// A reader that hands the server each line as `filter` rewrites it (a line it empties is
+/// skipped).
+struct EachLine<R, F> {
     inner: std::io::BufReader<R>,
+    filter: F,
     line: Vec<u8>,
     at: usize,
 }
 
-impl<R: std::io::Read> std::io::Read for CallsWithoutMethod<R> {
+impl<R: std::io::Read, F: FnMut(Vec<u8>) -> Vec<u8>> EachLine<R, F> {
+    fn new(inner: R, filter: F) -> Self {
+        Self {
+            inner: std::io::BufReader::new(inner),
+            filter,
+            line: Vec::new(),
+            at: 0,
+        }
+    }
+}
+
+impl<R: std::io::Read, F: FnMut(Vec<u8>) -> Vec<u8>> std::io::Read for EachLine<R, F> {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
         use std::io::BufRead;
-        if self.at == self.line.len() {
-            self.line.clear();
+        while self.at == self.line.len() {
+            let mut line = Vec::new();
+            if self.inner.read_until(b'\n', &mut line)? == 0 {
+                return Ok(0);
+            }
+            self.line = (self.filter)(line);
             self.at = 0;
-            self.inner.read_until(b'\n', &mut self.line)?;
-            let text = String::from_utf8_lossy(&self.line)
-                .replace("\"method\":\"tools/call\"", "\"xethod\":\"tools/call\"");
-            self.line = text.into_bytes();
         }
         let n = buf.len().min(self.line.len() - self.at);
         buf[..n].copy_from_slice(&self.line[self.at..self.at + n]);
@@ -786,16 +796,21 @@ impl<R: std::io::Read> std::io::Read for CallsWithoutMethod<R> {
     }
 }
 
+/// Each line with `"method":"tools/call"` spelt `"xethod":"tools/call"`: to the reference
+/// server with `error-id-dropped`, a request object without method, answered with a -32600
+/// error and no id. The harness sent a well-formed request whose id was readable.
+fn calls_without_method(line: Vec<u8>) -> Vec<u8> {
+    String::from_utf8_lossy(&line)
+        .replace("\"method\":\"tools/call\"", "\"xethod\":\"tools/call\"")
+        .into_bytes()
+}
+
 /// The live target on the reference server in-process, whose every tools/call is answered
 /// with an error without its id, passing over `ignore`.
 fn calls_answered_without_id(ignore: Vec<mcp_conformance::rules::CheckId>) -> LiveTarget {
     use reference_server::{serve_shared, Era, Fault, ServeEnd};
     let server = mcp_conformance::InProcessServer::blocking("calls-without-id", |input, output| {
-        let input = CallsWithoutMethod {
-            inner: std::io::BufReader::new(input),
-            line: Vec::new(),
-            at: 0,
-        };
+        let input = EachLine::new(input, calls_without_method);
         match serve_shared(input, output, Some(Fault::ErrorIdDropped), Era::default())? {
             ServeEnd::Crash { reason, .. } => Err(reason.into()),
             _ => Ok(()),
@@ -867,35 +882,17 @@ fn an_error_without_the_id_of_a_readable_request_is_rpc_error_id_not_a_stall() {
     );
 }
 
-/// Reads lines as they come, but a `tools/call` holding a character above U+FFFF is
-/// swallowed and a thread of the server's panics instead: as rmcp's handler task panics,
-/// leaving the call unanswered and the server serving.
-struct PanicsOnAstralCall<R> {
-    inner: R,
-    line: Vec<u8>,
-    at: usize,
-}
-
-impl<R: std::io::BufRead> std::io::Read for PanicsOnAstralCall<R> {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        while self.at == self.line.len() {
-            self.line.clear();
-            self.at = 0;
-            if self.inner.read_until(b'\n', &mut self.line)? == 0 {
-                return Ok(0);
-            }
-            let text = String::from_utf8_lossy(&self.line);
-            if text.contains("tools/call") && text.chars().any(|c| c > '\u{FFFF}') {
-                let handler = std::thread::spawn(|| panic!("planted: an astral character"));
-                let _ = handler.join();
-                self.line.clear();
-            }
-        }
-        let n = buf.len().min(self.line.len() - self.at);
-        buf[..n].copy_from_slice(&self.line[self.at..self.at + n]);
-        self.at += n;
-        Ok(n)
+/// A `tools/call` holding a character above U+FFFF is swallowed and a thread of the
+/// server's panics instead: as rmcp's handler task panics, leaving the call unanswered and
+/// the server serving.
+fn panics_on_astral_call(line: Vec<u8>) -> Vec<u8> {
+    let text = String::from_utf8_lossy(&line);
+    if text.contains("tools/call") && text.chars().any(|c| c > '\u{FFFF}') {
+        let handler = std::thread::spawn(|| panic!("planted: an astral character"));
+        let _ = handler.join();
+        return Vec::new();
     }
+    line
 }
 
 /// A panic on a thread of an in-process server is reported with the case under way, whose
@@ -907,11 +904,7 @@ impl<R: std::io::BufRead> std::io::Read for PanicsOnAstralCall<R> {
 fn a_server_panic_in_process_writes_the_case_under_way() {
     use reference_server::{serve_shared, Era, ServeEnd};
     let server = mcp_conformance::InProcessServer::blocking("panics", |input, output| {
-        let input = PanicsOnAstralCall {
-            inner: std::io::BufReader::new(input),
-            line: Vec::new(),
-            at: 0,
-        };
+        let input = EachLine::new(input, panics_on_astral_call);
         match serve_shared(input, output, None, Era::default())? {
             ServeEnd::Crash { reason, .. } => Err(reason.into()),
             _ => Ok(()),

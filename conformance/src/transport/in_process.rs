@@ -405,7 +405,7 @@ fn describe(outcome: std::thread::Result<Option<ServeResult>>) -> String {
 }
 
 /// A panic's message, when it has one (`panic!` with a literal or a format).
-fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
+pub(crate) fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
     match (panic.downcast_ref::<&str>(), panic.downcast_ref::<String>()) {
         (Some(text), _) => (*text).to_string(),
         (_, Some(text)) => text.clone(),

@@ -34,6 +34,7 @@ pub use fact::{is_media, Carried, HttpFact, HttpTarget};
 pub use framing::{Frame, LineFramer};
 pub(crate) use http::{client, delete, Endpoint};
 pub use http::{HttpTransport, MAX_IN_FLIGHT, SESSION_HEADER, VERSION_HEADER};
+pub(crate) use in_process::panic_message;
 pub use in_process::{
     InProcessServer, InProcessTransport, PipeReader, PipeWriter, ServeResult, PIPE_BUFFER,
 };

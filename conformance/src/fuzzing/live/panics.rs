@@ -72,15 +72,7 @@ fn server_panicked(info: &std::panic::PanicHookInfo<'_>) -> Option<String> {
     let mut guard = WATCH.lock().unwrap_or_else(|e| e.into_inner());
     let watch = guard.as_mut()?;
     let case = watch.case.take()?;
-    let payload = info.payload();
-    let message = match (
-        payload.downcast_ref::<&str>(),
-        payload.downcast_ref::<String>(),
-    ) {
-        (Some(s), _) => (*s).to_string(),
-        (_, Some(s)) => s.clone(),
-        _ => "a panic without a message".to_string(),
-    };
+    let message = crate::transport::panic_message(info.payload());
     let place = info
         .location()
         .map(|l| format!(" (at {}:{})", l.file(), l.line()))
