@@ -300,6 +300,9 @@ const EXPECTATIONS: &[Row] = &[
     ),
     // -- Generated cases and sequences: each fault shows only on some inputs --
     ("crash-on-astral", &[("prop-server-survives", Fail, LEGACY)]),
+    // The exit comes after the answer: it shows on the next request, and the walk must
+    // still pin it on the case that caused it (no liveness request follows an answer).
+    ("crash-after-answer", &[("prop-server-survives", Fail, ALL)]),
     (
         "stall-on-long-string",
         &[("prop-server-survives", Fail, LEGACY)],

@@ -546,14 +546,14 @@ fn hostile_answers_every_id_twice() {
 }
 
 /// A server that degrades with use (every request answered twice once it has answered
-/// 40 pings in one process): the sequences, sent on the property phase's process after
+/// 10 pings in one process): the sequences, sent on the property phase's process after
 /// its cases, see the double answers there; sent again in a fresh process, they are
 /// answered well, and that verdict stands (what earlier cases left behind never decides
 /// it), with a note saying what the worn process did.
 #[test]
 fn a_sequence_broken_only_on_a_worn_process_is_judged_on_a_fresh_one() {
     let outcome = hostile_with(
-        &["tired", "40"],
+        &["tired", "10"],
         &["--cases", "16"],
         "prop-server-survives",
         "pass",

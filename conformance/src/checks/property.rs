@@ -178,7 +178,7 @@ pub(super) fn server_survives(ctx: &Ctx<'_>) -> Verdict {
         // The liveness request: ping, or `server/discover` in 2026-07-28.
         let liveness = ctx.record.requested.liveness_method();
         return Verdict::Pass(format!(
-            "the server survived all {cases} generated case(s) and answered {liveness} after each{noted}"
+            "the server survived all {cases} generated case(s): it answered each, or {liveness} after it{noted}"
         ));
     };
     let stopped = props

@@ -30,6 +30,25 @@ pub(super) enum Probe {
     Cursor,
 }
 
+impl Probe {
+    /// The property's label, as reports name it ("valid echo", "invalid echo /required").
+    pub(super) fn label(&self) -> String {
+        let name = |tool: &ToolDef| {
+            tool.get("name")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_string()
+        };
+        match self {
+            Probe::ValidCall { tool } => format!("valid {}", name(tool)),
+            Probe::InvalidCall { tool, rule } => format!("invalid {} {rule}", name(tool)),
+            Probe::Id => "ids".into(),
+            Probe::Method => "methods".into(),
+            Probe::Cursor => "cursors".into(),
+        }
+    }
+}
+
 /// The result of one case.
 #[derive(Debug, Clone)]
 pub(super) enum Outcome {
@@ -125,6 +144,18 @@ pub(super) struct Env<'a> {
     park: Option<(Exchange, Instant)>,
     /// The last tool schemas compiled, kept for the next case or candidate.
     pub(super) validators: Validators,
+    /// Whether a case answered well goes without a liveness request after it: while the
+    /// walk explores ([`Env::explore`]), where the answer shows the server alive. Shrinks
+    /// and confirmations keep the request, so each candidate's verdict is its own.
+    trust_answers: bool,
+    /// The last case the current session answered with no liveness request after it: a
+    /// crash or stall after its answer shows on the next request.
+    unprobed: Option<(Probe, Value)>,
+    /// Cases sent on the current session (each gets its own id, [`case_id`]).
+    on_session: u32,
+    /// Set by [`Env::explore`] when a case met a crash or stall right after an unprobed
+    /// case: that case, which may be the one to blame.
+    pub(super) suspect: Option<(Probe, Value)>,
 }
 
 impl<'a> Env<'a> {
@@ -148,6 +179,10 @@ impl<'a> Env<'a> {
             parked: None,
             park: None,
             validators: Validators::default(),
+            trust_answers: false,
+            unprobed: None,
+            on_session: 0,
+            suspect: None,
         }
     }
 
@@ -185,6 +220,8 @@ impl<'a> Env<'a> {
                 })
             }
         };
+        self.unprobed = None;
+        self.on_session = 0;
         match failed {
             Some(what) => {
                 session.kill().await;
@@ -213,19 +250,23 @@ impl<'a> Env<'a> {
 
     async fn session(&mut self) -> Option<&mut Session> {
         if self.session.as_ref().is_none_or(|s| s.ended().is_some()) {
+            self.unprobed = None;
+            self.on_session = 0;
             self.session = self.fresh().await;
         }
         self.session.as_mut()
     }
 
-    /// Sends the case's messages on `session` and judges what came back.
+    /// Sends the case's messages on `session` (its request with `id`) and judges what
+    /// came back.
     pub(super) async fn evaluate_on(
         &mut self,
         session: &mut Session,
         probe: &Probe,
         value: &Value,
+        id: Value,
     ) -> Outcome {
-        let messages = case_messages(self.revision, probe, value);
+        let messages = case_messages(self.revision, probe, value, id);
         let sent = Instant::now();
         let exchange = match messages.as_slice() {
             [one] => {
@@ -247,6 +288,18 @@ impl<'a> Env<'a> {
             other => other,
         };
         if !matches!(outcome, Outcome::Ok | Outcome::Lagged(..)) {
+            return outcome;
+        }
+        if matches!(outcome, Outcome::Ok) && self.trust_answers {
+            // The answer shows the server alive: no request of its own (issue 29). An
+            // exit already seen is this case's; a later one shows on the next request.
+            if let Some(Silence::Exited(exit)) = session.ended() {
+                return Outcome::Failed(
+                    FailureKind::Crash,
+                    format!("the server exited after the case ({})", exit.describe()),
+                );
+            }
+            self.unprobed = Some((probe.clone(), value.clone()));
             return outcome;
         }
         // The server still answers after each case.
@@ -274,6 +327,43 @@ impl<'a> Env<'a> {
         }
     }
 
+    /// The case the current session answered last with no liveness request after it.
+    pub(super) fn take_unprobed(&mut self) -> Option<(Probe, Value)> {
+        self.unprobed.take()
+    }
+
+    /// [`Env::evaluate`] for a case of the walk, where a case answered well gets no
+    /// liveness request after it. A crash or stall this case meets right after such a
+    /// case may be that case's: it is left in [`Env::suspect`] for the walk to try alone.
+    /// A server that exited after answering it, before this case was sent, fails this
+    /// case with that case as the suspect.
+    pub(super) async fn explore(&mut self, probe: &Probe, value: &Value) -> Outcome {
+        let before = self.unprobed.take();
+        if let (Some(previous), Some(ended)) = (
+            &before,
+            self.session.as_ref().and_then(|s| s.ended().cloned()),
+        ) {
+            self.suspect = Some(previous.clone());
+            return Outcome::Failed(
+                FailureKind::Crash,
+                format!(
+                    "the server ended after answering the case before, before this one was sent ({})",
+                    ended.describe()
+                ),
+            );
+        }
+        self.trust_answers = true;
+        let outcome = self.evaluate(probe, value).await;
+        self.trust_answers = false;
+        let fatal = outcome
+            .failed()
+            .is_some_and(|(k, ..)| matches!(k, FailureKind::Crash | FailureKind::Stall));
+        if fatal && self.parked.is_none() && self.park.is_none() {
+            self.suspect = before;
+        }
+        outcome
+    }
+
     pub(super) async fn evaluate(&mut self, probe: &Probe, value: &Value) -> Outcome {
         let Some(mut session) = self.session().await.map(|_| ()).and(self.session.take()) else {
             return Outcome::Failed(
@@ -282,7 +372,9 @@ impl<'a> Env<'a> {
             );
         };
         session.set_timeout(self.shrink_timeout.unwrap_or(self.config.timeout));
-        let outcome = self.evaluate_on(&mut session, probe, value).await;
+        let id = case_id(self.on_session);
+        self.on_session += 1;
+        let outcome = self.evaluate_on(&mut session, probe, value, id).await;
         if let Some((exchange, sent)) = self.park.take() {
             // Not ended: its late answer is awaited while the stall is shrunk.
             if let Some(mut before) = self.parked.take() {
@@ -300,8 +392,8 @@ impl<'a> Env<'a> {
             Outcome::Slow(None) | Outcome::Failed(FailureKind::Stall, _)
         );
         if unanswered {
-            // Its answer may still come, and the next case reuses the id "case": a fresh
-            // process keeps a late answer from passing for the next case's.
+            // Its answer may still come, and the first case of a fresh process has the
+            // id "case" again: only this ended process could answer it.
             session.kill().await;
         } else {
             self.session = Some(session);
@@ -524,23 +616,34 @@ pub(super) fn probe_tool_def(probe: &Probe) -> Option<&Value> {
     }
 }
 
-/// The JSON-RPC messages of a case, as `revision`'s session sends them: the id probe asks
+/// The id of the `n`-th case (from 0) sent on one session: `"case"` for the first, as
+/// in a fresh process (confirmations, case files), then `"case-2"`, `"case-3"`: no answer
+/// to an earlier case, late or sent twice, can pass for a later one's.
+pub(super) fn case_id(n: u32) -> Value {
+    match n {
+        0 => json!("case"),
+        n => json!(format!("case-{}", n + 1)),
+    }
+}
+
+/// The JSON-RPC messages of a case (its request with `id`), as `revision`'s session sends them: the id probe asks
 /// the liveness method (ping, or `server/discover` in 2026-07-28, where ping is gone), and
 /// a modern request carries the per-request `_meta`.
-pub(super) fn case_messages(revision: &Revision, probe: &Probe, value: &Value) -> Vec<Value> {
-    let request = |id: Value, method: &str, params: Value| json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+pub(super) fn case_messages(
+    revision: &Revision,
+    probe: &Probe,
+    value: &Value,
+    id: Value,
+) -> Vec<Value> {
+    let request = |method: &str, params: Value| json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
     let message = match probe {
         Probe::ValidCall { tool } | Probe::InvalidCall { tool, .. } => {
             let name = tool.get("name").cloned().unwrap_or(Value::Null);
-            request(
-                json!("case"),
-                "tools/call",
-                json!({"name": name, "arguments": value}),
-            )
+            request("tools/call", json!({"name": name, "arguments": value}))
         }
         Probe::Id => era::liveness_request(revision, value.clone()),
-        Probe::Method => request(json!("case"), value.as_str().unwrap_or_default(), json!({})),
-        Probe::Cursor => request(json!("case"), "tools/list", json!({"cursor": value})),
+        Probe::Method => request(value.as_str().unwrap_or_default(), json!({})),
+        Probe::Cursor => request("tools/list", json!({"cursor": value})),
     };
     vec![era::case_line(revision, message)]
 }

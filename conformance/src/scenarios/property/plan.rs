@@ -38,7 +38,8 @@ pub(super) struct Item {
 }
 
 impl Item {
-    fn new(seed: u64, label: String, probe: Probe, strategy: BoxedStrategy<Value>, n: u32) -> Self {
+    fn new(seed: u64, probe: Probe, strategy: BoxedStrategy<Value>, n: u32) -> Self {
+        let label = probe.label();
         let runner = runner_for(seed, &label, n);
         Item {
             label,
@@ -127,19 +128,12 @@ impl PropertyRun<'_> {
     pub(super) async fn plan(&self, record: &mut PropertyRecord) -> Vec<Item> {
         let cases = self.config.cases.max(1);
         let mut items = vec![
-            Item::new(self.seed, "ids".into(), Probe::Id, id_strategy(), cases),
-            Item::new(
-                self.seed,
-                "methods".into(),
-                Probe::Method,
-                method_strategy(),
-                cases,
-            ),
+            Item::new(self.seed, Probe::Id, id_strategy(), cases),
+            Item::new(self.seed, Probe::Method, method_strategy(), cases),
         ];
         if self.tools {
             items.push(Item::new(
                 self.seed,
-                "cursors".into(),
                 Probe::Cursor,
                 cursor_strategy(),
                 cases,
@@ -274,7 +268,6 @@ impl PropertyRun<'_> {
             Ok(s) => {
                 plan.valid = Some(Item::new(
                     self.seed,
-                    format!("valid {name}"),
                     Probe::ValidCall { tool: tool.clone() },
                     s,
                     cases,
@@ -301,7 +294,6 @@ impl PropertyRun<'_> {
                 for v in invalids.variants {
                     plan.invalid.push(Item::new(
                         self.seed,
-                        format!("invalid {name} {}", v.rule),
                         Probe::InvalidCall {
                             tool: tool.clone(),
                             rule: v.rule,
@@ -371,14 +363,14 @@ mod tests {
 
     use super::*;
 
-    fn item(label: &str, n: u32) -> Item {
-        Item::new(0, label.into(), Probe::Id, Just(json!(0)).boxed(), n)
+    fn item(n: u32) -> Item {
+        Item::new(0, Probe::Id, Just(json!(0)).boxed(), n)
     }
 
     fn plan(valid: u32, rules: &[u32]) -> ToolPlan {
         ToolPlan {
-            valid: Some(item("valid", valid)),
-            invalid: rules.iter().map(|n| item("invalid", *n)).collect(),
+            valid: Some(item(valid)),
+            invalid: rules.iter().map(|n| item(*n)).collect(),
         }
     }
 

@@ -16,7 +16,7 @@ use super::env::{probe_checks, probe_tool, Env, Outcome, Probe};
 use super::plan::{Item, PlanCache, TOOL_CASE_BUDGET};
 use super::shrink::Confirmed;
 use super::validators::Which;
-use crate::protocol::{Exchange, Revision, SchemaSet, Session, SessionConfig};
+use crate::protocol::{Exchange, Revision, SchemaSet, Session, SessionConfig, Silence};
 use crate::records::{
     CaseFile, CaseMessage, InputIndependent, PropertyFailure, PropertyRecord, SlowCall,
 };
@@ -240,6 +240,7 @@ impl PropertyRun<'_> {
                 }
             }
         }
+        self.last_answer_survived(&mut env, &mut record).await;
         if let Some((carry, order)) = self.carry {
             carry.ended(order);
         }
@@ -300,7 +301,7 @@ impl PropertyRun<'_> {
         for check in probe_checks(&turn.item.probe) {
             turn.record.count(*check);
         }
-        let outcome = env.evaluate(&turn.item.probe, &drawn.value).await;
+        let outcome = env.explore(&turn.item.probe, &drawn.value).await;
         if turn.first_lag(&outcome) {
             return Flow::Next;
         }
@@ -356,9 +357,22 @@ impl PropertyRun<'_> {
         let fatal = matches!(kind, FailureKind::Crash | FailureKind::Stall);
         let parked = env.parked.take();
         let Drawn { value: drawn, tree } = drawn;
+        let suspect = env.suspect.take();
         if fatal && parked.is_none() {
             if let Some(flow) = turn.blame_server(env, &drawn, &outcome).await {
                 return flow;
+            }
+            if let Some(previous) = suspect {
+                let current = Some((&turn.item.probe, &drawn));
+                if let Some((probe, failure)) =
+                    self.previous_to_blame(env, previous, current, kind).await
+                {
+                    self.keep_carried(env, &probe, &failure, kind);
+                    let tool = probe_tool(&probe).map(str::to_string);
+                    // The current property's own case passed: it goes on (unless a stall
+                    // stops the argument cases, or its tool was the one retired).
+                    return turn.found(failure, kind, true, tool).unwrap_or(Flow::Next);
+                }
             }
         }
         let probe = &turn.item.probe;
@@ -387,19 +401,80 @@ impl PropertyRun<'_> {
         };
         match failure {
             Some(failure) => {
-                if let Some((carry, _)) = self.carry {
-                    carry.keep(Carried {
-                        label: label.to_string(),
-                        kind,
-                        input: failure.input.clone(),
-                        revision: self.revision.id,
-                        latency: env.latency_of(probe_tool(probe)),
-                    });
-                }
+                self.keep_carried(env, probe, &failure, kind);
                 turn.failure_found(failure, kind, fatal)
             }
             // The parked call's answer came late: slow, not stalled.
             None => turn.retire_slow(drawn, late, self.session.timeout),
+        }
+    }
+
+    /// A crash or stall met right after a case answered with no liveness request after
+    /// it (`previous`): that case's, shrunk, when `current` alone in a fresh process does
+    /// not fail so and `previous` alone does (followed by a liveness request). `None` when
+    /// the failure stays `current`'s.
+    async fn previous_to_blame(
+        &self,
+        env: &mut Env<'_>,
+        (probe, value): (Probe, Value),
+        current: Option<(&Probe, &Value)>,
+        kind: FailureKind,
+    ) -> Option<(Probe, PropertyFailure)> {
+        let same = |o: &Outcome| o.failed().is_some_and(|(k, ..)| k == kind);
+        if let Some((current, input)) = current {
+            if self.confirm(env, current, input, &same).await.0 {
+                return None;
+            }
+        }
+        let (reproduced, _, said) = self.confirm(env, &probe, &value, &same).await;
+        let (outcome, rule) = said.filter(|_| reproduced)?;
+        let label = probe.label();
+        let failure = self
+            .shrink(env, &probe, &label, None, value, (kind, rule), outcome)
+            .await;
+        Some((probe, failure))
+    }
+
+    /// The walk's last case, answered with no liveness request after it, gets one now: a
+    /// crash or stall after that answer is that case's finding (confirmed alone, shrunk).
+    async fn last_answer_survived(&self, env: &mut Env<'_>, record: &mut PropertyRecord) {
+        let Some(last) = env.take_unprobed() else {
+            return;
+        };
+        let Some(session) = env.session.as_mut() else {
+            return;
+        };
+        let kind = match session.liveness().await.unanswered() {
+            // The machine kept the harness from judging: no verdict on the server.
+            None | Some(Silence::Starved { .. }) => return,
+            Some(Silence::Exited(_)) => FailureKind::Crash,
+            Some(_) => FailureKind::Stall,
+        };
+        if let Some(mut gone) = env.session.take() {
+            gone.kill().await;
+        }
+        if let Some((probe, failure)) = self.previous_to_blame(env, last, None, kind).await {
+            self.keep_carried(env, &probe, &failure, kind);
+            record.failures.push(failure);
+        }
+    }
+
+    /// Keeps a minimal case of `probe`'s property for the revisions after (`carry.rs`).
+    fn keep_carried(
+        &self,
+        env: &Env<'_>,
+        probe: &Probe,
+        failure: &PropertyFailure,
+        kind: FailureKind,
+    ) {
+        if let Some((carry, _)) = self.carry {
+            carry.keep(Carried {
+                label: probe.label(),
+                kind,
+                input: failure.input.clone(),
+                revision: self.revision.id,
+                latency: env.latency_of(probe_tool(probe)),
+            });
         }
     }
 
@@ -671,21 +746,35 @@ impl<'t> Turn<'t> {
     /// Records a minimal failing case; a crash or stall retires its tool, and a stall
     /// stops the argument cases.
     fn failure_found(&mut self, failure: PropertyFailure, kind: FailureKind, fatal: bool) -> Flow {
+        let tool = self.tool.clone();
+        match self.found(failure, kind, fatal, tool) {
+            Some(stop) => stop,
+            None => self.skip_item(),
+        }
+    }
+
+    /// Records a minimal failing case of `tool` (this property's, or the case's before
+    /// it); a crash or stall retires the tool. `Some` when the argument cases stop.
+    fn found(
+        &mut self,
+        failure: PropertyFailure,
+        kind: FailureKind,
+        fatal: bool,
+        tool: Option<String>,
+    ) -> Option<Flow> {
         self.record.failures.push(failure);
-        if let (true, Some(t)) = (fatal, &self.tool) {
+        if let (true, Some(t)) = (fatal, tool) {
             // One minimal crash or stall per tool says it; more would only cost
             // restarts and timeouts.
             self.record.notes.push(format!(
                 "tool {t:?}: no more cases after it crashed or stalled the server"
             ));
-            self.walk.done_tools.push(t.clone());
+            self.walk.done_tools.push(t);
         }
-        if kind == FailureKind::Stall {
-            // Each stall waits out the timeout: the argument cases stop here, and
-            // the report says how many were not run.
-            return Flow::Stop("argument cases stopped after the stall".into());
-        }
-        self.skip_item()
+        // Each stall waits out the timeout: the argument cases stop here, and the
+        // report says how many were not run.
+        (kind == FailureKind::Stall)
+            .then(|| Flow::Stop("argument cases stopped after the stall".into()))
     }
 
     /// The property gets no more cases.

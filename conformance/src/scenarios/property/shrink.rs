@@ -20,7 +20,7 @@ use jsonschema::Validator;
 use proptest::strategy::ValueTree;
 use serde_json::{json, Value};
 
-use super::env::{case_messages, probe_tool, probe_tool_def, Env, Outcome, Parked, Probe};
+use super::env::{case_id, case_messages, probe_tool, probe_tool_def, Env, Outcome, Parked, Probe};
 use super::validators::Which;
 use super::PropertyRun;
 use crate::generate::{shrink, surely_valid};
@@ -197,7 +197,7 @@ impl PropertyRun<'_> {
         };
         let mut messages = era::case_opening(self.revision);
         messages.extend(
-            case_messages(self.revision, probe, &input)
+            case_messages(self.revision, probe, &input, case_id(0))
                 .into_iter()
                 .map(|send| CaseMessage::message(send, false)),
         );
@@ -353,7 +353,9 @@ impl PropertyRun<'_> {
             session.set_timeout(wait);
         }
         env.await_late = false;
-        let o = env.evaluate_on(&mut session, probe, input).await;
+        let o = env
+            .evaluate_on(&mut session, probe, input, case_id(0))
+            .await;
         env.await_late = true;
         session.kill().await;
         let said = o.failed().map(|(_, text, rule)| (text.to_string(), rule));
