@@ -60,7 +60,8 @@ const FIRST_ID: i64 = 1_000_000_000;
 enum Judged {
     Ok,
     /// A request outlasted the timeout while the server still answered ping (a slow tool,
-    /// not a finding); the session is restarted.
+    /// not a finding), or an answer came that cannot be tied to one request; the session
+    /// is restarted.
     Slow,
     Failed(FailureKind, CheckId, String),
 }

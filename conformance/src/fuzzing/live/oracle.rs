@@ -148,6 +148,13 @@ impl State {
         if let Some(b) = self.answered_without_id(session.transcript(), case, x) {
             return Judged::Failed(b.kind, b.check, format!("{}: {}", what(x), b.message));
         }
+        // More came than this case's unreadable frames can own, but an earlier case's
+        // frame (which the server may have passed over unanswered) may own the rest:
+        // which request each answers cannot be told, so no verdict, and a fresh process
+        // (not a stall after 3 more timeouts, which a fresh process would not reproduce).
+        if idless_errors_after(session.transcript(), x) > unreadable_frames(case) {
+            return Judged::Slow;
+        }
         // The server is alive. Work may take long (a tool, a prompt, a resource): that is
         // no finding, but a tool that outlasted the timeout is not called again (each
         // such case would cost a timeout). Requests that run no user code have no excuse:
@@ -349,6 +356,16 @@ impl State {
         rules::arguments_type(arguments, message.get("error"), message.get("result"))
             .filter(|b| !b.kind.is_policy_warning())
     }
+}
+
+/// Errors without an id the server wrote after `x`'s request.
+fn idless_errors_after(transcript: &Transcript, x: &Exchange) -> usize {
+    transcript
+        .received()
+        .filter(|e| e.seq > x.request_seq && e.unsolicited)
+        .filter_map(|e| e.json.as_deref())
+        .filter(|m| m.get("error").is_some() && m.get("id").is_none_or(Value::is_null))
+        .count()
 }
 
 /// How many malformed frames of the case show no id a server could read (a line that is
