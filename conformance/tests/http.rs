@@ -13,8 +13,8 @@ use std::time::Duration;
 mod common;
 
 use common::expect::{
-    self, never_notifies, Row, Skip, Table, ALL, NOT_APPLICABLE, NO_STDIN_OVER_HTTP, R3_R4, R4,
-    STREAMABLE_HTTP,
+    self, never_notifies, Row, Skip, Table, Transport, ALL, NOT_APPLICABLE, NO_STDIN_OVER_HTTP,
+    R2_R3, R3_R4, R4, STREAMABLE_HTTP,
 };
 use mcp_conformance::checks::Status;
 use mcp_conformance::protocol::SessionConfig;
@@ -67,6 +67,12 @@ const EXPECTATIONS: &[Row] = &[
         ],
     ),
     ("http-response-twice", &[("http-response-once", Fail, ALL)]),
+    ("http-no-priming", &[("http-sse-priming", Warn, R4)]),
+    ("http-poll-no-retry", &[("http-sse-retry", Warn, R4)]),
+    (
+        "http-poll-always",
+        &[("http-stream-closed-early", Warn, R2_R3)],
+    ),
 ];
 
 /// The skips the reference server's own run shows over Streamable HTTP, each with its
@@ -76,7 +82,31 @@ const REFERENCE_SKIPS: &[Skip] = &[
     never_notifies("lcn-shape", ALL),
     never_notifies("lcn-not-undeclared", ALL),
     NO_STDIN_OVER_HTTP,
+    Skip {
+        check: "http-sse-retry",
+        revisions: R4,
+        matching: "closed no stream's connection before its response",
+        why: "the reference server polls only with --http-poll (the polling table)",
+    },
 ];
+
+/// The reference server polling (`--http-poll`): each 2025-11-25 request's SSE stream is
+/// primed, its connection closed after a `retry`, its response sent when the client
+/// resumes with `Last-Event-ID` (sooner than the retry gets 400). Conformant, so the
+/// same table holds, and `http-sse-retry` is judged (it passes) rather than skipped.
+const POLLING: Table = Table {
+    transport: Transport {
+        args: &["--http-poll"],
+        ..STREAMABLE_HTTP
+    },
+    skips: &[
+        NOT_APPLICABLE,
+        never_notifies("lcn-shape", ALL),
+        never_notifies("lcn-not-undeclared", ALL),
+        NO_STDIN_OVER_HTTP,
+    ],
+    ..TABLE
+};
 
 use common::free_port;
 
@@ -98,6 +128,13 @@ fn config(program: &str, args: Vec<String>, port: u16, session: SessionConfig) -
 #[test]
 fn reference_server_over_http_passes_every_check() {
     expect::reference_passes(&TABLE);
+}
+
+/// SSE polling draws no finding in any revision: the client waits the retry, resumes, and
+/// takes the response once.
+#[test]
+fn reference_server_polling_over_http_passes_every_check() {
+    expect::reference_passes(&POLLING);
 }
 
 #[test]

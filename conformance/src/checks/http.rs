@@ -253,7 +253,8 @@ pub(super) fn session_id_ascii(ctx: &Ctx<'_>) -> Verdict {
 
 /// The GET stream's fact, and why there is nothing to judge when there is no stream.
 fn get_stream_fact(record: &HttpRecord) -> Result<&HttpFact, Verdict> {
-    let Some(fact) = record.facts.iter().find(|f| f.method == "GET") else {
+    let listen = |f: &&HttpFact| f.method == "GET" && !f.resumes();
+    let Some(fact) = record.facts.iter().find(listen) else {
         return Err(Verdict::Skip(
             "no GET stream was opened (the session was not established)".into(),
         ));
@@ -385,6 +386,124 @@ pub(super) fn response_once(ctx: &Ctx<'_>) -> Verdict {
             breaches[0]
         ),
         evidence,
+    )
+}
+
+/// The POST streams that carried events, with the exchanges that opened and resumed each.
+fn sse_streams(record: &HttpRecord) -> Vec<(&StreamRecord, Vec<&HttpFact>)> {
+    record
+        .streams
+        .iter()
+        .filter(|s| s.kind == StreamKind::Post && (s.primed.is_some() || s.closed_early > 0))
+        .map(|s| {
+            let facts = record
+                .facts
+                .iter()
+                .filter(|f| f.rpc_id.is_some() && f.rpc_id == s.request_id)
+                .collect();
+            (s, facts)
+        })
+        .collect()
+}
+
+/// A SHOULD judged over the POST streams: `offends` picks the breaches among `judged`.
+fn stream_verdict(
+    judged: &[(&StreamRecord, Vec<&HttpFact>)],
+    offends: impl Fn(&StreamRecord) -> bool,
+    breach: &str,
+    pass: String,
+) -> Verdict {
+    let offenders: Vec<_> = judged.iter().filter(|(s, _)| offends(s)).collect();
+    let Some((first, _)) = offenders.first() else {
+        return Verdict::Pass(pass);
+    };
+    let evidence = offenders
+        .iter()
+        .take(MAX_EXAMPLES)
+        .flat_map(|(_, facts)| facts.iter().flat_map(|f| evidence(f)))
+        .collect();
+    Verdict::Violation(
+        format!(
+            "{} of {} request streams {breach}; the first: {}",
+            offenders.len(),
+            judged.len(),
+            first.describe()
+        ),
+        evidence,
+    )
+}
+
+/// `LC-HTTP-SSE-POLL` (2025-11-25): an SSE stream opens with a priming event, an event id
+/// and empty data, so the client can resume it.
+pub(super) fn sse_priming(ctx: &Ctx<'_>) -> Verdict {
+    let record = match http(ctx) {
+        Ok(r) => r,
+        Err(skip) => return skip,
+    };
+    let streams = sse_streams(record);
+    if streams.is_empty() {
+        return Verdict::Skip("no request was answered with an SSE stream".into());
+    }
+    stream_verdict(
+        &streams,
+        |s| s.primed == Some(false),
+        "opened without a priming event (an event id and empty data)",
+        format!(
+            "each of the {} request streams opened with a priming event",
+            streams.len()
+        ),
+    )
+}
+
+/// `LC-HTTP-SSE-POLL` (2025-11-25): a server that closes a stream's connection before the
+/// response sends a `retry` field first, so the client knows when to reconnect.
+pub(super) fn sse_retry(ctx: &Ctx<'_>) -> Verdict {
+    let record = match http(ctx) {
+        Ok(r) => r,
+        Err(skip) => return skip,
+    };
+    let closed: Vec<_> = sse_streams(record)
+        .into_iter()
+        .filter(|(s, _)| s.resumed > 0 || s.closed_without_retry > 0)
+        .collect();
+    if closed.is_empty() {
+        return Verdict::Skip(
+            "the server closed no stream's connection before its response, after an event id"
+                .into(),
+        );
+    }
+    stream_verdict(
+        &closed,
+        |s| s.closed_without_retry > 0,
+        "were closed before the response with no retry field sent first",
+        format!(
+            "the server sent a retry field before closing each of the {} streams it closed \
+             early (the client resumed each)",
+            closed.len()
+        ),
+    )
+}
+
+/// `LC-HTTP-SSE-POLL` (2025-03-26, 2025-06-18): the server does not close a request's SSE
+/// stream before its response ("SHOULD NOT ... unless the session expires"; polling came
+/// in 2025-11-25).
+pub(super) fn stream_closed_early(ctx: &Ctx<'_>) -> Verdict {
+    let record = match http(ctx) {
+        Ok(r) => r,
+        Err(skip) => return skip,
+    };
+    let streams = sse_streams(record);
+    if streams.is_empty() {
+        return Verdict::Skip("no request was answered with an SSE stream".into());
+    }
+    stream_verdict(
+        &streams,
+        |s| s.closed_early > 0,
+        "were closed before their response",
+        format!(
+            "none of the {} request streams was closed before its response",
+            streams.len()
+        ),
     )
 }
 

@@ -289,6 +289,33 @@ catalog! {
         judge: http::response_once,
         kinds: &[],
     }
+    HttpSsePriming = "http-sse-priming" {
+        title: "a request's SSE stream opens with a priming event (an event id and empty data)",
+        level: SHOULD,
+        requirement: Cite::One("LC-HTTP-SSE-POLL"),
+        applies: Applies::Only(R2025_11_25),
+        source: Cite::One("transports.mdx, Streamable HTTP, Sending Messages to the Server, 6"),
+        judge: http::sse_priming,
+        kinds: &[],
+    }
+    HttpSseRetry = "http-sse-retry" {
+        title: "a server that closes a stream's connection before the response sends a retry field first",
+        level: SHOULD,
+        requirement: Cite::One("LC-HTTP-SSE-POLL"),
+        applies: Applies::Only(R2025_11_25),
+        source: Cite::One("transports.mdx, Streamable HTTP, Sending Messages to the Server, 6"),
+        judge: http::sse_retry,
+        kinds: &[],
+    }
+    HttpStreamClosedEarly = "http-stream-closed-early" {
+        title: "a request's SSE stream is not closed before its response",
+        level: SHOULD,
+        requirement: Cite::One("LC-HTTP-SSE-POLL"),
+        applies: Applies::Range(R2025_03_26, R2025_06_18),
+        source: Cite::One("transports.mdx, Streamable HTTP, Sending Messages to the Server, 6"),
+        judge: http::stream_closed_early,
+        kinds: &[],
+    }
     HttpOrigin = "http-origin" {
         title: "a request from a foreign Origin is refused (with 403 Forbidden from 2025-11-25 on)",
         level: MUST,

@@ -125,6 +125,11 @@ pub struct HttpFact {
 }
 
 impl HttpFact {
+    /// Whether this is a GET resuming a stream (it names a `Last-Event-ID`).
+    pub fn resumes(&self) -> bool {
+        self.sent.iter().any(|(name, _)| name == "Last-Event-ID")
+    }
+
     /// Records what the response's head says: status, content type, session id.
     pub(crate) fn read_head(&mut self, response: &reqwest::Response) {
         self.status = Some(response.status().as_u16());

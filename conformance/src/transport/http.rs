@@ -23,6 +23,15 @@
 //! GET stream opened once the session is established, are in `streams.rs`. Dropping the
 //! transport aborts every POST and the GET stream and DELETEs the session (best effort).
 //!
+//! A request's stream that the server ends before the response, after an event id, is
+//! resumed (2025-03-26 to 2025-11-25, Resumability and Redelivery; 2025-11-25's polling):
+//! the client waits the `retry` the stream carried ([`DEFAULT_RETRY`] when none; a retry
+//! longer than the session timeout is not waited, and the fact says so), then GETs the
+//! endpoint with `Last-Event-ID` and reads that stream as it read the POST's, up to
+//! [`MAX_RESUMES`] times per request. What each connection carried counts for the one
+//! stream (`streams.rs`), so a response replayed after it was delivered is a second copy.
+//! 2026-07-28 removed resumption: its streams are never resumed.
+//!
 //! A modern request (2026-07-28: its `params._meta` names the protocol version) is POSTed
 //! with no session id and with the request metadata headers its body mirrors
 //! ([`super::mirror`]: `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`).
@@ -63,6 +72,13 @@ pub const MAX_IN_FLIGHT: usize = 16;
 const MAX_FACTS: usize = 4096;
 /// Bytes of a POST stream read after its response (evidence of a second copy).
 pub const DRAIN_BYTES: usize = 1024 * 1024;
+/// Times one POST stream is resumed after the server closed its connection.
+pub const MAX_RESUMES: u32 = 16;
+/// The wait before resuming when the server sent no `retry` (the SSE standard leaves the
+/// default reconnection time to the client).
+const DEFAULT_RETRY: Duration = Duration::from_millis(500);
+/// The header a resumption names the last event id in.
+const LAST_EVENT_ID: &str = "last-event-id";
 
 /// State the POST tasks share with the transport.
 #[derive(Debug, Default)]
@@ -254,6 +270,18 @@ impl Endpoint {
         }
     }
 
+    /// Updates the record of stream `index`.
+    pub(super) fn update_stream(
+        &self,
+        index: Option<usize>,
+        update: impl FnOnce(&mut StreamRecord),
+    ) {
+        let Some(index) = index else { return };
+        if let Some(record) = lock(&self.shared).streams.get_mut(index) {
+            update(record);
+        }
+    }
+
     /// Records that stream `index` carried responses with `ids`.
     pub(super) fn saw_responses(&self, index: Option<usize>, ids: &[Value]) {
         let Some(index) = index else { return };
@@ -426,6 +454,7 @@ impl HttpTransport {
                 headers: Some(accepted),
                 cancel,
                 ticket: None,
+                resumes: 0,
             };
             self.tasks.spawn(post.run(permit));
             // A listen stream is waited for until its first event (the acknowledgment) has
@@ -652,8 +681,11 @@ struct Post {
     headers: Option<tokio::sync::oneshot::Sender<()>>,
     /// A modern request's cancellation: the stream is closed when this fires.
     cancel: Option<tokio::sync::oneshot::Receiver<()>>,
-    /// This POST's entry among the open ones ([`Endpoint::open`]), once sent.
+    /// This POST's entry among the open ones ([`Endpoint::open`]), once sent (then its
+    /// resumption GET's).
     ticket: Option<u64>,
+    /// Times its stream was resumed.
+    resumes: u32,
 }
 
 /// Why a modern request's stream was closed by us.
@@ -709,6 +741,8 @@ struct Reading {
     drained: usize,
     /// Whether the server ended the body (not our cap, timeout or cancellation).
     ended: bool,
+    /// Why a stream the server closed early was not resumed, when it was not.
+    not_resumed: Option<String>,
 }
 
 /// The session is gone (its end of the channel closed): the POST stops, keeping nothing.
@@ -718,7 +752,7 @@ impl Reading {
     fn new(
         response: reqwest::Response,
         fact: HttpFact,
-        slot: OwnedSemaphorePermit,
+        slot: Option<OwnedSemaphorePermit>,
         long_lived: bool,
         max_line: usize,
         timeout: Duration,
@@ -734,7 +768,7 @@ impl Reading {
         Self {
             response,
             fact,
-            slot: Some(slot),
+            slot,
             drain: None,
             decoder: sse.then(|| SseDecoder::new(max_line)),
             frames: Vec::new(),
@@ -747,6 +781,7 @@ impl Reading {
             whole: true,
             drained: 0,
             ended: false,
+            not_resumed: None,
         }
     }
 
@@ -776,12 +811,137 @@ impl Post {
         };
         self.on_head(&shape, &mut fact, &response);
         let (max_line, timeout) = (self.max_line, self.endpoint.timeout);
-        let mut r = Reading::new(response, fact, slot, shape.long_lived, max_line, timeout);
-        if self.read(&shape, &mut r).await.is_err() || r.drain.is_some() {
-            // Gone, or the fact was kept when the response came.
-            return;
+        let mut r = Reading::new(
+            response,
+            fact,
+            Some(slot),
+            shape.long_lived,
+            max_line,
+            timeout,
+        );
+        loop {
+            if self.read(&shape, &mut r).await.is_err() || r.drain.is_some() {
+                // Gone, or the fact was kept when the response came.
+                return;
+            }
+            let Some(wait) = self.resumable(&shape, &mut r) else {
+                break;
+            };
+            match self.resume(&shape, r, wait).await {
+                Some(next) => r = next,
+                None => return,
+            }
         }
         let _ = self.finish(&shape, r).await;
+    }
+
+    /// How long to wait before resuming a stream the server ended before the response to
+    /// its request (transports.mdx, Resumability and Redelivery: a GET with
+    /// `Last-Event-ID`; 2025-11-25: "The client MUST respect the retry field"); `None`
+    /// when it is not resumed: no event id to resume from, a 2026-07-28 request (no
+    /// resumption there), or a bound reached (the reading says which).
+    fn resumable(&self, shape: &Shape, r: &mut Reading) -> Option<Duration> {
+        let decoder = r.decoder.as_ref()?;
+        if !r.ended || shape.request_id.is_none() {
+            return None;
+        }
+        self.endpoint
+            .update_stream(shape.stream, |s| s.closed_early += 1);
+        if lock(&self.endpoint.shared).modern.is_some() {
+            return None;
+        }
+        decoder.last_event_id()?;
+        let retry = decoder.retry().map(Duration::from_millis);
+        let id = shape.stream;
+        self.endpoint.update_stream(id, |s| {
+            s.closed_without_retry += u32::from(retry.is_none());
+        });
+        let wait = retry.unwrap_or(DEFAULT_RETRY);
+        let timeout = self.endpoint.timeout;
+        r.not_resumed = if self.resumes >= MAX_RESUMES {
+            Some(format!(
+                "not resumed again: {MAX_RESUMES} resumptions already"
+            ))
+        } else if wait > timeout {
+            Some(format!(
+                "not resumed: the server asked for a retry of {} ms, longer than the {:.1} s \
+                 the client waits",
+                wait.as_millis(),
+                timeout.as_secs_f64()
+            ))
+        } else {
+            None
+        };
+        r.not_resumed.is_none().then_some(wait)
+    }
+
+    /// Resumes the stream `r` read: keeps its fact, waits `wait`, and GETs the endpoint
+    /// with `Last-Event-ID`. The reading of the new connection, or `None` (its fact kept,
+    /// saying why) when the server did not open one.
+    async fn resume(&mut self, shape: &Shape, mut r: Reading, wait: Duration) -> Option<Reading> {
+        let decoder = r.decoder.take()?.reconnected();
+        let last = decoder.last_event_id()?.to_string();
+        let rpc = r.fact.rpc_method.clone();
+        self.note_priming(shape, Some(&decoder));
+        r.fact.body_head = String::from_utf8_lossy(&r.body_head).into_owned();
+        r.fact.error = Some(format!(
+            "the server closed the connection before the response, after event id {last:?}; \
+             resumed after {} ms",
+            wait.as_millis()
+        ));
+        self.keep(r.fact).await;
+        self.resumes += 1;
+        self.endpoint
+            .update_stream(shape.stream, |s| s.resumed += 1);
+        tokio::time::sleep(wait).await;
+        let (session, version) = self.endpoint.session();
+        let (builder, mut sent) =
+            self.endpoint
+                .request(reqwest::Method::GET, session.as_deref(), version.as_deref());
+        let mut fact = self.endpoint.fact("GET", Carried::Nothing, rpc);
+        fact.rpc_id = shape.request_id.clone();
+        sent.push(("Last-Event-ID".into(), last.clone()));
+        fact.sent = sent;
+        self.ticket = Some(self.endpoint.open(&fact));
+        let builder = builder
+            .header(ACCEPT, "text/event-stream")
+            .header(LAST_EVENT_ID, last);
+        let timeout = self.endpoint.timeout;
+        let response = match tokio::time::timeout(timeout, builder.send()).await {
+            Ok(Ok(response)) => response,
+            Ok(Err(e)) => return self.resume_failed(fact, error_text(&e)).await,
+            Err(_) => {
+                let why = format!("no response headers within {:.1} s", timeout.as_secs_f64());
+                return self.resume_failed(fact, why).await;
+            }
+        };
+        fact.read_head(&response);
+        let streams = response.status().as_u16() == 200
+            && is_media(fact.content_type.as_deref(), "text/event-stream");
+        if !streams {
+            let why = "the resumption GET opened no event stream: the request goes unanswered";
+            return self.resume_failed(fact, why.into()).await;
+        }
+        let (max_line, slot) = (self.max_line, r.slot.take());
+        let mut next = Reading::new(response, fact, slot, false, max_line, timeout);
+        next.decoder = Some(decoder);
+        Some(next)
+    }
+
+    /// Whether the stream opened with a priming event goes in its record.
+    fn note_priming(&self, shape: &Shape, decoder: Option<&SseDecoder>) {
+        let primed = decoder.and_then(SseDecoder::primed);
+        if primed.is_some() {
+            self.endpoint
+                .update_stream(shape.stream, |s| s.primed = primed);
+        }
+    }
+
+    /// A resumption that opened no stream: its fact says why.
+    async fn resume_failed(&self, mut fact: HttpFact, why: String) -> Option<Reading> {
+        fact.error = Some(why);
+        self.keep(fact).await;
+        None
     }
 
     /// What the message is, the headers it goes with, and the fact it starts.
@@ -994,6 +1154,9 @@ impl Post {
             let _ = headers.send(());
         }
         r.done |= overlong;
+        if answers && r.drain.is_none() {
+            self.note_priming(shape, r.decoder.as_ref());
+        }
         if answers && r.drain.is_none() && !r.done {
             // The stream should end with its response (transports.mdx: the server SHOULD
             // close it then). The fact is kept now and the slot freed; what follows is read
@@ -1045,7 +1208,12 @@ impl Post {
                 }
                 .into(),
             );
+            if let (Some(error), Some(why)) = (fact.error.as_mut(), &r.not_resumed) {
+                error.push_str("; ");
+                error.push_str(why);
+            }
         }
+        self.note_priming(shape, r.decoder.as_ref());
         fact.body_head = String::from_utf8_lossy(&r.body_head).into_owned();
         if r.whole && !r.body.iter().all(u8::is_ascii_whitespace) {
             self.pass_body(shape, r.json, r.body).await?;

@@ -8,10 +8,15 @@
 //! reports both as frames rather than growing. (The SSE crates we looked at buffer an
 //! event without a bound, which is why this is ours; it is small.)
 //!
-//! Only `data` (and, for 2024-11-05's HTTP+SSE transport, `event`: [`SseDecoder::push_events`])
-//! matters to us: `id` and `retry` are read past (resumption is not used), comments are ignored, an event without data is not dispatched, and an event cut
-//! by the end of the stream is dropped, as the standard says. A lone `\r` as a line end is
-//! not recognised (only `\n` and `\r\n`).
+//! `data` makes the frames (and, for 2024-11-05's HTTP+SSE transport, `event`:
+//! [`SseDecoder::push_events`]). `id` and `retry` are kept as the standard keeps them, for
+//! resuming a stream whose connection the server closed (Streamable HTTP, Resumability and
+//! Redelivery): the last event id is the id buffer as of the last dispatch (an `id` with a
+//! NUL is ignored), the reconnection time the last `retry` made of digits only. Whether the
+//! stream opened with a priming event (an id and empty data, 2025-11-25) is noted too.
+//! Comments are ignored, an event without data is not dispatched, and an event cut by the
+//! end of the stream is dropped, as the standard says. A lone `\r` as a line end is not
+//! recognised (only `\n` and `\r\n`).
 
 use super::framing::{Frame, LineFramer};
 
@@ -29,6 +34,14 @@ pub(crate) struct SseDecoder {
     event: String,
     /// Skipping the rest of an event already reported (over-long or not UTF-8).
     skipping: bool,
+    /// The last event id buffer (`id:`), kept across events.
+    id_buffer: String,
+    /// The last event id as of the last dispatch (empty: none).
+    last_event_id: String,
+    /// The reconnection time the server asked for (`retry:`), in milliseconds.
+    retry: Option<u64>,
+    /// Whether the first event dispatched was a priming one (`None`: none dispatched yet).
+    primed: Option<bool>,
 }
 
 impl SseDecoder {
@@ -41,7 +54,38 @@ impl SseDecoder {
             has_data: false,
             event: String::new(),
             skipping: false,
+            id_buffer: String::new(),
+            last_event_id: String::new(),
+            retry: None,
+            primed: None,
         }
+    }
+
+    /// The id to resume from (`Last-Event-ID`), when an event set one.
+    pub(crate) fn last_event_id(&self) -> Option<&str> {
+        Some(self.last_event_id.as_str()).filter(|id| !id.is_empty())
+    }
+
+    /// The reconnection time the server asked for, in milliseconds.
+    pub(crate) fn retry(&self) -> Option<u64> {
+        self.retry
+    }
+
+    /// Whether the stream's first event was a priming one: an event id and empty data
+    /// (`None`: no event came).
+    pub(crate) fn primed(&self) -> Option<bool> {
+        self.primed
+    }
+
+    /// A decoder for the next connection of the same stream: the last event id and the
+    /// reconnection time carry over (as an `EventSource`'s do), the rest starts afresh.
+    pub(crate) fn reconnected(&self) -> Self {
+        let mut next = Self::new(self.max);
+        next.id_buffer.clone_from(&self.last_event_id);
+        next.last_event_id.clone_from(&self.last_event_id);
+        next.retry = self.retry;
+        next.primed = self.primed;
+        next
     }
 
     /// Bytes held for the event being read.
@@ -101,7 +145,13 @@ impl SseDecoder {
             }
         };
         if text.is_empty() {
+            if !self.skipping {
+                // Dispatch: the last event id is set before the empty-data test.
+                self.last_event_id.clone_from(&self.id_buffer);
+            }
             if !self.skipping && self.has_data {
+                self.primed
+                    .get_or_insert(self.data.is_empty() && !self.id_buffer.is_empty());
                 let event = self.event_type();
                 out.push((event, Frame::Line(std::mem::take(&mut self.data))));
             }
@@ -117,6 +167,10 @@ impl SseDecoder {
             Some(i) => (&text[..i], &text[i + 1..]),
             None => (text.as_str(), ""),
         };
+        if field == "id" || field == "retry" {
+            self.id_or_retry(field, value.strip_prefix(' ').unwrap_or(value));
+            return;
+        }
         if field == "event" {
             let value = value.strip_prefix(' ').unwrap_or(value);
             self.event = value.chars().take(HEAD).collect();
@@ -151,6 +205,17 @@ impl SseDecoder {
         }
         self.data.push_str(value);
         self.has_data = true;
+    }
+
+    /// An `id` (ignored when it holds a NUL) or `retry` (ignored unless all digits) field.
+    fn id_or_retry(&mut self, field: &str, value: &str) {
+        if field == "id" {
+            if !value.contains('\0') {
+                value.clone_into(&mut self.id_buffer);
+            }
+        } else if !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit()) {
+            self.retry = Some(value.parse().unwrap_or(u64::MAX));
+        }
     }
 }
 
@@ -199,6 +264,31 @@ mod tests {
     #[test]
     fn an_event_without_data_or_cut_by_the_end_is_not_dispatched() {
         assert_eq!(decode(64, &[b"event: x\n\ndata: cut"]), vec![]);
+    }
+
+    #[test]
+    fn the_last_event_id_retry_and_priming_are_kept_as_the_standard_says() {
+        let mut decoder = SseDecoder::new(64);
+        let mut out = Vec::new();
+        decoder.push(b"id: s1-0\ndata:\n\nretry: 250\nretry: x\n\n", &mut out);
+        assert_eq!(out, vec![Frame::Line(String::new())]);
+        assert_eq!(decoder.primed(), Some(true));
+        assert_eq!(decoder.last_event_id(), Some("s1-0"));
+        assert_eq!(decoder.retry(), Some(250));
+        // An id is committed at dispatch only; one with a NUL is ignored.
+        decoder.push(b"id: a\0b\ndata: {}\n\nid: s1-7\ndata: cut", &mut out);
+        assert_eq!(decoder.last_event_id(), Some("s1-0"));
+        let next = decoder.reconnected();
+        assert_eq!(
+            (next.last_event_id(), next.retry()),
+            (Some("s1-0"), Some(250))
+        );
+        assert_eq!(next.buffered(), 0);
+        // A stream whose first event carries a message was not primed.
+        let mut plain = SseDecoder::new(64);
+        plain.push(b"data: {}\n\nid: 1\ndata:\n\n", &mut out);
+        assert_eq!(plain.primed(), Some(false));
+        assert_eq!(plain.last_event_id(), Some("1"));
     }
 
     /// An event whose data keeps growing over many short lines is cut at the cap, once.

@@ -3,8 +3,9 @@
 //! Multiple Connections).
 //!
 //! Over Streamable HTTP a response must arrive once, on the stream of the POST that
-//! carried its request, and never on the GET stream (unless the client resumes, which we
-//! never do). Those rules are about *where* a message came, which the session (it sees one
+//! carried its request, and never on the GET stream (unless resuming a stream). A POST
+//! stream the client resumed (`http.rs`) stays one record: what came on each connection
+//! of it counts as carried by that stream. Those rules are about *where* a message came, which the session (it sees one
 //! flow of frames, as on stdio) cannot know: so the transport keeps a [`StreamRecord`] per
 //! request POST and per GET stream, listing the ids of the responses each carried, for
 //! the HTTP checks.
@@ -60,6 +61,17 @@ pub struct StreamRecord {
     pub responses: Vec<Value>,
     /// Responses past the cap, counted only.
     pub responses_dropped: u64,
+    /// Whether the stream opened with a priming event (an event id and empty data;
+    /// 2025-11-25); `None` when it carried no event (a JSON body, or nothing).
+    pub primed: Option<bool>,
+    /// Times the server closed the stream's connection before the response.
+    pub closed_early: u32,
+    /// Times the server closed the stream's connection before the response and the client
+    /// resumed it (GET with `Last-Event-ID`).
+    pub resumed: u32,
+    /// Times the server closed the connection before the response with no `retry` field
+    /// sent on the stream first.
+    pub closed_without_retry: u32,
 }
 
 impl StreamRecord {
@@ -70,6 +82,10 @@ impl StreamRecord {
             rpc_method: rpc,
             responses: Vec::new(),
             responses_dropped: 0,
+            primed: None,
+            closed_early: 0,
+            resumed: 0,
+            closed_without_retry: 0,
         }
     }
 
@@ -78,11 +94,15 @@ impl StreamRecord {
         match self.kind {
             StreamKind::Get => "the GET stream".into(),
             StreamKind::Post => format!(
-                "the POST stream of {} (id {})",
+                "the POST stream of {} (id {}){}",
                 self.rpc_method.as_deref().unwrap_or("a request"),
                 self.request_id
                     .as_ref()
-                    .map_or_else(|| "none".to_string(), Value::to_string)
+                    .map_or_else(|| "none".to_string(), Value::to_string),
+                match self.resumed {
+                    0 => String::new(),
+                    n => format!(", resumed {n} time(s) with Last-Event-ID"),
+                }
             ),
         }
     }

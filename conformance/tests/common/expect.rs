@@ -44,6 +44,7 @@ pub const R1_UP: Revs = &[
     "2025-11-25",
     "2026-07-28",
 ];
+pub const R2_R3: Revs = &["2025-03-26", "2025-06-18"];
 pub const R2_R4: Revs = &["2025-03-26", "2025-06-18", "2025-11-25"];
 pub const R2_UP: Revs = &["2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"];
 pub const R3_R4: Revs = &["2025-06-18", "2025-11-25"];
@@ -63,6 +64,7 @@ const REVISION_SETS: &[(&str, Revs)] = &[
     ("R1_R2", R1_R2),
     ("R1_R3", R1_R3),
     ("R1_UP", R1_UP),
+    ("R2_R3", R2_R3),
     ("R2_R4", R2_R4),
     ("R2_UP", R2_UP),
     ("R3_R4", R3_R4),
@@ -140,6 +142,8 @@ pub struct Transport {
     pub wire: Wire,
     /// The reference server's `--era`, when not its default (dual-era).
     pub era: Option<&'static str>,
+    /// More arguments of the reference server (a conformant mode, such as `--http-poll`).
+    pub args: &'static [&'static str],
     /// The revisions judged over it.
     pub revisions: Revs,
     /// The revisions the report lists as not run over it, every check skipped.
@@ -158,6 +162,7 @@ pub const STDIO: Transport = Transport {
     name: "stdio",
     wire: Wire::Stdio,
     era: None,
+    args: &[],
     revisions: R1_UP,
     not_run: &[],
     faults: || Fault::ALL.iter().map(|f| f.name()).collect(),
@@ -219,6 +224,7 @@ pub const STREAMABLE_HTTP: Transport = Transport {
     name: "streamable-http",
     wire: Wire::StreamableHttp,
     era: None,
+    args: &[],
     revisions: R2_R4,
     not_run: &[],
     faults: || {
@@ -233,6 +239,7 @@ pub const HTTP_SSE: Transport = Transport {
     name: "sse",
     wire: Wire::Sse,
     era: None,
+    args: &[],
     revisions: R1,
     not_run: R2_UP,
     faults: || SseFault::ALL.iter().map(|f| f.name()).collect(),
@@ -246,6 +253,7 @@ pub const HTTP_2026: Transport = Transport {
     name: "streamable-http",
     wire: Wire::StreamableHttp,
     era: Some("modern"),
+    args: &[],
     revisions: R5,
     not_run: &[],
     faults: || {
@@ -337,6 +345,7 @@ fn reference_command(transport: &Transport, fault: Option<&str>) -> ServerComman
     if let Some(era) = transport.era {
         args.extend(["--era".to_string(), era.to_string()]);
     }
+    args.extend(transport.args.iter().map(|a| a.to_string()));
     if let Some(f) = fault {
         args.extend([fault_flag.to_string(), f.to_string()]);
     }

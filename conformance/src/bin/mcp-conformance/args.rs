@@ -189,6 +189,11 @@ pub(crate) struct ReferenceArgs {
     /// Over HTTP, break one Streamable HTTP rule on purpose (see `--http 0 --list-faults`).
     #[arg(long, value_name = "NAME", requires = "http")]
     pub http_fault: Option<String>,
+    /// Over HTTP, answer 2025-11-25 requests by SSE polling: a priming event and a `retry`,
+    /// the connection closed, the messages sent when the client resumes with
+    /// `Last-Event-ID` (conformant; it must draw no finding).
+    #[arg(long, requires = "http")]
+    pub http_poll: bool,
     /// Serve 2024-11-05's HTTP+SSE on 127.0.0.1:PORT instead of stdio (the SSE stream at
     /// `/sse`; printed on stderr as `listening on http://127.0.0.1:N/sse`).
     #[arg(long, value_name = "PORT", conflicts_with = "http")]

@@ -3,7 +3,7 @@
 //! of `run`, with `--fault NAME` to break one rule on purpose. It lives in this binary so
 //! that an installed `mcp-conformance` can always test itself.
 
-use reference_server::{Era, Fault, HttpFault, SseFault};
+use reference_server::{Era, Fault, HttpFault, HttpOptions, SseFault};
 
 use crate::args::ReferenceArgs;
 use crate::exit::Exit;
@@ -50,7 +50,13 @@ pub(crate) fn reference_server(args: ReferenceArgs) -> Exit {
                 return Exit::Usage;
             }
         };
-        return Exit::Served(reference_server::run_http(port, fault, http_fault, era));
+        let options = HttpOptions {
+            fault,
+            http_fault,
+            era,
+            polling: args.http_poll,
+        };
+        return Exit::Served(reference_server::run_http(port, options));
     }
     if let Some(port) = args.sse {
         let sse_fault = match args.sse_fault.as_deref().map(str::parse::<SseFault>) {
