@@ -1,7 +1,7 @@
 //! The harness never hangs, panics or leaks on a hostile Streamable HTTP server (issue 14):
 //! one that answers the headers and stalls, sends a 100 MB body or SSE event, answers with
 //! an HTML page, redirects in a loop or to another host, closes the connection mid-body or
-//! mid-event, never answers, or streams without end.
+//! mid-event, never answers, streams without end, or makes the client poll without end.
 //!
 //! Each row runs the built binary as `mcp-conformance run --url URL -- python3
 //! fixtures/python/hostile_http_server.py PORT BEHAVIOUR` on one revision and asserts what
@@ -270,6 +270,28 @@ fn hostile_http_connection_closed_mid_sse_event() {
         "its HTTP POST got the event stream ended in the middle of an event",
     );
     passes(&outcome, "rpc-stdio-framing");
+}
+
+/// tools/list's stream primed and closed with `retry: 0`, and every resumption the same:
+/// the client resumes a bounded number of times, then the request goes unanswered saying
+/// so.
+#[test]
+fn hostile_http_endless_polling() {
+    let outcome = hostile(
+        &["endless-polling"],
+        "rpc-response-required",
+        "fail",
+        "(tools/list) because no response within",
+    );
+    let (_, message, evidence) = outcome.result("rpc-response-required");
+    let cause = "its HTTP POST's stream, resumed 16 time(s), last got the event stream ended \
+                 before the response to its request; not resumed again: 16 resumptions already";
+    assert!(message.contains(cause), "{message}");
+    assert!(
+        evidence.contains("its HTTP exchange: HTTP GET /mcp (tools/list)")
+            && evidence.contains("Last-Event-ID: again"),
+        "{evidence}"
+    );
 }
 
 /// Every POST read and never answered (the connection held open).

@@ -73,6 +73,10 @@ const EXPECTATIONS: &[Row] = &[
         "http-poll-always",
         &[("http-stream-closed-early", Warn, R2_R3)],
     ),
+    (
+        "http-poll-replay-other",
+        &[("http-response-once", Fail, R4)],
+    ),
 ];
 
 /// The skips the reference server's own run shows over Streamable HTTP, each with its

@@ -286,8 +286,9 @@ fn ids(ids: &[&Value]) -> String {
     text.join(", ")
 }
 
-/// `LC-HTTP-GET-STREAM`: no JSON-RPC response on the GET stream unless resuming (we never
-/// resume).
+/// `LC-HTTP-GET-STREAM`: no JSON-RPC response on the GET stream unless resuming. The
+/// listen stream never resumes anything: a resumption GET (with `Last-Event-ID`) counts
+/// as its POST's stream, which [`response_once`] judges.
 pub(super) fn get_stream(ctx: &Ctx<'_>) -> Verdict {
     let record = match http(ctx) {
         Ok(r) => r,

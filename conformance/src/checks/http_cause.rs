@@ -14,25 +14,36 @@ use super::model::{Ctx, Evidence};
 use crate::protocol::Exchange;
 use crate::transport::HttpFact;
 
-/// The POST that carried `exchange`'s request, when the exchange went unanswered and
-/// the POST's HTTP side explains it ([`HttpFact::unanswered`]).
-fn unanswered_post<'a>(ctx: &'a Ctx<'_>, exchange: &Exchange) -> Option<(&'a HttpFact, String)> {
+/// The last exchange of the POST that carried `exchange`'s request (the POST, or the last
+/// GET that resumed its stream), when the exchange went unanswered and its HTTP side
+/// explains it ([`HttpFact::unanswered`]), and how often the stream was resumed.
+fn unanswered_post<'a>(
+    ctx: &'a Ctx<'_>,
+    exchange: &Exchange,
+) -> Option<(&'a HttpFact, String, usize)> {
     exchange.silence()?;
     let id = exchange.request.get("id")?;
     let http = ctx.record.http.as_ref()?;
-    let fact = http.facts.iter().rev().find(|f| {
-        f.method == "POST"
+    let carried = |f: &&HttpFact| {
+        (f.method == "POST" || f.resumes())
             && f.rpc_id.as_ref() == Some(id)
             && f.rpc_method.as_deref() == Some(exchange.method.as_str())
-    })?;
+    };
+    let fact = http.facts.iter().rev().find(carried)?;
     // Over HTTP+SSE responses come on the SSE stream, not in the POST's answer.
     let why = fact.unanswered(http.sse.is_none())?;
-    Some((fact, why))
+    let resumed = http
+        .facts
+        .iter()
+        .filter(carried)
+        .filter(|f| f.resumes())
+        .count();
+    Some((fact, why, resumed))
 }
 
 /// The POST's exchange as evidence, when it explains the silence of `exchange`.
 pub(super) fn evidence(ctx: &Ctx<'_>, exchange: &Exchange) -> Vec<Evidence> {
-    let Some((fact, why)) = unanswered_post(ctx, exchange) else {
+    let Some((fact, why, _)) = unanswered_post(ctx, exchange) else {
         return Vec::new();
     };
     let mut out = vec![Evidence::note(format!(
@@ -55,7 +66,10 @@ impl Ctx<'_> {
     pub fn silence_text(&self, exchange: &Exchange) -> Option<String> {
         let silence = exchange.silence()?.describe();
         Some(match unanswered_post(self, exchange) {
-            Some((_, why)) => format!("{silence}; its HTTP POST got {why}"),
+            Some((_, why, 0)) => format!("{silence}; its HTTP POST got {why}"),
+            Some((_, why, n)) => {
+                format!("{silence}; its HTTP POST's stream, resumed {n} time(s), last got {why}")
+            }
             None => silence,
         })
     }

@@ -1126,9 +1126,10 @@ impl Post {
         let ids = response_ids(&frame);
         if let Some(ids) = &ids {
             self.endpoint.saw_responses(shape.stream, ids);
-            if r.drain.is_some() {
-                // A response after the one this POST's stream carries: evidence, not
-                // passed on.
+            let foreign = ids.iter().any(|id| Some(id) != shape.request_id.as_ref());
+            if r.drain.is_some() || (self.resumes > 0 && foreign) {
+                // A response after the one this POST's stream carries, or another
+                // stream's replayed on its resumption: evidence, not passed on.
                 return Ok(());
             }
         }
