@@ -6,7 +6,9 @@
 //! row names only checks the catalog has; and an id a catalog row cites (in any revision)
 //! names that check in its row. Nothing here is a hard-coded result: an id added to
 //! REQUIREMENTS.md without a row, a check renamed, or a citation added without updating
-//! the table fails.
+//! the table fails. The Streamable HTTP pages are swept sentence by sentence too: every
+//! MUST, SHOULD and REQUIRED sentence of the copies in `spec/pages/` is quoted in the
+//! report's sweep section.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -219,4 +221,179 @@ fn an_id_a_check_cites_names_that_check_in_its_row() {
             );
         }
     }
+}
+
+/// The Streamable HTTP pages the sentence sweep covers (issue 29), as shipped in
+/// `spec/pages/`, and the part of each that is swept: from the heading that starts with
+/// `from` to the next heading of the same or a higher level (the whole page for `None`).
+const HTTP_PAGES: &[(&str, &str, Option<&str>)] = &[
+    (
+        "2025-03-26/transports.mdx",
+        include_str!("../../spec/pages/2025-03-26/transports.mdx"),
+        Some("## Streamable HTTP"),
+    ),
+    (
+        "2025-06-18/transports.mdx",
+        include_str!("../../spec/pages/2025-06-18/transports.mdx"),
+        Some("## Streamable HTTP"),
+    ),
+    (
+        "2025-11-25/transports.mdx",
+        include_str!("../../spec/pages/2025-11-25/transports.mdx"),
+        Some("## Streamable HTTP"),
+    ),
+    (
+        "2026-07-28/streamable-http.mdx",
+        include_str!("../../spec/pages/2026-07-28/streamable-http.mdx"),
+        None,
+    ),
+    (
+        "2026-07-28/tools.mdx",
+        include_str!("../../spec/pages/2026-07-28/tools.mdx"),
+        Some("#### x-mcp-header"),
+    ),
+];
+
+/// Words quoted from the start of each sentence that the sweep's tables must hold.
+const QUOTED_WORDS: usize = 12;
+
+/// The swept part of a page: its lines from the heading `from` to the next heading of
+/// that level or higher, code blocks and tables left out (a table row is not a sentence).
+fn swept_lines<'a>(page: &'a str, from: Option<&str>) -> Vec<&'a str> {
+    let mut lines = page.lines();
+    let level = match from {
+        // The whole page: no heading ends it.
+        None => 0,
+        Some(heading) => {
+            lines
+                .by_ref()
+                .find(|l| l.trim_end() == heading)
+                .unwrap_or_else(|| panic!("no heading {heading:?}"));
+            heading.chars().take_while(|c| *c == '#').count()
+        }
+    };
+    let mut out = Vec::new();
+    let mut code = false;
+    for line in lines {
+        let hashes = line.chars().take_while(|c| *c == '#').count();
+        if hashes > 0 && hashes <= level && line[hashes..].starts_with(' ') {
+            // A heading of the swept part's level or higher ends it.
+            break;
+        }
+        if line.trim_start().starts_with("```") {
+            code = !code;
+            continue;
+        }
+        if !code && !line.trim_start().starts_with('|') {
+            out.push(line);
+        }
+    }
+    out
+}
+
+/// The sentences of `lines` that hold an upper-case MUST, SHOULD or REQUIRED: a block
+/// starts at a blank line, a heading or a list item, and splits after `.`, `?` or `!`
+/// when an upper-case letter, a backtick or emphasis follows.
+fn keyword_sentences(lines: &[&str]) -> Vec<String> {
+    let mut blocks: Vec<String> = Vec::new();
+    let mut current = String::new();
+    for line in lines {
+        let text = line.trim();
+        let item = text.starts_with("- ")
+            || text.starts_with("* ")
+            || text
+                .split_once(". ")
+                .is_some_and(|(n, _)| n.parse::<u32>().is_ok());
+        if text.is_empty() || text.starts_with('#') || item {
+            blocks.push(std::mem::take(&mut current));
+        }
+        let text = text.trim_start_matches(['-', '*', ' ']);
+        let text = match text.split_once(". ") {
+            Some((n, rest)) if n.parse::<u32>().is_ok() => rest,
+            _ => text,
+        };
+        current.push(' ');
+        current.push_str(text);
+    }
+    blocks.push(current);
+    let mut sentences = Vec::new();
+    for block in blocks {
+        let plain = block.replace("**", "");
+        let mut start = 0;
+        let bytes = plain.as_bytes();
+        for i in 0..bytes.len() {
+            let ends = matches!(bytes[i], b'.' | b'?' | b'!')
+                && bytes.get(i + 1) == Some(&b' ')
+                && bytes
+                    .get(i + 2)
+                    .is_some_and(|c| c.is_ascii_uppercase() || *c == b'`' || *c == b'_');
+            if ends {
+                sentences.push(plain[start..=i].trim().to_string());
+                start = i + 1;
+            }
+        }
+        sentences.push(plain[start..].trim().to_string());
+    }
+    let keyword = |s: &String| {
+        s.split(|c: char| !c.is_ascii_alphabetic())
+            .any(|w| matches!(w, "MUST" | "SHOULD" | "REQUIRED"))
+    };
+    sentences.into_iter().filter(keyword).collect()
+}
+
+/// Lower-case words, markdown links reduced to their text, everything else a separator.
+fn words(text: &str) -> Vec<String> {
+    let mut plain = String::new();
+    let mut rest = text;
+    while let Some(open) = rest.find("](") {
+        let Some(close) = rest[open..].find(')') else {
+            break;
+        };
+        plain.push_str(&rest[..open]);
+        rest = &rest[open + close + 1..];
+    }
+    plain.push_str(rest);
+    plain
+        .to_lowercase()
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+/// Every MUST, SHOULD and REQUIRED sentence of the swept Streamable HTTP pages is quoted
+/// (its first words) in the sweep's section of the coverage report, in the table of the
+/// server's sentences or of the client's: a sentence the spec adds, or one dropped from
+/// the report, fails.
+#[test]
+fn every_streamable_http_sentence_has_a_row() {
+    let section = TABLE
+        .split("\n## ")
+        .find(|s| s.starts_with("Streamable HTTP, sentence by sentence"))
+        .expect("reports/spec-coverage.md has the Streamable HTTP sweep");
+    let quoted = format!(" {} ", words(section).join(" "));
+    let mut missing = Vec::new();
+    let mut swept = 0;
+    for (page, text, from) in HTTP_PAGES {
+        let sentences = keyword_sentences(&swept_lines(text, *from));
+        // Every page has more than a handful: fewer means the sweep stopped early.
+        assert!(sentences.len() >= 8, "{page}: only {sentences:?}");
+        for sentence in sentences {
+            swept += 1;
+            let head: Vec<String> = words(&sentence).into_iter().take(QUOTED_WORDS).collect();
+            if !quoted.contains(&format!(" {} ", head.join(" "))) {
+                missing.push(format!("{page}: {sentence}"));
+            }
+        }
+    }
+    assert!(
+        swept > 60,
+        "only {swept} sentences found: the parsing broke"
+    );
+    assert!(
+        missing.is_empty(),
+        "{} of {swept} sentences have no row:\n{}",
+        missing.len(),
+        missing.join("\n")
+    );
 }
