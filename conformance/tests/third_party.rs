@@ -80,9 +80,6 @@ const PYTHON_SDK: Expected = &[
     ("pag-invalid-cursor", Warn, ALL),
     ("tc-err-unknown-tool", Warn, ALL),
     ("tc-structured-text-mirror", Warn, R3_UP),
-    // Its SSE streams open with a message, not a priming event (an event id and empty
-    // data): the SDK primes only with an event store, which the fixture has none of.
-    ("http-sse-priming", Warn, R4),
 ];
 
 /// reports/python-sdk.md: the low-level server paginates and handles cursors itself.

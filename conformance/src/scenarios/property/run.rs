@@ -301,7 +301,8 @@ impl PropertyRun<'_> {
         for check in probe_checks(&turn.item.probe) {
             turn.record.count(*check);
         }
-        let outcome = env.explore(&turn.item.probe, &drawn.value).await;
+        let last = turn.item.left() == 0;
+        let outcome = env.explore(&turn.item.probe, &drawn.value, last).await;
         if turn.first_lag(&outcome) {
             return Flow::Next;
         }
