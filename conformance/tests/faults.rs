@@ -364,6 +364,10 @@ const EXPECTATIONS: &[Row] = &[
     ("no-server-info-modern", &[("m-serverinfo", Warn, R5)]),
     ("meta-not-required", &[("m-meta-required", Fail, R5)]),
     (
+        "clientinfo-required",
+        &[("m-clientinfo-optional", Warn, R5)],
+    ),
+    (
         "unsupported-version-wrong-code",
         &[("m-version-unsupported", Fail, R5)],
     ),

@@ -54,6 +54,11 @@ const EXPECTATIONS: &[Row] = &[
         "http-version-ignored",
         &[("http-protocol-version", Fail, R3_R4)],
     ),
+    (
+        "http-version-required",
+        &[("http-version-absent", Warn, R3_R4)],
+    ),
+    ("http-delete-500", &[("http-delete", Warn, ALL)]),
     ("http-origin-ignored", &[("http-origin", Fail, ALL)]),
     (
         "http-session-id-space",
@@ -67,6 +72,7 @@ const EXPECTATIONS: &[Row] = &[
         ],
     ),
     ("http-response-twice", &[("http-response-once", Fail, ALL)]),
+    ("http-get-404", &[("http-get-answer", Fail, ALL)]),
     ("http-no-priming", &[("http-sse-priming", Warn, R4)]),
     ("http-poll-no-retry", &[("http-sse-retry", Warn, R4)]),
     (

@@ -35,6 +35,11 @@ const TABLE: Table = Table {
 const EXPECTATIONS: &[Row] = &[
     ("http-m-headers-ignored", &[("http-m-headers", Fail, ALL)]),
     ("http-m-unknown-200", &[("http-m-404", Fail, ALL)]),
+    ("http-m-header-case", &[("http-m-header-case", Fail, ALL)]),
+    (
+        "http-m-name-untrimmed",
+        &[("http-m-name-whitespace", Fail, ALL)],
+    ),
     ("http-m-error-200", &[("http-m-status", Fail, ALL)]),
     (
         "http-m-param-ignored",

@@ -439,6 +439,7 @@ const LIVE: &[LiveRow] = &[
     ),
     ("no-server-info-modern", R5, None),
     ("meta-not-required", R5, None),
+    ("clientinfo-required", R5, None),
     ("unsupported-version-wrong-code", R5, None),
     (
         "no-result-type",

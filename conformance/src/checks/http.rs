@@ -210,6 +210,69 @@ pub(super) fn protocol_version(ctx: &Ctx<'_>) -> Verdict {
     }
 }
 
+/// `LC-HTTP-VERSION-HEADER`: a request without `MCP-Protocol-Version` is served (SHOULD:
+/// the server assumes 2025-03-26 when it has no other way to know the version, and here
+/// it has the one it negotiated). A refusal is the server requiring the header.
+pub(super) fn version_absent(ctx: &Ctx<'_>) -> Verdict {
+    let p = match probe(ctx) {
+        Ok(p) => p,
+        Err(skip) => return skip,
+    };
+    let Some(step) = &p.version_absent else {
+        return Verdict::Skip("the probe session did not negotiate 2025-06-18 or later".into());
+    };
+    let fact = &step.fact;
+    match fact.status {
+        Some(200..=299) => {
+            Verdict::Pass(format!("{} was served: {}", step.purpose, fact.describe()))
+        }
+        Some(status) => Verdict::Violation(
+            format!(
+                "{} got {status}: the server requires the header, which a client may leave \
+                 out (the server SHOULD then assume 2025-03-26, or use the version it \
+                 negotiated)",
+                step.purpose
+            ),
+            evidence(fact),
+        ),
+        None => Verdict::Skip(format!(
+            "{} got no answer to judge: {}",
+            step.purpose,
+            fact.describe()
+        )),
+    }
+}
+
+/// `LC-HTTP-SESSION`, by policy: a DELETE of a live session gets 2xx (the session ends) or
+/// 405 (the server does not let clients end sessions, which it MAY); any other answer
+/// leaves the client unable to tell whether the session ended. The probe session's DELETE
+/// follows a served ping, so its session is live; the scripted session's may come after
+/// the server ended the session on its own, so a 404 (what an ended session MUST get)
+/// passes there.
+pub(super) fn delete_answer(ctx: &Ctx<'_>) -> Verdict {
+    let record = match http(ctx) {
+        Ok(r) => r,
+        Err(skip) => return skip,
+    };
+    let answered = |f: &&HttpFact| f.method == "DELETE" && f.status.is_some();
+    let scripted = record.facts.iter().filter(answered);
+    let probed = record.probe.iter().flat_map(|p| &p.delete).map(|s| &s.fact);
+    let ends = |f: &HttpFact| is_2xx(f) || f.status == Some(405);
+    let mut offenders: Vec<&HttpFact> = scripted
+        .clone()
+        .filter(|f| !ends(f) && f.status != Some(404))
+        .collect();
+    let probed: Vec<&HttpFact> = probed.filter(answered).collect();
+    offenders.extend(probed.iter().copied().filter(|f| !ends(f)));
+    let judged = scripted.count() + probed.len();
+    verdict(
+        judged,
+        offenders,
+        "session DELETE",
+        format!("{judged} session DELETEs each got 2xx or 405"),
+    )
+}
+
 /// `LC-HTTP-SESSION`: the `Mcp-Session-Id` a server assigns holds only visible ASCII
 /// (0x21 to 0x7E).
 pub(super) fn session_id_ascii(ctx: &Ctx<'_>) -> Verdict {
@@ -284,6 +347,43 @@ fn ids(ids: &[&Value]) -> String {
         text.push(format!("and {} more", ids.len() - MAX_EXAMPLES));
     }
     text.join(", ")
+}
+
+/// `LC-HTTP-GET-STREAM`: the GET that opens the listen stream gets `text/event-stream` or
+/// 405 Method Not Allowed, nothing else.
+pub(super) fn get_answer(ctx: &Ctx<'_>) -> Verdict {
+    let record = match http(ctx) {
+        Ok(r) => r,
+        Err(skip) => return skip,
+    };
+    let listen = |f: &&HttpFact| f.method == "GET" && !f.resumes();
+    let Some(fact) = record.facts.iter().find(listen) else {
+        return Verdict::Skip(
+            "no GET stream was asked for (the session was not established)".into(),
+        );
+    };
+    let event_stream = is_media(fact.content_type.as_deref(), "text/event-stream");
+    match fact.status {
+        Some(405) => Verdict::Pass(format!(
+            "the GET got 405 (no SSE stream offered): {}",
+            fact.describe()
+        )),
+        Some(200..=299) if event_stream => {
+            Verdict::Pass(format!("the GET opened an SSE stream: {}", fact.describe()))
+        }
+        Some(_) => Verdict::Violation(
+            format!(
+                "the GET that opens the listen stream got neither text/event-stream nor 405 \
+                 Method Not Allowed: {}",
+                fact.describe()
+            ),
+            evidence(fact),
+        ),
+        None => Verdict::Skip(format!(
+            "the GET got no answer to judge: {}",
+            fact.describe()
+        )),
+    }
 }
 
 /// `LC-HTTP-GET-STREAM`: no JSON-RPC response on the GET stream unless resuming. The

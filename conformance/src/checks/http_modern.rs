@@ -97,6 +97,76 @@ fn judge_steps(steps: &[&ModernStep], status: u16, code: i64, pass: String) -> V
     Verdict::Violation(message, evidence)
 }
 
+/// Steps whose headers were right, only spelled another way: each is an offender when it
+/// got -32020 (or, for `server/discover`, any answer but 2xx: that request must be served).
+fn same_meaning(steps: &[&ModernStep], pass: String) -> Verdict {
+    if steps.is_empty() {
+        return Verdict::Skip("no probe of this rule ran".into());
+    }
+    let refused = |s: &&&ModernStep| {
+        s.error_code == Some(HEADER_MISMATCH)
+            || (s.fact.rpc_method.as_deref() == Some("server/discover")
+                && s.fact.status.is_some_and(|st| !(200..300).contains(&st)))
+    };
+    let found: Vec<&&ModernStep> = steps.iter().filter(refused).collect();
+    let Some(first) = found.first() else {
+        return Verdict::Pass(pass);
+    };
+    let evidence: Vec<Evidence> = found
+        .iter()
+        .flat_map(|s| {
+            let mut e = vec![Evidence::note(format!("{}:", s.purpose))];
+            e.extend(evidence(&s.fact));
+            e
+        })
+        .collect();
+    let message = format!(
+        "{} of {} requests whose headers match their body were refused; the first, {}, got {} with {}",
+        found.len(),
+        steps.len(),
+        first.purpose,
+        status_text(&first.fact),
+        code_text(first.error_code)
+    );
+    Verdict::Violation(message, evidence)
+}
+
+/// `M-HTTP-HEADERS`: header names are matched case-insensitively (streamable-http.mdx,
+/// Case Sensitivity): requests whose names are in title case are served as the lower-case
+/// ones are.
+pub(super) fn header_case(ctx: &Ctx<'_>) -> Verdict {
+    let p = match probe(ctx) {
+        Ok(p) => p,
+        Err(skip) => return skip,
+    };
+    let steps: Vec<&ModernStep> = [&p.titled_discover, &p.titled_call]
+        .into_iter()
+        .flatten()
+        .collect();
+    same_meaning(
+        &steps,
+        format!(
+            "{} requests with their header names in title case were served like the lower-case ones",
+            steps.len()
+        ),
+    )
+}
+
+/// `M-HTTP-HEADERS`: whitespace around a field value is not part of it (RFC 9110, 5.5:
+/// parsers MUST exclude it), so an `Mcp-Name` with whitespace around the body's name
+/// matches it.
+pub(super) fn name_whitespace(ctx: &Ctx<'_>) -> Verdict {
+    let p = match probe(ctx) {
+        Ok(p) => p,
+        Err(skip) => return skip,
+    };
+    let steps: Vec<&ModernStep> = p.padded_name.iter().collect();
+    same_meaning(
+        &steps,
+        "a tools/call whose Mcp-Name had whitespace around the name got no -32020".into(),
+    )
+}
+
 /// `M-HTTP-HEADERS`, `M-HTTP-NO-HEADER-LEGACY`: a missing or mismatched
 /// `MCP-Protocol-Version`, `Mcp-Method` or `Mcp-Name` gets 400 with -32020. A request
 /// without `MCP-Protocol-Version` is judged only for a modern-only server (one that

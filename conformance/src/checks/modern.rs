@@ -9,7 +9,9 @@
 use serde_json::Value;
 
 use super::model::{evidence_from, exchange_evidence, Ctx, Evidence, Verdict, MAX_EXAMPLES};
-use crate::protocol::{Direction, Entry, Exchange, META_CAPABILITIES, META_SUBSCRIPTION};
+use crate::protocol::{
+    Direction, Entry, Exchange, META_CAPABILITIES, META_CLIENT_INFO, META_SUBSCRIPTION,
+};
 use crate::records::{EraFinding, ModernRecord, LISTEN_ID, UNSUPPORTED_VERSION};
 use crate::rules::{self, Breach};
 
@@ -164,6 +166,41 @@ pub(super) fn meta_required(ctx: &Ctx<'_>) -> Verdict {
         "each of {} requests missing a required _meta field got -32602",
         modern.meta_missing.len()
     ))
+}
+
+/// `M-META-REQUIRED`, policy A19: a request whose `_meta` has no `clientInfo` (optional:
+/// clients SHOULD send it unless configured not to) is served.
+pub(super) fn client_info_optional(ctx: &Ctx<'_>) -> Verdict {
+    let modern = match modern(ctx) {
+        Ok(m) => m,
+        Err(skip) => return skip,
+    };
+    let Some(exchange) = &modern.client_info_absent else {
+        return Verdict::Skip("the request without clientInfo was not sent".into());
+    };
+    let what = format!("server/discover without {META_CLIENT_INFO} in _meta");
+    if exchange.result().is_some() {
+        return Verdict::Pass(format!("{what} got a result"));
+    }
+    if modern.era == EraFinding::ModernWithoutDiscover {
+        return Verdict::Skip(format!(
+            "the server does not implement server/discover, so {what} tells nothing"
+        ));
+    }
+    if exchange.response().is_none() {
+        return Verdict::Skip(format!(
+            "{what} got {}: a refusal would be an error (rpc-response-required judges silence)",
+            describe_answer(exchange)
+        ));
+    }
+    Verdict::Violation(
+        format!(
+            "{what} got {}: the field is optional (clients SHOULD send it unless configured \
+             not to), so a client configured not to is turned away",
+            describe_answer(exchange)
+        ),
+        ctx.exchange_evidence(exchange),
+    )
 }
 
 fn describe_answer(exchange: &Exchange) -> String {

@@ -22,6 +22,7 @@ fn empty_modern() -> ModernRecord {
         era: EraFinding::Modern,
         list_probe: None,
         meta_missing: Vec::new(),
+        client_info_absent: None,
         unsupported_version: None,
         ping: None,
         subscription: None,

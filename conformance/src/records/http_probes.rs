@@ -53,6 +53,10 @@ pub struct HttpProbe {
     pub unknown_session: Option<ProbeStep>,
     /// A ping with `MCP-Protocol-Version: not-a-version` (only from 2025-06-18 on).
     pub bad_version: Option<ProbeStep>,
+    /// A ping in the session without `MCP-Protocol-Version`, which the server should serve
+    /// (assuming 2025-03-26, or the version it negotiated); only when it negotiated
+    /// 2025-06-18 or later.
+    pub version_absent: Option<ProbeStep>,
     /// The DELETE of the session.
     pub delete: Option<ProbeStep>,
     /// A ping with the deleted session's id (only when the DELETE succeeded).
@@ -69,6 +73,7 @@ impl HttpProbe {
             &self.no_session,
             &self.unknown_session,
             &self.bad_version,
+            &self.version_absent,
             &self.delete,
             &self.deleted_session,
         ]
@@ -125,6 +130,14 @@ pub struct HttpModernProbe {
     pub name_missing: Option<ModernStep>,
     /// A `tools/call` whose `Mcp-Name` is not the body's name.
     pub name_mismatch: Option<ModernStep>,
+    /// `server/discover` with its header names in title case (`Mcp-Method`), not the
+    /// lower case of every other request.
+    pub titled_discover: Option<ModernStep>,
+    /// A `tools/call` of a tool no server has, its header names in title case.
+    pub titled_call: Option<ModernStep>,
+    /// A `tools/call` whose `Mcp-Name` value has whitespace around it (which is not part of
+    /// the value: RFC 9110, 5.5).
+    pub padded_name: Option<ModernStep>,
     /// A method the server does not implement.
     pub unknown_method: Option<ModernStep>,
     /// A request for an unsupported version (header and body agree).
@@ -156,6 +169,9 @@ impl HttpModernProbe {
             &self.method_mismatch,
             &self.name_missing,
             &self.name_mismatch,
+            &self.titled_discover,
+            &self.titled_call,
+            &self.padded_name,
             &self.unknown_method,
             &self.unsupported_version,
             &self.meta_missing,

@@ -70,6 +70,8 @@ pub struct ModernRecord {
     pub list_probe: Option<Exchange>,
     /// Requests missing a required `_meta` field: the field, and the exchange.
     pub meta_missing: Vec<(&'static str, Exchange)>,
+    /// A request whose `_meta` has no `clientInfo`, which is optional.
+    pub client_info_absent: Option<Exchange>,
     /// A request for an unsupported version.
     pub unsupported_version: Option<Exchange>,
     /// `ping`, removed in this revision.

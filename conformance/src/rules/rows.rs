@@ -197,6 +197,15 @@ catalog! {
         judge: modern::no_server_requests,
         kinds: &[],
     }
+    MClientinfoOptional = "m-clientinfo-optional" {
+        title: "a request whose _meta has no clientInfo (optional) is served",
+        level: SHOULD,
+        requirement: Cite::One("M-META-REQUIRED"),
+        applies: Applies::Modern,
+        source: Cite::One("2026-07-28 index.mdx, Per-request protocol fields; schema RequestMetaObject (clientInfo optional: clients SHOULD send it unless configured not to); REQUIREMENTS.md A19"),
+        judge: modern::client_info_optional,
+        kinds: &[],
+    }
     MLoglevel = "m-loglevel" {
         title: "no notifications/message for a request whose _meta asks for no log level",
         level: MUST,
@@ -262,6 +271,24 @@ catalog! {
         judge: http::protocol_version,
         kinds: &[],
     }
+    HttpVersionAbsent = "http-version-absent" {
+        title: "a request without MCP-Protocol-Version is served (the server assumes 2025-03-26 or the negotiated version)",
+        level: SHOULD,
+        requirement: Cite::One("LC-HTTP-VERSION-HEADER"),
+        applies: Applies::Range(R2025_06_18, R2025_11_25),
+        source: Cite::One("transports.mdx, Streamable HTTP, Protocol Version Header; REQUIREMENTS.md A18"),
+        judge: http::version_absent,
+        kinds: &[],
+    }
+    HttpDelete = "http-delete" {
+        title: "a DELETE of a live session gets 2xx (ended) or 405 (clients may not end sessions)",
+        level: SHOULD,
+        requirement: Cite::One("LC-HTTP-SESSION"),
+        applies: Applies::Range(R2025_03_26, R2025_11_25),
+        source: Cite::One("transports.mdx, Streamable HTTP, Session Management, 5; REQUIREMENTS.md A17"),
+        judge: http::delete_answer,
+        kinds: &[],
+    }
     HttpSessionIdAscii = "http-session-id-ascii" {
         title: "an Mcp-Session-Id holds only visible ASCII (0x21 to 0x7E)",
         level: MUST,
@@ -269,6 +296,15 @@ catalog! {
         applies: Applies::Range(R2025_03_26, R2025_11_25),
         source: Cite::One("transports.mdx, Streamable HTTP, Session Management"),
         judge: http::session_id_ascii,
+        kinds: &[],
+    }
+    HttpGetAnswer = "http-get-answer" {
+        title: "the GET that opens the listen stream gets text/event-stream or 405 Method Not Allowed",
+        level: MUST,
+        requirement: Cite::One("LC-HTTP-GET-STREAM"),
+        applies: Applies::Range(R2025_03_26, R2025_11_25),
+        source: Cite::One("transports.mdx, Streamable HTTP, Listening for Messages from the Server, 2"),
+        judge: http::get_answer,
         kinds: &[],
     }
     HttpGetStream = "http-get-stream" {
@@ -333,6 +369,24 @@ catalog! {
         applies: Applies::Only(R2026_07_28),
         source: Cite::One("2026-07-28 streamable-http.mdx, Protocol Version Header, Standard Request Headers, Server Validation"),
         judge: http_modern::headers,
+        kinds: &[],
+    }
+    HttpMHeaderCase = "http-m-header-case" {
+        title: "header names are matched case-insensitively: requests whose names are in title case are served",
+        level: MUST,
+        requirement: Cite::One("M-HTTP-HEADERS"),
+        applies: Applies::Only(R2026_07_28),
+        source: Cite::One("2026-07-28 streamable-http.mdx, Case Sensitivity"),
+        judge: http_modern::header_case,
+        kinds: &[],
+    }
+    HttpMNameWhitespace = "http-m-name-whitespace" {
+        title: "an Mcp-Name with whitespace around the body's name matches it (the whitespace is not part of the value)",
+        level: MUST,
+        requirement: Cite::One("M-HTTP-HEADERS"),
+        applies: Applies::Only(R2026_07_28),
+        source: Cite::One("2026-07-28 streamable-http.mdx, Server Validation; RFC 9110, 5.5 Field Values"),
+        judge: http_modern::name_whitespace,
         kinds: &[],
     }
     HttpM404 = "http-m-404" {

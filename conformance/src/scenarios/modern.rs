@@ -52,6 +52,7 @@ pub async fn open(session: &mut Session, version: &str) -> (Exchange, ModernReco
         era: EraFinding::Legacy(String::new()),
         list_probe: None,
         meta_missing: Vec::new(),
+        client_info_absent: None,
         unsupported_version: None,
         ping: None,
         subscription: None,
@@ -152,6 +153,15 @@ pub async fn probes(
         let label = format!("tools/list without {missing}");
         let exchange = session.request_line(&label, &line.to_string(), id).await;
         modern.meta_missing.push((missing, exchange));
+    }
+    // A19: clientInfo is optional; a request without it is still served (server/discover:
+    // the one request every modern server answers, whatever its tools do).
+    if session.ended().is_none() {
+        let meta = json!({META_VERSION: version, META_CAPABILITIES: {}});
+        let id = json!("conformance-meta-no-client-info");
+        let line = json!({"jsonrpc": "2.0", "id": id, "method": "server/discover", "params": {"_meta": meta}});
+        let label = format!("server/discover without {META_CLIENT_INFO}");
+        modern.client_info_absent = Some(session.request_line(&label, &line.to_string(), id).await);
     }
     if session.ended().is_none() {
         let params = json!({"_meta": {META_VERSION: crate::records::UNSUPPORTED_VERSION}});

@@ -131,6 +131,16 @@ impl Endpoint {
         })
     }
 
+    /// The same endpoint with a client that writes header names in title case
+    /// (`Mcp-Method`, `Mcp-Protocol-Version`) rather than in lower case: for the probe that
+    /// a server matches header names case-insensitively.
+    pub(crate) fn titled(target: &HttpTarget, timeout: Duration) -> Result<Self> {
+        Ok(Self {
+            client: finish(builder(target, timeout)?.http1_title_case_headers())?,
+            ..Self::of(target, timeout)?
+        })
+    }
+
     /// A request with the user's headers and the session's, and the facts it records.
     pub(crate) fn request(
         &self,
@@ -356,17 +366,25 @@ pub struct HttpTransport {
 /// whole timeout), and a fresh loopback connection per message costs nothing that matters.
 /// An `https` target's TLS trusts the platform's roots and its `ca_certs` ([`super::tls`]).
 pub(crate) fn client(target: &HttpTarget, timeout: Duration) -> Result<reqwest::Client> {
-    reqwest::Client::builder()
+    finish(builder(target, timeout)?)
+}
+
+fn finish(builder: reqwest::ClientBuilder) -> Result<reqwest::Client> {
+    builder.build().map_err(|e| Error::BadUrl {
+        url: String::new(),
+        reason: format!("cannot build an HTTP client: {e}"),
+    })
+}
+
+/// The settings every client of ours shares: the user's TLS roots, no redirects, no idle
+/// connections kept, no proxy, the connect timeout.
+fn builder(target: &HttpTarget, timeout: Duration) -> Result<reqwest::ClientBuilder> {
+    Ok(reqwest::Client::builder()
         .tls_backend_preconfigured(super::tls::client_config(target)?)
         .redirect(reqwest::redirect::Policy::none())
         .pool_max_idle_per_host(0)
         .no_proxy()
-        .connect_timeout(timeout)
-        .build()
-        .map_err(|e| Error::BadUrl {
-            url: String::new(),
-            reason: format!("cannot build an HTTP client: {e}"),
-        })
+        .connect_timeout(timeout))
 }
 
 impl HttpTransport {

@@ -93,6 +93,10 @@ impl HttpProbe {
             let (fact, _) = post(&endpoint, &ping(5), s, Some(BAD_VERSION)).await;
             probe.bad_version = Some(step("a request with an invalid MCP-Protocol-Version", fact));
         }
+        if Revision::version_header_of(version) && carries {
+            let (fact, _) = post(&endpoint, &ping(7), s, None).await;
+            probe.version_absent = Some(step("a request without MCP-Protocol-Version", fact));
+        }
         if let Some(id) = s {
             let fact = delete(&endpoint, id, header).await;
             let deleted = fact.status.is_some_and(|st| (200..300).contains(&st));

@@ -47,6 +47,7 @@ impl HttpModernProbe {
     ) -> crate::Result<Self> {
         let mut prober = Prober {
             endpoint: Endpoint::of(target, timeout)?,
+            titled: Endpoint::titled(target, timeout)?,
             meta,
             next: 0,
         };
@@ -60,6 +61,7 @@ impl HttpModernProbe {
             return Ok(probe);
         }
         prober.mismatched_headers(&mut probe).await;
+        prober.header_spelling(&mut probe).await;
         prober.refused_requests(&mut probe, version).await;
         if let Some(tool) = &param_tool {
             prober.param_headers(&mut probe, tool).await;
@@ -74,6 +76,8 @@ impl HttpModernProbe {
 /// count behind the next request's id (the order of the steps numbers them).
 struct Prober {
     endpoint: Endpoint,
+    /// The endpoint whose client writes header names in title case.
+    titled: Endpoint,
     meta: Value,
     next: u32,
 }
@@ -146,6 +150,30 @@ impl Prober {
         probe.name_mismatch = Some(step);
     }
 
+    /// Headers spelled another way that means the same: names in title case (header names
+    /// are case-insensitive: streamable-http.mdx, Case Sensitivity), and an `Mcp-Name`
+    /// value with whitespace around it (not part of the value: RFC 9110, 5.5).
+    async fn header_spelling(&mut self, probe: &mut HttpModernProbe) {
+        let body = self.request("server/discover", json!({}));
+        let headers = request_headers(&body, &ToolHeaders::default());
+        let purpose = "a server/discover with its header names in title case (Mcp-Method)";
+        probe.titled_discover = Some(titled(
+            post(&self.titled, purpose, body, headers, None).await,
+        ));
+        let body = self.request("tools/call", json!({"name": NO_SUCH_TOOL, "arguments": {}}));
+        let headers = request_headers(&body, &ToolHeaders::default());
+        let purpose = "a tools/call with its header names in title case (Mcp-Name)";
+        probe.titled_call = Some(titled(
+            post(&self.titled, purpose, body, headers, None).await,
+        ));
+        let purpose = "a tools/call whose Mcp-Name value has whitespace around it";
+        let padded = format!("  {NO_SUCH_TOOL}\t ");
+        let step = self
+            .call_nothing(purpose, |h| set(h, NAME_HEADER, &padded))
+            .await;
+        probe.padded_name = Some(step);
+    }
+
     /// The requests whose errors must come with 400: a method the server does not
     /// implement, an unsupported version, a `_meta` without the version.
     async fn refused_requests(&mut self, probe: &mut HttpModernProbe, version: &str) {
@@ -200,6 +228,24 @@ impl Prober {
 }
 
 type Headers = Vec<(String, String)>;
+
+/// A step sent by the title-case client, its recorded header names spelled as that client
+/// wrote them (hyper's title case: each `-`-separated word capitalised).
+fn titled(mut step: ModernStep) -> ModernStep {
+    for (name, _) in &mut step.fact.sent {
+        *name = name
+            .split('-')
+            .map(|word| {
+                let mut chars = word.chars();
+                chars.next().map_or_else(String::new, |first| {
+                    first.to_ascii_uppercase().to_string() + &chars.as_str().to_ascii_lowercase()
+                })
+            })
+            .collect::<Vec<_>>()
+            .join("-");
+    }
+    step
+}
 
 fn remove(headers: &mut Headers, name: &str) {
     headers.retain(|(k, _)| !k.eq_ignore_ascii_case(name));
