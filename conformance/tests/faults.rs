@@ -326,6 +326,12 @@ const EXPECTATIONS: &[Row] = &[
         "long-cursor-crash",
         &[("prop-server-survives", Fail, LEGACY)],
     ),
+    // Answered, then the process ends: the case before the next one is to blame, and the
+    // cursors property (no tool) gets no more cases after it.
+    (
+        "long-cursor-exit-after-answer",
+        &[("prop-server-survives", Fail, ALL)],
+    ),
     (
         "long-cursor-internal-error",
         &[("prop-random-cursor", Warn, LEGACY)],

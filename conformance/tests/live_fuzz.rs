@@ -412,6 +412,11 @@ const LIVE: &[LiveRow] = &[
         R4,
         Some(("prop-server-survives", FailureKind::Crash)),
     ),
+    (
+        "long-cursor-exit-after-answer",
+        R4,
+        Some(("prop-server-survives", FailureKind::Crash)),
+    ),
     ("long-cursor-internal-error", R4, None),
     (
         "pipelined-drop",

@@ -156,6 +156,9 @@ pub(super) struct Env<'a> {
     /// Set by [`Env::explore`] when a case met a crash or stall right after an unprobed
     /// case: that case, which may be the one to blame.
     pub(super) suspect: Option<(Probe, Value)>,
+    /// Set by [`Env::explore`] when the case it was given was never sent: the server had
+    /// ended after answering the case before.
+    pub(super) unsent: bool,
 }
 
 impl<'a> Env<'a> {
@@ -183,6 +186,7 @@ impl<'a> Env<'a> {
             unprobed: None,
             on_session: 0,
             suspect: None,
+            unsent: false,
         }
     }
 
@@ -317,7 +321,7 @@ impl<'a> Env<'a> {
                 format!("the server exited after the case ({})", exit.describe()),
             ),
             Some(s) => Outcome::Failed(
-                FailureKind::Stall,
+                fatal_kind(s),
                 format!(
                     "{} after the case got no response: {}",
                     session.liveness_method(),
@@ -341,13 +345,15 @@ impl<'a> Env<'a> {
     /// told it is done (`carry.rs`), whatever the timing of the revisions beside it.
     pub(super) async fn explore(&mut self, probe: &Probe, value: &Value, last: bool) -> Outcome {
         let before = self.unprobed.take();
+        self.unsent = false;
         if let (Some(previous), Some(ended)) = (
             &before,
             self.session.as_ref().and_then(|s| s.ended().cloned()),
         ) {
             self.suspect = Some(previous.clone());
+            self.unsent = true;
             return Outcome::Failed(
-                FailureKind::Crash,
+                fatal_kind(&ended),
                 format!(
                     "the server ended after answering the case before, before this one was sent ({})",
                     ended.describe()
@@ -606,6 +612,15 @@ impl<'a> Env<'a> {
 }
 
 /// The tool a probe calls, if it calls one.
+/// What a session's ending makes of the case that met it: an exit is a crash, any other
+/// silence (stdout closed, a request not read, no answer) a stall.
+pub(super) fn fatal_kind(ended: &Silence) -> FailureKind {
+    match ended {
+        Silence::Exited(_) => FailureKind::Crash,
+        _ => FailureKind::Stall,
+    }
+}
+
 pub(super) fn probe_tool(probe: &Probe) -> Option<&str> {
     probe_tool_def(probe)?.get("name").and_then(Value::as_str)
 }

@@ -12,7 +12,7 @@ use proptest::strategy::{Strategy, ValueTree};
 use serde_json::Value;
 
 use super::carry::{Carried, Carry};
-use super::env::{probe_checks, probe_tool, Env, Outcome, Probe};
+use super::env::{fatal_kind, probe_checks, probe_tool, Env, Outcome, Probe};
 use super::plan::{Item, PlanCache, TOOL_CASE_BUDGET};
 use super::shrink::Confirmed;
 use super::validators::Which;
@@ -75,6 +75,9 @@ enum Flow {
 struct Walk {
     /// Tools that get no more cases (slow, crashed, stalled, costly to generate for).
     done_tools: Vec<String>,
+    /// Properties of no tool (ids, methods, cursors) that crashed or stalled the server:
+    /// they get no more cases either (one minimal case says it).
+    done_labels: Vec<String>,
     /// Time spent drawing each tool's values.
     generation: Vec<(String, Duration)>,
     /// Tools whose last case answered slowly (see [`Outcome::Lagged`]).
@@ -356,6 +359,8 @@ impl PropertyRun<'_> {
             .map(|(k, t, r)| (k, t.to_string(), r))
             .expect("a failed outcome");
         let fatal = matches!(kind, FailureKind::Crash | FailureKind::Stall);
+        // The case was never sent when the server had ended after the case before.
+        let sent = !std::mem::take(&mut env.unsent);
         let parked = env.parked.take();
         let Drawn { value: drawn, tree } = drawn;
         let suspect = env.suspect.take();
@@ -364,15 +369,18 @@ impl PropertyRun<'_> {
                 return flow;
             }
             if let Some(previous) = suspect {
-                let current = Some((&turn.item.probe, &drawn));
-                if let Some((probe, failure)) =
-                    self.previous_to_blame(env, previous, current, kind).await
+                let current = sent.then_some((&turn.item.probe, &drawn));
+                if let Some((probe, failure)) = self
+                    .previous_to_blame(env, previous, current, kind, &outcome)
+                    .await
                 {
                     self.keep_carried(env, &probe, &failure, kind);
-                    let tool = probe_tool(&probe).map(str::to_string);
-                    // The current property's own case passed: it goes on (unless a stall
-                    // stops the argument cases, or its tool was the one retired).
-                    return turn.found(failure, kind, true, tool).unwrap_or(Flow::Next);
+                    // The current property's own case passed, or was never sent: it goes
+                    // on (unless a stall stops the argument cases, or the property or its
+                    // tool was the one retired).
+                    return turn
+                        .found(failure, kind, true, &probe)
+                        .unwrap_or(Flow::Next);
                 }
             }
         }
@@ -412,14 +420,18 @@ impl PropertyRun<'_> {
 
     /// A crash or stall met right after a case answered with no liveness request after
     /// it (`previous`): that case's, shrunk, when `current` alone in a fresh process does
-    /// not fail so and `previous` alone does (followed by a liveness request). `None` when
-    /// the failure stays `current`'s.
+    /// not fail so and `previous` alone does (followed by a liveness request). When
+    /// nothing was sent after `previous` (`current` is `None`: the server ended before the
+    /// next case went, or the walk ended), the failure is `previous`'s even when it does
+    /// not fail alone: it is recorded as not reproduced, with `seen`, what the walk saw.
+    /// `None` when the failure stays `current`'s.
     async fn previous_to_blame(
         &self,
         env: &mut Env<'_>,
         (probe, value): (Probe, Value),
         current: Option<(&Probe, &Value)>,
         kind: FailureKind,
+        seen: &str,
     ) -> Option<(Probe, PropertyFailure)> {
         let same = |o: &Outcome| o.failed().is_some_and(|(k, ..)| k == kind);
         if let Some((current, input)) = current {
@@ -427,17 +439,32 @@ impl PropertyRun<'_> {
                 return None;
             }
         }
-        let (reproduced, _, said) = self.confirm(env, &probe, &value, &same).await;
-        let (outcome, rule) = said.filter(|_| reproduced)?;
+        let (reproduced, transcript, said) = self.confirm(env, &probe, &value, &same).await;
         let label = probe.label();
-        let failure = self
-            .shrink(env, &probe, &label, None, value, (kind, rule), outcome)
-            .await;
+        if let Some((outcome, rule)) = said.filter(|_| reproduced) {
+            let failure = self
+                .shrink(env, &probe, &label, None, value, (kind, rule), outcome)
+                .await;
+            return Some((probe, failure));
+        }
+        if current.is_some() {
+            return None;
+        }
+        let confirmed = Confirmed {
+            input: value,
+            outcome: seen.to_string(),
+            steps: 0,
+            transcript,
+            reproduced: false,
+        };
+        let failure = self.failure_of(&probe, &label, (kind, None), confirmed);
         Some((probe, failure))
     }
 
     /// The walk's last case, answered with no liveness request after it, gets one now: a
-    /// crash or stall after that answer is that case's finding (confirmed alone, shrunk).
+    /// crash or stall after that answer is that case's finding (confirmed alone, shrunk;
+    /// recorded as not reproduced when it does not fail alone), unless a fresh process
+    /// fails a plain liveness request too (then no input is to blame).
     async fn last_answer_survived(&self, env: &mut Env<'_>, record: &mut PropertyRecord) {
         let Some(last) = env.take_unprobed() else {
             return;
@@ -445,16 +472,29 @@ impl PropertyRun<'_> {
         let Some(session) = env.session.as_mut() else {
             return;
         };
-        let kind = match session.liveness().await.unanswered() {
+        let silence = match session.liveness().await.unanswered().cloned() {
             // The machine kept the harness from judging: no verdict on the server.
             None | Some(Silence::Starved { .. }) => return,
-            Some(Silence::Exited(_)) => FailureKind::Crash,
-            Some(_) => FailureKind::Stall,
+            Some(s) => s,
         };
+        let kind = fatal_kind(&silence);
+        let seen = format!(
+            "{} after the case got no response: {}",
+            session.liveness_method(),
+            silence.describe()
+        );
         if let Some(mut gone) = env.session.take() {
             gone.kill().await;
         }
-        if let Some((probe, failure)) = self.previous_to_blame(env, last, None, kind).await {
+        if let Some((what, transcript)) = env.input_independent().await {
+            record.input_independent = Some(InputIndependent {
+                first_seen: format!("{}: {}, {seen}", last.0.label(), last.1),
+                what,
+                transcript,
+            });
+            return;
+        }
+        if let Some((probe, failure)) = self.previous_to_blame(env, last, None, kind, &seen).await {
             self.keep_carried(env, &probe, &failure, kind);
             record.failures.push(failure);
         }
@@ -632,6 +672,9 @@ impl<'t> Turn<'t> {
     /// The property has no more cases to run: its tool is retired, or now over the
     /// generation bound.
     fn retired(&mut self) -> Option<Flow> {
+        if self.walk.done_labels.contains(&self.item.label) {
+            return Some(self.skip_item());
+        }
         let t = self.tool.as_ref()?;
         if self.walk.done_tools.contains(t) {
             // A slow, crashing or stalling tool gets no more cases.
@@ -747,30 +790,36 @@ impl<'t> Turn<'t> {
     /// Records a minimal failing case; a crash or stall retires its tool, and a stall
     /// stops the argument cases.
     fn failure_found(&mut self, failure: PropertyFailure, kind: FailureKind, fatal: bool) -> Flow {
-        let tool = self.tool.clone();
-        match self.found(failure, kind, fatal, tool) {
+        let probe = self.item.probe.clone();
+        match self.found(failure, kind, fatal, &probe) {
             Some(stop) => stop,
             None => self.skip_item(),
         }
     }
 
-    /// Records a minimal failing case of `tool` (this property's, or the case's before
-    /// it); a crash or stall retires the tool. `Some` when the argument cases stop.
+    /// Records a minimal failing case of `probe`'s property (this one, or the case's
+    /// before it); a crash or stall retires the property's tool, or the property itself
+    /// when it has no tool. `Some` when the argument cases stop.
     fn found(
         &mut self,
         failure: PropertyFailure,
         kind: FailureKind,
         fatal: bool,
-        tool: Option<String>,
+        probe: &Probe,
     ) -> Option<Flow> {
         self.record.failures.push(failure);
-        if let (true, Some(t)) = (fatal, tool) {
-            // One minimal crash or stall per tool says it; more would only cost
-            // restarts and timeouts.
-            self.record.notes.push(format!(
-                "tool {t:?}: no more cases after it crashed or stalled the server"
-            ));
-            self.walk.done_tools.push(t);
+        if fatal {
+            // One minimal crash or stall per tool (or property) says it; more would only
+            // cost restarts and timeouts.
+            match probe_tool(probe) {
+                Some(t) => {
+                    self.record.notes.push(format!(
+                        "tool {t:?}: no more cases after it crashed or stalled the server"
+                    ));
+                    self.walk.done_tools.push(t.to_string());
+                }
+                None => self.walk.done_labels.push(probe.label()),
+            }
         }
         // Each stall waits out the timeout: the argument cases stop here, and the
         // report says how many were not run.

@@ -139,6 +139,10 @@ impl PropertyRun<'_> {
             }
         };
         env.shrink_timeout = None;
+        // A candidate's stalled call parked meanwhile belongs to no case of the walk.
+        if let Some(mut parked) = env.parked.take() {
+            parked.session.kill().await;
+        }
         // Confirm the minimal case in a fresh process with the full timeout (no late-answer
         // window: the case that started the shrink had it), recording a clean transcript;
         // the outcome reported is the confirmation's. A stall shrunk with short waits may
