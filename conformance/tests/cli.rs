@@ -108,6 +108,15 @@ const CASES: &[Case] = &[
         check: None,
     },
     Case {
+        name: "a URL nothing listens on, with no command, is a setup error (2), said at once",
+        files: &[],
+        steps: &[
+            (&["run", "--url", "http://127.0.0.1:{port}/mcp"], 2, &[], &["nothing accepts connections at 127.0.0.1:", "start the server first"]),
+            (&["fuzz", "--url", "http://127.0.0.1:{port}/mcp", "--time", "5"], 2, &[], &["nothing accepts connections at 127.0.0.1:"]),
+        ],
+        check: None,
+    },
+    Case {
         name: "usage errors (2)",
         files: &[],
         steps: &[

@@ -36,7 +36,7 @@ use crate::scenarios::{
     negotiate, probe_unsupported, progress, run_revision, speaks_sse, CallPolicy, Carry, EndGuard,
     PlanCache, PropertyConfig, RevisionPlan,
 };
-use crate::transport::{check_tls, HttpKind, LaunchedServer, ServerCommand};
+use crate::transport::{check_reachable, check_tls, HttpKind, LaunchedServer, ServerCommand};
 
 /// What to run.
 #[derive(Debug, Clone)]
@@ -227,6 +227,10 @@ pub async fn run_until(
             )
             .await?,
         ),
+        (Some(target), true) => {
+            check_reachable(&target.url, config.session.timeout).await?;
+            None
+        }
         _ => None,
     };
     // An https server whose certificate we do not trust is the harness's error, once,

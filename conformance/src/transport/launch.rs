@@ -20,6 +20,32 @@ use crate::errors::{Error, Result};
 /// How often the URL's port is tried while waiting.
 const POLL: Duration = Duration::from_millis(25);
 
+/// Checks once that something accepts TCP connections at `url`'s host and port (a server
+/// the user says is already running): `Err` ([`Error::HttpNotReady`]) when the connection
+/// is refused, the host cannot be resolved or reached, or no connection is made within
+/// `wait`. A dead URL is a setup error, said at once, not a run of findings.
+pub async fn check_reachable(url: &str, wait: Duration) -> Result<()> {
+    let not_ready = |reason: String| Error::HttpNotReady {
+        url: url.to_string(),
+        reason,
+    };
+    let parsed = reqwest::Url::parse(url).map_err(|e| not_ready(e.to_string()))?;
+    let host = parsed.host_str().unwrap_or("127.0.0.1");
+    let host = host.trim_matches(['[', ']']).to_string();
+    let port = parsed.port_or_known_default().unwrap_or(80);
+    let hint = "start the server first, or give the command that starts it after `--`";
+    match tokio::time::timeout(wait, tokio::net::TcpStream::connect((host.as_str(), port))).await {
+        Ok(Ok(_)) => Ok(()),
+        Ok(Err(e)) => Err(not_ready(format!(
+            "nothing accepts connections at {host}:{port} ({e}); {hint}"
+        ))),
+        Err(_) => Err(not_ready(format!(
+            "no connection to {host}:{port} within {:.1} s; {hint}",
+            wait.as_secs_f64()
+        ))),
+    }
+}
+
 /// A server process serving HTTP, owned by the run.
 #[derive(Debug)]
 pub struct LaunchedServer {

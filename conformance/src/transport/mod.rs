@@ -38,7 +38,7 @@ pub(crate) use in_process::panic_message;
 pub use in_process::{
     InProcessServer, InProcessTransport, PipeReader, PipeWriter, ServeResult, PIPE_BUFFER,
 };
-pub use launch::LaunchedServer;
+pub use launch::{check_reachable, LaunchedServer};
 pub use legacy_sse::SseTransport;
 pub use mirror::{
     annotations, decode as decode_header_value, encode as encode_header_value, Annotation,

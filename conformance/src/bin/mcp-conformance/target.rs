@@ -10,7 +10,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use mcp_conformance::transport::{check_tls, LaunchedServer, ServerCommand};
+use mcp_conformance::transport::{check_reachable, check_tls, LaunchedServer, ServerCommand};
 use mcp_conformance::{Error, Result};
 
 /// Timeouts a started HTTP server may take to accept connections (as `run` allows).
@@ -37,7 +37,8 @@ pub(crate) struct Started {
 }
 
 /// Starts `server`'s command when it is reached over HTTP and has one; nothing otherwise.
-/// An https server's certificate is checked then: `Err` when it is not trusted.
+/// A URL with no command must accept connections, and an https server's certificate is
+/// checked: `Err` when nothing listens or the certificate is not trusted.
 pub(crate) fn start(server: &ServerCommand, timeout: Duration) -> Result<Started> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -49,6 +50,10 @@ pub(crate) fn start(server: &ServerCommand, timeout: Duration) -> Result<Started
             &target.url,
             timeout * STARTUP_WAIT,
         ))?),
+        (Some(target), true) => {
+            runtime.block_on(check_reachable(&target.url, timeout))?;
+            None
+        }
         _ => None,
     };
     if let Some(target) = &server.http {
