@@ -176,7 +176,16 @@ pub(super) fn session_unknown(ctx: &Ctx<'_>) -> Verdict {
     };
     if let Some(step) = &p.deleted_session {
         if step.fact.status != Some(404) {
-            return status_rule(Some(step), 404, "");
+            return match status_rule(Some(step), 404, "") {
+                Verdict::Violation(message, mut evidence) => {
+                    if let Some(delete) = &p.delete {
+                        let note = format!("after {}: {}", delete.purpose, delete.fact.describe());
+                        evidence.insert(0, Evidence::note(note));
+                    }
+                    Verdict::Violation(message, evidence)
+                }
+                other => other,
+            };
         }
     }
     let Some(step) = &p.unknown_session else {
@@ -500,6 +509,7 @@ fn sse_streams(record: &HttpRecord) -> Vec<(&StreamRecord, Vec<&HttpFact>)> {
             let facts = record
                 .facts
                 .iter()
+                .filter(|f| f.carried == Carried::Request || f.resumes())
                 .filter(|f| f.rpc_id.is_some() && f.rpc_id == s.request_id)
                 .collect();
             (s, facts)

@@ -10,8 +10,10 @@
 //! status, the headers that matter, the body's head escaped) to their evidence
 //! ([`evidence`]). The verdicts do not change: the cause is explanation, not a rule.
 
+use serde_json::Value;
+
 use super::model::{Ctx, Evidence};
-use crate::protocol::Exchange;
+use crate::protocol::{Entry, Exchange};
 use crate::transport::HttpFact;
 
 /// The last exchange of the POST that carried `exchange`'s request (the POST, or the last
@@ -41,10 +43,46 @@ fn unanswered_post<'a>(
     Some((fact, why, resumed))
 }
 
-/// The POST's exchange as evidence, when it explains the silence of `exchange`.
+/// The POST that carried the request `id` of `method` (the last, when one id was sent
+/// twice). A request without a method (a malformed probe) has none on either side.
+fn carrying_post<'a>(ctx: &'a Ctx<'_>, id: &Value, method: &str) -> Option<&'a HttpFact> {
+    let http = ctx.record.http.as_ref()?;
+    http.facts.iter().rev().find(|f| {
+        f.method == "POST"
+            && f.rpc_id.as_ref() == Some(id)
+            && f.rpc_method.as_deref().unwrap_or_default() == method
+    })
+}
+
+/// The HTTP exchange that carried a request we sent (`entry`), as evidence: over HTTP a
+/// finding names the POST (method, path, status, the headers that matter) beside the
+/// message. `None` over stdio, or for a line that is no request.
+pub(super) fn carrying(ctx: &Ctx<'_>, entry: &Entry) -> Option<Evidence> {
+    let json = entry.json.as_deref()?;
+    let id = json.get("id")?;
+    let method = json
+        .get("method")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    let fact = carrying_post(ctx, id, method)?;
+    Some(Evidence::note(format!(
+        "its HTTP exchange: {}",
+        fact.describe()
+    )))
+}
+
+/// The POST's exchange as evidence: with the cause, when it explains the silence of
+/// `exchange`; else the POST that carried the answered request (method, path, status,
+/// the headers that matter), so that a finding over HTTP names its HTTP exchange too.
 pub(super) fn evidence(ctx: &Ctx<'_>, exchange: &Exchange) -> Vec<Evidence> {
     let Some((fact, why, _)) = unanswered_post(ctx, exchange) else {
-        return Vec::new();
+        let Some(id) = exchange.request.get("id") else {
+            return Vec::new();
+        };
+        return carrying_post(ctx, id, &exchange.method)
+            .map(|fact| Evidence::note(format!("its HTTP exchange: {}", fact.describe())))
+            .into_iter()
+            .collect();
     };
     let mut out = vec![Evidence::note(format!(
         "its HTTP exchange: {}",

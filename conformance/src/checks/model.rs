@@ -484,9 +484,20 @@ impl Ctx<'_> {
         &self.record.transcript
     }
 
-    /// Evidence lines for transcript entries.
+    /// Evidence lines for transcript entries; over HTTP each request we sent is followed
+    /// by the POST that carried it.
     pub fn evidence(&self, seqs: &[usize]) -> Vec<Evidence> {
-        evidence_from(self.transcript(), seqs)
+        let mut out = Vec::new();
+        for entry in seqs.iter().filter_map(|&s| self.transcript().get(s)) {
+            out.push(Evidence {
+                direction: entry.direction,
+                text: entry.text.clone(),
+            });
+            if entry.direction == Direction::Sent {
+                out.extend(super::http_cause::carrying(self, entry));
+            }
+        }
+        out
     }
 
     /// Evidence for one exchange: request, response or the reason there was none, and

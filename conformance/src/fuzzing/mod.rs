@@ -293,6 +293,7 @@ pub fn render_hostile(data: &[u8]) {
         command: hostile.clone(),
         args: vec![hostile.clone()],
         reference: false,
+        url: None,
     };
     let report = RunReport::new(
         target,

@@ -208,6 +208,7 @@ mod tests {
             command: "x".into(),
             args: vec![],
             reference: false,
+            url: None,
         };
         let rev = |revision| RevisionReport {
             revision,

@@ -186,6 +186,7 @@ mod tests {
             command: "server".into(),
             args: Vec::new(),
             reference: false,
+            url: None,
         };
         let revisions = revisions
             .into_iter()

@@ -239,6 +239,7 @@ mod tests {
                 command: "server".into(),
                 args: vec!["--flag".into(), "\u{1b}]0;title\u{7}".into()],
                 reference: false,
+                url: None,
             },
             42,
             vec![

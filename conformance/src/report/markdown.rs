@@ -299,6 +299,7 @@ mod tests {
                 command: "my|server".into(),
                 args: vec!["<b>".into()],
                 reference: false,
+                url: None,
             },
             7,
             vec![

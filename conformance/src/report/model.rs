@@ -31,12 +31,16 @@ impl Default for ToolInfo {
 pub struct TargetInfo {
     /// Transport: "stdio", "streamable-http" or "sse".
     pub transport: &'static str,
-    /// Program.
+    /// Program (empty for a server reached at a URL with no command).
     pub command: String,
     /// Arguments.
     pub args: Vec<String>,
     /// The bundled reference server, when no command was given.
     pub reference: bool,
+    /// Over HTTP, the URL (any user name and password redacted); the command, if any, is
+    /// the one the run started to serve it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
 }
 
 impl TargetInfo {
@@ -46,10 +50,15 @@ impl TargetInfo {
         if self.reference {
             return "the bundled reference server".to_string();
         }
-        std::iter::once(self.command.as_str())
+        let command = std::iter::once(self.command.as_str())
             .chain(self.args.iter().map(String::as_str))
             .collect::<Vec<_>>()
-            .join(" ")
+            .join(" ");
+        match &self.url {
+            Some(url) if self.command.is_empty() => url.clone(),
+            Some(url) => format!("{url} -- {command}"),
+            None => command,
+        }
     }
 }
 

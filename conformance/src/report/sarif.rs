@@ -284,6 +284,7 @@ mod tests {
                 command: "server".into(),
                 args: vec![],
                 reference: false,
+                url: None,
             },
             9,
             vec![

@@ -745,6 +745,7 @@ fn target_info(command: &ServerCommand, reference: bool) -> TargetInfo {
             command: server.name().to_string(),
             args: Vec::new(),
             reference,
+            url: None,
         };
     }
     let Some(http) = &command.http else {
@@ -753,6 +754,7 @@ fn target_info(command: &ServerCommand, reference: bool) -> TargetInfo {
             command: command.program.clone(),
             args: command.args.clone(),
             reference,
+            url: None,
         };
     };
     let url = match reqwest::Url::parse(&http.url) {
@@ -763,18 +765,11 @@ fn target_info(command: &ServerCommand, reference: bool) -> TargetInfo {
         }
         _ => http.url.clone(),
     };
-    let args = if command.program.is_empty() {
-        Vec::new()
-    } else {
-        std::iter::once("--".to_string())
-            .chain(std::iter::once(command.program.clone()))
-            .chain(command.args.iter().cloned())
-            .collect()
-    };
     TargetInfo {
         transport: command.http_kind.name(),
-        command: url,
-        args,
+        command: command.program.clone(),
+        args: command.args.clone(),
         reference,
+        url: Some(url),
     }
 }

@@ -103,7 +103,8 @@ pub struct HttpFact {
     pub carried: Carried,
     /// The JSON-RPC method, for a request or notification.
     pub rpc_method: Option<String>,
-    /// The JSON-RPC id, for a request.
+    /// The JSON-RPC id of the message carried (a request's, a response's, or a malformed
+    /// message's that has one).
     pub rpc_id: Option<serde_json::Value>,
     /// The request headers that matter (`Mcp-Session-Id`, `MCP-Protocol-Version`), and the
     /// user's header names with `<redacted>` values.

@@ -982,7 +982,9 @@ impl Post {
             self.endpoint.open_stream(record)
         });
         let mut fact = self.endpoint.fact("POST", carried, rpc);
-        fact.rpc_id = request_id.clone();
+        // The id of any message that has one (a malformed request, our response too), so
+        // a finding about it can name the POST that carried it.
+        fact.rpc_id = message.as_ref().and_then(|m| m.get("id")).cloned();
         let (outgoing, modern) = self.outgoing(message.as_ref(), carried);
         let shape = Shape {
             request_id,

@@ -41,6 +41,7 @@ fn report(results: impl Fn(usize) -> Vec<CheckResult>) -> RunReport {
         command: "server".into(),
         args: Vec::new(),
         reference: false,
+        url: None,
     };
     RunReport::new(target, 0, revisions)
 }
