@@ -254,10 +254,10 @@ pub(super) fn version_absent(ctx: &Ctx<'_>) -> Verdict {
 
 /// `LC-HTTP-SESSION`, by policy: a DELETE of a live session gets 2xx (the session ends) or
 /// 405 (the server does not let clients end sessions, which it MAY); any other answer
-/// leaves the client unable to tell whether the session ended. The probe session's DELETE
-/// follows a served ping, so its session is live; the scripted session's may come after
-/// the server ended the session on its own, so a 404 (what an ended session MUST get)
-/// passes there.
+/// leaves the client unable to tell whether the session ended. A 404 (what an ended session
+/// MUST get) passes unless the session is known live: the probe session's is when the
+/// request in it just before the DELETE was served; the scripted session's never is (the
+/// server may have ended it on its own).
 pub(super) fn delete_answer(ctx: &Ctx<'_>) -> Verdict {
     let record = match http(ctx) {
         Ok(r) => r,
@@ -272,7 +272,21 @@ pub(super) fn delete_answer(ctx: &Ctx<'_>) -> Verdict {
         .filter(|f| !ends(f) && f.status != Some(404))
         .collect();
     let probed: Vec<&HttpFact> = probed.filter(answered).collect();
-    offenders.extend(probed.iter().copied().filter(|f| !ends(f)));
+    // The probe's session is known live when its last request in the session (the ping
+    // without the version header, or the first ping) was served; otherwise the server may
+    // have ended it, and a 404 is what an ended session MUST get.
+    let live = record.probe.as_ref().is_some_and(|p| {
+        p.version_absent
+            .as_ref()
+            .or(p.ping.as_ref())
+            .is_some_and(|s| is_2xx(&s.fact))
+    });
+    offenders.extend(
+        probed
+            .iter()
+            .copied()
+            .filter(|f| !ends(f) && (live || f.status != Some(404))),
+    );
     let judged = scripted.count() + probed.len();
     verdict(
         judged,

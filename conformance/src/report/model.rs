@@ -31,14 +31,13 @@ impl Default for ToolInfo {
 pub struct TargetInfo {
     /// Transport: "stdio", "streamable-http" or "sse".
     pub transport: &'static str,
-    /// Program (empty for a server reached at a URL with no command).
+    /// Program; over HTTP, the URL (as it always was in the JSON report).
     pub command: String,
-    /// Arguments.
+    /// Arguments; over HTTP, `--` and the command the run started, if it started one.
     pub args: Vec<String>,
     /// The bundled reference server, when no command was given.
     pub reference: bool,
-    /// Over HTTP, the URL (any user name and password redacted); the command, if any, is
-    /// the one the run started to serve it.
+    /// Over HTTP, the URL alone (any user name and password redacted).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
 }
@@ -50,15 +49,10 @@ impl TargetInfo {
         if self.reference {
             return "the bundled reference server".to_string();
         }
-        let command = std::iter::once(self.command.as_str())
+        std::iter::once(self.command.as_str())
             .chain(self.args.iter().map(String::as_str))
             .collect::<Vec<_>>()
-            .join(" ");
-        match &self.url {
-            Some(url) if self.command.is_empty() => url.clone(),
-            Some(url) => format!("{url} -- {command}"),
-            None => command,
-        }
+            .join(" ")
     }
 }
 

@@ -765,10 +765,21 @@ fn target_info(command: &ServerCommand, reference: bool) -> TargetInfo {
         }
         _ => http.url.clone(),
     };
+    // `command` stays the URL and `args` the started command after `--`, as the JSON
+    // shape has always had them (README: fields may be added, none renamed); `url` is the
+    // URL alone.
+    let args = if command.program.is_empty() {
+        Vec::new()
+    } else {
+        std::iter::once("--".to_string())
+            .chain(std::iter::once(command.program.clone()))
+            .chain(command.args.iter().cloned())
+            .collect()
+    };
     TargetInfo {
         transport: command.http_kind.name(),
-        command: command.program.clone(),
-        args: command.args.clone(),
+        command: url.clone(),
+        args,
         reference,
         url: Some(url),
     }

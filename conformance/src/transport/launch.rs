@@ -34,16 +34,35 @@ pub async fn check_reachable(url: &str, wait: Duration) -> Result<()> {
     let host = host.trim_matches(['[', ']']).to_string();
     let port = parsed.port_or_known_default().unwrap_or(80);
     let hint = "start the server first, or give the command that starts it after `--`";
-    match tokio::time::timeout(wait, tokio::net::TcpStream::connect((host.as_str(), port))).await {
-        Ok(Ok(_)) => Ok(()),
-        Ok(Err(e)) => Err(not_ready(format!(
-            "nothing accepts connections at {host}:{port} ({e}); {hint}"
-        ))),
-        Err(_) => Err(not_ready(format!(
-            "no connection to {host}:{port} within {:.1} s; {hint}",
-            wait.as_secs_f64()
-        ))),
+    let lookup = tokio::net::lookup_host((host.as_str(), port));
+    let addresses: Vec<std::net::SocketAddr> = match tokio::time::timeout(wait, lookup).await {
+        Ok(Ok(found)) => found.collect(),
+        Ok(Err(e)) => {
+            return Err(not_ready(format!(
+                "{host} cannot be resolved ({e}); {hint}"
+            )))
+        }
+        Err(_) => {
+            return Err(not_ready(format!(
+                "{host} was not resolved within {:.1} s; {hint}",
+                wait.as_secs_f64()
+            )))
+        }
+    };
+    // Each address gets its share of the wait, so one that drops packets (an unroutable
+    // IPv6 address listed first) does not spend it all.
+    let share = wait / u32::try_from(addresses.len().max(1)).unwrap_or(u32::MAX);
+    let mut last = format!("no address for {host}");
+    for address in &addresses {
+        match tokio::time::timeout(share, tokio::net::TcpStream::connect(address)).await {
+            Ok(Ok(_)) => return Ok(()),
+            Ok(Err(e)) => last = e.to_string(),
+            Err(_) => last = format!("no connection within {:.1} s", share.as_secs_f64()),
+        }
     }
+    Err(not_ready(format!(
+        "nothing accepts connections at {host}:{port} ({last}); {hint}"
+    )))
 }
 
 /// A server process serving HTTP, owned by the run.

@@ -419,12 +419,13 @@ impl PropertyRun<'_> {
     }
 
     /// A crash or stall met right after a case answered with no liveness request after
-    /// it (`previous`): that case's, shrunk, when `current` alone in a fresh process does
-    /// not fail so and `previous` alone does (followed by a liveness request). When
-    /// nothing was sent after `previous` (`current` is `None`: the server ended before the
-    /// next case went, or the walk ended), the failure is `previous`'s even when it does
-    /// not fail alone: it is recorded as not reproduced, with `seen`, what the walk saw.
-    /// `None` when the failure stays `current`'s.
+    /// it (`previous`): `None` (the failure stays `current`'s) when `current` alone in a
+    /// fresh process fails so; otherwise `previous`'s: shrunk when it fails alone (followed
+    /// by a liveness request), else recorded as not reproduced, with `seen`, what the walk
+    /// saw. `current` is `None` when it was never sent (the server ended before it went)
+    /// or there is none (the walk ended). Whether the next case went out before the exit
+    /// was seen is timing: the finding must not depend on it, so a current case that
+    /// passes alone and one never sent lead to the same report.
     async fn previous_to_blame(
         &self,
         env: &mut Env<'_>,
@@ -446,9 +447,6 @@ impl PropertyRun<'_> {
                 .shrink(env, &probe, &label, None, value, (kind, rule), outcome)
                 .await;
             return Some((probe, failure));
-        }
-        if current.is_some() {
-            return None;
         }
         let confirmed = Confirmed {
             input: value,
