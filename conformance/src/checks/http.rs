@@ -337,10 +337,17 @@ pub(super) fn session_id_ascii(ctx: &Ctx<'_>) -> Verdict {
     }
 }
 
+/// The GET that opened the listen stream (not a resumption GET, which is its POST's).
+fn listen_get(record: &HttpRecord) -> Option<&HttpFact> {
+    record
+        .facts
+        .iter()
+        .find(|f| f.method == "GET" && !f.resumes())
+}
+
 /// The GET stream's fact, and why there is nothing to judge when there is no stream.
 fn get_stream_fact(record: &HttpRecord) -> Result<&HttpFact, Verdict> {
-    let listen = |f: &&HttpFact| f.method == "GET" && !f.resumes();
-    let Some(fact) = record.facts.iter().find(listen) else {
+    let Some(fact) = listen_get(record) else {
         return Err(Verdict::Skip(
             "no GET stream was opened (the session was not established)".into(),
         ));
@@ -379,8 +386,7 @@ pub(super) fn get_answer(ctx: &Ctx<'_>) -> Verdict {
         Ok(r) => r,
         Err(skip) => return skip,
     };
-    let listen = |f: &&HttpFact| f.method == "GET" && !f.resumes();
-    let Some(fact) = record.facts.iter().find(listen) else {
+    let Some(fact) = listen_get(record) else {
         return Verdict::Skip(
             "no GET stream was asked for (the session was not established)".into(),
         );

@@ -77,15 +77,6 @@ fn judge_steps(steps: &[&ModernStep], status: u16, code: i64, pass: String) -> V
     let Some(first) = found.first() else {
         return Verdict::Pass(pass);
     };
-    let evidence: Vec<Evidence> = found
-        .iter()
-        .take(MAX_EXAMPLES)
-        .flat_map(|s| {
-            let mut e = vec![Evidence::note(format!("{}:", s.purpose))];
-            e.extend(evidence(&s.fact));
-            e
-        })
-        .collect();
     let message = format!(
         "{} of {} probes got an answer against the rule; the first, {}, got {} with {}, not {status} with error {code}",
         found.len(),
@@ -94,7 +85,20 @@ fn judge_steps(steps: &[&ModernStep], status: u16, code: i64, pass: String) -> V
         status_text(&first.fact),
         code_text(first.error_code)
     );
-    Verdict::Violation(message, evidence)
+    Verdict::Violation(message, steps_evidence(&found))
+}
+
+/// Each offending step's purpose and exchange, the first [`MAX_EXAMPLES`] of them.
+fn steps_evidence(found: &[&&ModernStep]) -> Vec<Evidence> {
+    found
+        .iter()
+        .take(MAX_EXAMPLES)
+        .flat_map(|s| {
+            let mut e = vec![Evidence::note(format!("{}:", s.purpose))];
+            e.extend(evidence(&s.fact));
+            e
+        })
+        .collect()
 }
 
 /// Steps whose headers were right, only spelled another way: each is an offender when it
@@ -118,14 +122,6 @@ fn same_meaning(steps: &[&ModernStep], pass: String) -> Verdict {
     let Some(first) = found.first() else {
         return Verdict::Pass(pass);
     };
-    let evidence: Vec<Evidence> = found
-        .iter()
-        .flat_map(|s| {
-            let mut e = vec![Evidence::note(format!("{}:", s.purpose))];
-            e.extend(evidence(&s.fact));
-            e
-        })
-        .collect();
     let message = format!(
         "{} of {} requests whose headers match their body were refused; the first, {}, got {} with {}",
         found.len(),
@@ -134,7 +130,7 @@ fn same_meaning(steps: &[&ModernStep], pass: String) -> Verdict {
         status_text(&first.fact),
         code_text(first.error_code)
     );
-    Verdict::Violation(message, evidence)
+    Verdict::Violation(message, steps_evidence(&found))
 }
 
 /// `M-HTTP-HEADERS`: header names are matched case-insensitively (streamable-http.mdx,
