@@ -70,7 +70,7 @@ summarise() {
   if [ "$mode" = cli ]; then
     grep -q ' 0 distinct failure' "$log" || found=yes
     local cases
-    cases=$(grep -oE '[0-9]+ case\(s\)' "$log" | grep -oE '^[0-9]+' || echo 0)
+    cases=$(grep -oE '[0-9]+ cases?\b' "$log" | grep -oE '^[0-9]+' | head -1 || echo 0)
     rate=$(echo "$cases / $secs" | bc)
   else
     # Only the planted panic counts: another finding also ends a run (a deadly signal),

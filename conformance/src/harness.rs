@@ -305,6 +305,7 @@ impl Shared {
                 // On a thread of its own with a large stack: libtest's test threads have 2 MiB.
                 let mut report =
                     crate::runner::run_blocking(&self.config).map_err(|e| e.to_string())?;
+                report.gate_options = self.gate;
                 if let Some(b) = &self.baseline {
                     report.apply_baseline(b);
                 }
@@ -361,8 +362,8 @@ impl Shared {
             .collect::<Vec<_>>()
             .join(", ");
         let message = format!(
-            "{} stale baseline entr(y/ies), no longer failing: {list}",
-            stale.len()
+            "{}, no longer failing: {list}",
+            crate::report::counted(stale.len(), "stale baseline entry")
         );
         if self.gate.strict_baseline {
             Err(Failed::from(format!(

@@ -79,7 +79,7 @@ const CASES: &[Case] = &[
         name: "a failing server fails the run (1), with the evidence",
         files: &[],
         steps: &[(&["run", "--revision", "2024-11-05", "--", "{exe}", "reference-server", "--fault", "ping-nonempty"],
-                  1, &["FAIL lc-ping (2024-11-05) [MUST LC-PING", "<- {\"jsonrpc\":\"2.0\",\"id\":"], &["check(s) failed"])],
+                  1, &["FAIL lc-ping (2024-11-05) [MUST LC-PING", "<- {\"jsonrpc\":\"2.0\",\"id\":"], &["1 check failed"])],
         check: None,
     },
     Case {
@@ -170,19 +170,21 @@ const CASES: &[Case] = &[
         steps: &[
             (&["init", "--", "{exe}", "reference-server"], 0, &[], &["wrote mcp-conformance.toml"]),
             (&["init"], 2, &[], &["already exists; --force overwrites it"]),
-            (&["run", "--revision", "2025-11-25", "--cases", "0"], 0, &["Summary: no findings"], &[]),
+            (&["run", "--revision", "2025-11-25", "--cases", "0"], 0, &["Summary: PASSED: no findings"], &[]),
             (&["init", "--force"], 0, &[], &["name your server under [server]"]),
         ],
         check: None,
     },
     Case {
-        name: "--write-baseline writes the failures (1), and a run with that baseline passes (0), strictly too",
+        // The written baseline is the run's from then on: its exit code and headline are
+        // what a run with it gives.
+        name: "--write-baseline writes the failures and passes with them (0), as a run with that baseline does, strictly too",
         files: &[],
         steps: &[
             (&["run", "--revision", "2025-06-18", "--revision", "2025-11-25", "--cases", "4", "--write-baseline", "{dir}/b.toml",
-               "--", "{exe}", "reference-server", "--fault", "ping-nonempty"], 1, &[], &["wrote 1 baseline entr(y/ies) to"]),
+               "--", "{exe}", "reference-server", "--fault", "ping-nonempty"], 0, &["Summary: PASSED, 1 baselined: 1 distinct failure,"], &["wrote 1 baseline entry to"]),
             (&["run", "--revision", "2025-06-18", "--revision", "2025-11-25", "--cases", "4", "--baseline", "{dir}/b.toml", "--strict-baseline",
-               "--", "{exe}", "reference-server", "--fault", "ping-nonempty"], 0, &[], &[]),
+               "--", "{exe}", "reference-server", "--fault", "ping-nonempty"], 0, &["Summary: PASSED, 1 baselined:"], &[]),
         ],
         check: Some(baseline_written),
     },
@@ -207,7 +209,7 @@ const CASES: &[Case] = &[
         name: "--reference asks for the bundled reference server (0), over a config file's server; not with a command (2)",
         files: &[("mcp-conformance.toml", "[server]\ncommand = \"/nonexistent/mcp-server\"\n")],
         steps: &[
-            (&["run", "--reference", "--revision", "2025-11-25", "--cases", "0"], 0, &["Summary: no findings"],
+            (&["run", "--reference", "--revision", "2025-11-25", "--cases", "0"], 0, &["Summary: PASSED: no findings"],
              &["testing the bundled reference server (--reference)"]),
             (&["run", "--reference", "--", "{exe}", "reference-server"], 2, &[], &["cannot be used with"]),
         ],
@@ -217,7 +219,7 @@ const CASES: &[Case] = &[
         name: "-q prints the summary line alone (1 when it fails)",
         files: &[],
         steps: &[(&["run", "-q", "--revision", "2025-11-25", "--cases", "0", "--", "{exe}", "reference-server", "--fault", "ping-nonempty"],
-                  1, &["Summary: 1 distinct failure(s), 0 distinct warning(s)"], &[])],
+                  1, &["Summary: FAILED: 1 distinct failure, 0 distinct warnings"], &[])],
         check: Some(one_line),
     },
     Case {
@@ -249,7 +251,7 @@ const CASES: &[Case] = &[
     Case {
         name: "an unexpected failure fails the run (1)",
         files: &[],
-        steps: &[(gate!("ping-nonempty"), 1, &[], &["check(s) failed"])],
+        steps: &[(gate!("ping-nonempty"), 1, &["Summary: FAILED: 1 distinct failure,"], &["1 check failed"])],
         check: None,
     },
     Case {
@@ -268,7 +270,7 @@ const CASES: &[Case] = &[
         steps: &[
             (gate!("ignore-stdin-eof", "--baseline", "{dir}/baseline.toml"), 0, &[], &[]),
             (gate!("ignore-stdin-eof", "--baseline", "{dir}/baseline.toml", "--strict-baseline"),
-             1, &[], &["stale baseline entr(y/ies), and --strict-baseline makes them fail"]),
+             1, &[], &["stale baseline entry, and --strict-baseline makes them fail"]),
         ],
         check: None,
     },
@@ -336,7 +338,7 @@ const CASES: &[Case] = &[
         steps: &[
             (&["fuzz", "--time", "3", "--timeout", "2", "--", "{exe}", "reference-server", "--fault", "crash-on-astral"],
              1, &["FAIL prop-server-survives", "minimal input"], &[]),
-            (&["fuzz", "--time", "2", "--", "{exe}", "reference-server"], 0, &["0 distinct failure(s)"], &[]),
+            (&["fuzz", "--time", "2", "--", "{exe}", "reference-server"], 0, &["0 distinct failures"], &[]),
         ],
         check: None,
     },
@@ -345,11 +347,11 @@ const CASES: &[Case] = &[
         files: &[],
         steps: &[
             (&["fuzz", "--live", "--time", "3", "--cases-dir", "{dir}/cases", "--", "{exe}", "reference-server", "--fault", "crash-on-astral"],
-             1, &["FAIL prop-server-survives (Crash)"], &["mcp-conformance: 1 case file(s) written to ", "/cases for 1 distinct failure(s)"]),
-            (&["fuzz", "--live", "--time", "2", "--", "{exe}", "reference-server"], 0, &["0 distinct failure(s)"], &["no case file written"]),
+             1, &["FAIL prop-server-survives (Crash)"], &["mcp-conformance: 1 case file written to ", "/cases for 1 distinct failure;"]),
+            (&["fuzz", "--live", "--time", "2", "--", "{exe}", "reference-server"], 0, &["0 distinct failures"], &["no case file written"]),
             // Over HTTP: the server started by fuzz, reached at its URL.
             (&["fuzz", "--live", "--time", "2", "--url", "http://127.0.0.1:{port}/mcp", "--", "{exe}", "reference-server", "--http", "{port}"],
-             0, &["0 distinct failure(s)"], &["no case file written"]),
+             0, &["0 distinct failures"], &["no case file written"]),
         ],
         check: None,
     },
@@ -360,10 +362,10 @@ const CASES: &[Case] = &[
             (&["fuzz", "--live", "--time", "1"], 2, &[], &["start the server `bash -c", "exited (exit status 3)"]),
             // The command line's server wins over the file's; the file's deny_tool stays.
             (&["fuzz", "--live", "--time", "2", "--", "bash", "-c", "exec '{exe}' reference-server < <(exec tee -a in.log)"],
-             0, &["0 distinct failure(s)"], &[]),
-            (&["fuzz", "--time", "1", "--call", "none", "--env", "MCPX=yes"], 0, &["0 distinct failure(s)"], &[]),
+             0, &["0 distinct failures"], &[]),
+            (&["fuzz", "--time", "1", "--call", "none", "--env", "MCPX=yes"], 0, &["0 distinct failures"], &[]),
             (&["fuzz", "--live", "--time", "3", "--env", "MCPX=yes"],
-             1, &["FAIL prop-server-survives (Crash)"], &["1 case file(s) written to cases for 1 distinct failure(s)"]),
+             1, &["FAIL prop-server-survives (Crash)"], &["1 case file written to cases for 1 distinct failure;"]),
             (&["replay", "{case}", "--env", "MCPX=yes", "--cwd", "{dir}/sub"], 1, &["reproduced"], &[]),
             (&["replay", "{case}", "--env", "MCPX=yes", "--deny-tool", "*"], 2, &[], &["which is ruled out (not called: --deny-tool *); --call-denied replays it anyway"]),
             (&["replay", "{case}", "--env", "MCPX=yes", "--deny-tool", "*", "--call-denied"], 1, &["reproduced"], &["anyway (--call-denied"]),

@@ -333,6 +333,7 @@ pub fn render_hostile(data: &[u8]) {
             }
             Some(_) => {}
             None if ticks >= 3 => fence = Some(ticks),
+            None if crate::report::is_own_markup(line) => {}
             None => {
                 assert!(
                     !line.contains('<'),

@@ -20,7 +20,9 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::model::{BaselineEntry, BaselineOutcome, Baselined, RunReport};
+use super::model::{
+    counted, BaselineEntry, BaselineOutcome, Baselined, Gate, GateOptions, RunReport,
+};
 use crate::checks::Status;
 use crate::errors::{Error, Result};
 
@@ -120,6 +122,37 @@ impl RunReport {
         self.baseline = Some(outcome);
     }
 
+    /// The verdict under the run's own gate options: what the exit code says.
+    pub fn verdict(&self) -> Gate {
+        self.gate(self.gate_options)
+    }
+
+    /// The headline every readable report opens its verdict with, agreeing with the exit
+    /// code: "FAILED", "INCOMPLETE", "PASSED, 2 baselined" (distinct findings the
+    /// baseline accepts), "PASSED with warnings", "PASSED".
+    pub fn headline(&self) -> String {
+        let accepted = self
+            .distinct_findings()
+            .iter()
+            .filter(|f| {
+                f.occurrences
+                    .iter()
+                    .any(|(rev, r)| self.baselined(rev, r.check).is_some())
+            })
+            .count();
+        if self.incomplete.is_some() {
+            "INCOMPLETE".to_string()
+        } else if !self.verdict().passed {
+            "FAILED".to_string()
+        } else if accepted > 0 {
+            format!("PASSED, {accepted} baselined")
+        } else if self.summary.warn > 0 {
+            "PASSED with warnings".to_string()
+        } else {
+            "PASSED".to_string()
+        }
+    }
+
     /// Decides the run: what, if anything, fails the gate.
     pub fn gate(&self, options: GateOptions) -> Gate {
         let mut reasons = Vec::new();
@@ -133,11 +166,12 @@ impl RunReport {
         let fails = count(Status::Fail);
         let warns = count(Status::Warn);
         if fails > 0 {
-            reasons.push(format!("{fails} check(s) failed"));
+            reasons.push(format!("{} failed", counted(fails, "check")));
         }
         if options.strict && warns > 0 {
             reasons.push(format!(
-                "{warns} warning(s), and --strict makes warnings fail"
+                "{}, and --strict makes warnings fail",
+                counted(warns, "warning")
             ));
         }
         if let Some(cut) = &self.incomplete {
@@ -149,7 +183,8 @@ impl RunReport {
         let stale = self.baseline.as_ref().map_or(0, |b| b.stale.len());
         if options.strict_baseline && stale > 0 {
             reasons.push(format!(
-                "{stale} stale baseline entr(y/ies), and --strict-baseline makes them fail"
+                "{}, and --strict-baseline makes them fail",
+                counted(stale, "stale baseline entry")
             ));
         }
         Gate {
@@ -162,24 +197,6 @@ impl RunReport {
 /// Whether a baseline entry accepts the finding of `check` in `revision`.
 fn covers(entry: &BaselineEntry, revision: &str, check: &str) -> bool {
     entry.check == check && entry.revision.as_deref().is_none_or(|r| r == revision)
-}
-
-/// What fails the gate besides unexpected failures.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct GateOptions {
-    /// Warnings fail too.
-    pub strict: bool,
-    /// Stale baseline entries fail too.
-    pub strict_baseline: bool,
-}
-
-/// The verdict of a run.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Gate {
-    /// Whether the run passes.
-    pub passed: bool,
-    /// Why it does not.
-    pub reasons: Vec<String>,
 }
 
 #[cfg(test)]

@@ -1,7 +1,8 @@
 //! The Markdown report (`--format markdown`), written for `$GITHUB_STEP_SUMMARY`.
 //!
-//! A heading and the totals, a table per revision, then every failure and warning with
-//! its evidence. GitHub renders this as GitHub Flavored Markdown with HTML allowed, so a
+//! A heading and the verdict (the one the exit code gives), each distinct failure and
+//! warning once with its evidence, then every check's status, a folded table per
+//! revision: a reader comes for the findings. GitHub renders this as GitHub Flavored Markdown with HTML allowed, so a
 //! hostile server could otherwise break a table row with `|`, inject a link, an image or
 //! raw HTML, or spoof a finding. All text that is not our own markup is escaped: in
 //! running text every character GFM could read as markup is backslash-escaped; evidence
@@ -12,7 +13,7 @@ use std::fmt::Write;
 
 use super::escape::escape_server_text;
 use super::junit::evidence_line;
-use super::model::{RunReport, Summary};
+use super::model::{counted, DistinctFinding, RunReport, Summary};
 use crate::checks::{links, CheckResult, Status};
 
 /// Longest message shown in a table cell; the findings below the tables show it whole.
@@ -49,43 +50,58 @@ pub fn to_markdown(report: &RunReport) -> String {
     if let Some(note) = report.timing.as_ref().and_then(|t| t.load_note()) {
         let _ = writeln!(out, "> {}\n", md_text(&note));
     }
-    let verdict = if report.incomplete.is_some() {
-        "INCOMPLETE"
-    } else if report.summary.fail > 0 {
-        "FAILED"
-    } else if report.summary.warn > 0 {
-        "PASSED with warnings"
-    } else {
-        "PASSED"
-    };
     let _ = writeln!(
         out,
-        "**{verdict}**: {} across {} revision(s).",
+        "**{}**: {} across {}.",
+        report.headline(),
         counts(report.summary),
-        report.revisions.len()
+        counted(report.revisions.len(), "revision")
     );
+    findings(&mut out, report);
+    every_check(&mut out, report);
+    out
+}
 
+/// Each distinct finding once, failures then warnings: where it holds, what it cites,
+/// its first occurrence's message and evidence, the other revisions' folded.
+fn findings(out: &mut String, report: &RunReport) {
+    let all = report.distinct_findings();
+    let judged = report.all_revisions();
+    for (status, heading) in [(Status::Fail, "Failures"), (Status::Warn, "Warnings")] {
+        let _ = writeln!(out, "\n## {heading}");
+        let of_status: Vec<&DistinctFinding<'_>> =
+            all.iter().filter(|f| f.status == status).collect();
+        if of_status.is_empty() {
+            let _ = writeln!(out, "\nNone.");
+        }
+        for f in of_status {
+            finding(out, report, f, &judged);
+        }
+    }
+}
+
+/// Every check's status, one table per revision, folded: the findings above are what
+/// a reader came for.
+fn every_check(out: &mut String, report: &RunReport) {
+    let _ = writeln!(out, "\n## Every check");
     for rev in &report.revisions {
         if let Some(reason) = report.not_spoken(rev.revision) {
             let _ = writeln!(
                 out,
-                "\n## {}\n\n{}, every check skipped: {}",
+                "\n### {}\n\n{}, every check skipped: {}",
                 rev.revision,
                 capitalized(&report.not_spoken_by(rev.revision)),
                 md_text(reason)
             );
             continue;
         }
-        let negotiated = rev
-            .negotiated
-            .as_deref()
-            .map_or("nothing".to_string(), md_text);
         let _ = writeln!(
             out,
-            "\n## {} (negotiated {})\n\n{}\n",
+            "\n### {} ({})\n\n{}\n\n<details><summary>Every check of {}</summary>\n",
             rev.revision,
-            negotiated,
-            counts(Summary::of(&rev.results))
+            rev.agreement(md_text),
+            counts(Summary::of(&rev.results)),
+            rev.revision
         );
         out.push_str("| Check | Level | Status | Message |\n| --- | --- | --- | --- |\n");
         for r in &rev.results {
@@ -102,27 +118,8 @@ pub fn to_markdown(report: &RunReport) -> String {
                 md_text(&crate::protocol::cut_text(&r.message, MAX_CELL))
             );
         }
+        out.push_str("\n</details>\n");
     }
-
-    for (status, heading) in [(Status::Fail, "Failures"), (Status::Warn, "Warnings")] {
-        let _ = writeln!(out, "\n## {heading}");
-        let mut any = false;
-        for rev in &report.revisions {
-            for r in rev.results.iter().filter(|r| r.status == status) {
-                any = true;
-                finding(
-                    &mut out,
-                    rev.revision,
-                    r,
-                    report.baselined(rev.revision, r.check),
-                );
-            }
-        }
-        if !any {
-            let _ = writeln!(out, "\nNone.");
-        }
-    }
-    out
 }
 
 /// The status as a word with an ASCII marker, so it reads without colour or emoji.
@@ -150,7 +147,8 @@ fn counts(s: Summary) -> String {
     )
 }
 
-fn finding(out: &mut String, revision: &str, r: &CheckResult, baselined: Option<&str>) {
+fn finding(out: &mut String, report: &RunReport, f: &DistinctFinding<'_>, judged: &[&str]) {
+    let (revision, r) = f.occurrences[0];
     // The source links to its spec page (our own table's URL, not server text).
     let source = match links::spec_page(r.source, revision) {
         Some(url) => format!("[{}]({url})", md_text(r.source)),
@@ -160,21 +158,73 @@ fn finding(out: &mut String, revision: &str, r: &CheckResult, baselined: Option<
         out,
         "\n### {} in {}\n\n{}\n\n- Revision: {}\n- Level: {}\n- Requirement: {}\n- Source: {}\n- Message: {}",
         md_text(r.check),
-        revision,
+        match f.revisions(judged).as_str() {
+            "all" => "every revision".to_string(),
+            some => some.to_string(),
+        },
         md_text(r.title),
-        revision,
+        if f.occurrences.len() > 1 {
+            format!("{revision} (shown first)")
+        } else {
+            revision.to_string()
+        },
         r.level.as_str(),
         md_text(r.requirement),
         source,
         md_text(&r.message),
     );
-    if let Some(reason) = baselined {
+    let accepted: Vec<(&str, &str)> = f
+        .occurrences
+        .iter()
+        .filter_map(|(rev, r)| Some((*rev, report.baselined(rev, r.check)?)))
+        .collect();
+    if let Some((_, reason)) = accepted.first() {
+        let only = if accepted.len() == f.occurrences.len() {
+            String::new()
+        } else {
+            let revs: Vec<&str> = accepted.iter().map(|(rev, _)| *rev).collect();
+            format!(" in {}", revs.join(", "))
+        };
         let _ = writeln!(
             out,
-            "- Baselined (does not fail the run): {}",
+            "- Baselined{only} (does not fail the run): {}",
             md_text(reason)
         );
     }
+    evidence(out, r);
+    let groups = f.groups();
+    if !groups.same.is_empty() {
+        let _ = writeln!(
+            out,
+            "\nThe same message and evidence in {}.",
+            groups.same.join(", ")
+        );
+    }
+    if groups.same_message.len() + groups.other.len() > 0 {
+        let _ = writeln!(out, "\n<details><summary>The other revisions</summary>");
+        for (rev, r) in &groups.same_message {
+            let _ = writeln!(out, "\n{rev}: the same message; its evidence:");
+            evidence(out, r);
+        }
+        for (rev, r) in &groups.other {
+            let _ = writeln!(out, "\n{rev}: {}", md_text(&r.message));
+            evidence(out, r);
+        }
+        out.push_str("\n</details>\n");
+    }
+}
+
+/// Whether a line is our own HTML (the folds), which server text can never produce: its
+/// `<` and `>` become entities.
+pub(crate) fn is_own_markup(line: &str) -> bool {
+    let summary = line
+        .strip_prefix("<details><summary>")
+        .and_then(|l| l.strip_suffix("</summary>"));
+    line == "</details>" || summary.is_some_and(|s| !s.contains(['<', '>', '&']))
+}
+
+/// A result's evidence: a fenced block of the messages, or the finding it shares them with.
+fn evidence(out: &mut String, r: &CheckResult) {
     if let Some(root) = r.same_cause_as {
         let _ = writeln!(out, "- Evidence: {}", md_text(&root.describe()));
     } else if !r.evidence.is_empty() {
@@ -404,6 +454,9 @@ mod tests {
                 fence = Some(line.trim_end_matches("text").to_string());
                 continue;
             }
+            if is_own_markup(line) {
+                continue;
+            }
             assert!(
                 !line.contains('<') && !line.contains('>'),
                 "raw HTML: {line}"
@@ -435,7 +488,7 @@ mod tests {
             "{md}"
         );
         assert!(
-            md.contains("## 2025-06-18 (negotiated 2025-06-18 \\| &lt;i&gt;)"),
+            md.contains("### 2025-06-18 (negotiated 2025-06-18 \\| &lt;i&gt;)"),
             "{md}"
         );
     }
@@ -503,7 +556,7 @@ mod tests {
         }
         let report = RunReport::new(report.target, report.seed, report.revisions);
         let md = to_markdown(&report);
-        assert!(md.contains("**PASSED**: 0 fail, 0 warn, 2 pass, 0 skip across 2 revision(s)."));
+        assert!(md.contains("**PASSED**: 0 fail, 0 warn, 2 pass, 0 skip across 2 revisions."));
         assert!(
             md.contains("## Failures\n\nNone.\n\n## Warnings\n\nNone.\n"),
             "{md}"

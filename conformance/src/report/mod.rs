@@ -14,16 +14,17 @@ mod model;
 mod sarif;
 mod text;
 
-pub use baseline::{Baseline, Gate, GateOptions};
+pub use baseline::Baseline;
 pub use escape::{escape_server_text, needs_escape};
 pub use format::Format;
 pub use json::to_json;
 pub use junit::to_junit;
+pub(crate) use markdown::is_own_markup;
 pub use markdown::to_markdown;
 pub use model::{
-    policy_grade, BaselineEntry, BaselineOutcome, Baselined, CoverageNote, DistinctFinding,
-    Incomplete, NotSpoken, PartTiming, RevisionReport, RevisionTiming, RunReport, RunTiming,
-    Summary, TargetInfo, ToolGap, ToolInfo,
+    counted, policy_grade, BaselineEntry, BaselineOutcome, Baselined, CoverageNote,
+    DistinctFinding, Gate, GateOptions, Incomplete, NotSpoken, PartTiming, RevisionReport,
+    RevisionTiming, RunReport, RunTiming, Summary, TargetInfo, ToolGap, ToolInfo,
 };
 pub use sarif::to_sarif;
 pub use text::{

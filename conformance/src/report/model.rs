@@ -7,6 +7,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::checks::{CheckResult, Level, Status};
+use crate::protocol::Direction;
 
 /// The tool that produced the report.
 #[derive(Debug, Clone, Serialize)]
@@ -65,6 +66,21 @@ pub struct RevisionReport {
     pub negotiated: Option<String>,
     /// One result per check, in catalog order.
     pub results: Vec<CheckResult>,
+}
+
+impl RevisionReport {
+    /// How the revision was agreed, for a heading: "negotiated X" (the version the
+    /// initialize handshake answered, passed through `quote`, since the server wrote it),
+    /// or "stateless, nothing negotiated" for a revision that negotiates nothing
+    /// (2026-07-28: every request names its version).
+    pub fn agreement(&self, quote: impl Fn(&str) -> String) -> String {
+        let modern = crate::protocol::Revision::find(self.revision).is_some_and(|r| r.modern());
+        match self.negotiated.as_deref() {
+            Some(_) if modern => "stateless, nothing negotiated".to_string(),
+            Some(version) => format!("negotiated {}", quote(version)),
+            None => "negotiated nothing".to_string(),
+        }
+    }
 }
 
 /// Counts by status.
@@ -133,6 +149,10 @@ pub struct RunReport {
     /// carries it).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub timing: Option<RunTiming>,
+    /// What fails the gate besides unexpected failures (`--strict`, `--strict-baseline`),
+    /// so that every headline says what the exit code says.
+    #[serde(skip)]
+    pub gate_options: GateOptions,
 }
 
 /// One check with one status (fail or warn), and where it holds: the text report's unit.
@@ -144,6 +164,62 @@ pub struct DistinctFinding<'a> {
     pub status: Status,
     /// Each revision it holds in, with its result there, in report order.
     pub occurrences: Vec<(&'static str, &'a CheckResult)>,
+}
+
+/// What two occurrences are compared by: message, evidence and shared cause, with each
+/// one's own revision written as `<rev>` (a request that names its revision is the same
+/// request).
+fn likeness(
+    revision: &str,
+    r: &CheckResult,
+) -> (String, Vec<(Direction, String)>, Option<&'static str>) {
+    let norm = |text: &str| text.replace(revision, "<rev>");
+    (
+        norm(&r.message),
+        r.evidence
+            .iter()
+            .map(|e| (e.direction, norm(&e.text)))
+            .collect(),
+        r.same_cause_as.map(|c| c.check),
+    )
+}
+
+/// The occurrences of one distinct finding, grouped by what the report prints of them
+/// after the first: the same message and evidence, the same message only, or neither.
+pub struct Groups<'a> {
+    /// Revisions with the first's message and evidence.
+    pub same: Vec<&'a str>,
+    /// Revisions with its message, not its evidence.
+    pub same_message: Vec<(&'a str, &'a CheckResult)>,
+    /// The rest.
+    pub other: Vec<(&'a str, &'a CheckResult)>,
+}
+
+impl<'a> DistinctFinding<'a> {
+    /// Its occurrences after the first, grouped by what a report prints of them.
+    pub fn groups(&self) -> Groups<'a> {
+        let f = self;
+        let (first_rev, first) = f.occurrences[0];
+        let base = likeness(first_rev, first);
+        let mut g = Groups {
+            same: Vec::new(),
+            same_message: Vec::new(),
+            other: Vec::new(),
+        };
+        for (rev, r) in &f.occurrences[1..] {
+            let like = likeness(rev, r);
+            // The same server answer as this check's own earlier finding (report/causes.rs).
+            let same_answer = r.same_cause_as.is_some_and(|c| c.check == f.check);
+            if like == base || (same_answer && like.0 == base.0) {
+                g.same.push(*rev);
+            } else if like.0 == base.0 {
+                g.same_message.push((*rev, *r));
+            } else {
+                g.other.push((*rev, *r));
+            }
+        }
+        g
+    }
 }
 
 impl DistinctFinding<'_> {
@@ -366,6 +442,7 @@ impl RunReport {
             era: None,
             not_spoken: Vec::new(),
             timing: None,
+            gate_options: GateOptions::default(),
         }
     }
 
@@ -399,6 +476,16 @@ impl RunReport {
             .map(|r| r.revision)
             .filter(|rev| self.not_spoken(rev).is_none())
             .collect()
+    }
+
+    /// What a finding that holds in each of them is said to hold in "all" of: the judged
+    /// revisions of a complete run; none of a cut one (it ran some revisions, not all).
+    pub fn all_revisions(&self) -> Vec<&'static str> {
+        if self.incomplete.is_some() {
+            Vec::new()
+        } else {
+            self.judged_revisions()
+        }
     }
 
     /// Each distinct finding (one check with one status, fail or warn) with the revisions
@@ -449,6 +536,16 @@ impl RunReport {
             .iter()
             .find(|b| b.revision == revision && b.check == check)
             .map(|b| b.reason.as_str())
+    }
+}
+
+/// A count with its noun in the right number: "1 failure", "2 failures", "3 entries".
+pub fn counted(n: impl std::fmt::Display, noun: &str) -> String {
+    let n = n.to_string();
+    match (n.as_str(), noun.strip_suffix('y')) {
+        ("1", _) => format!("1 {noun}"),
+        (_, Some(stem)) if !stem.ends_with(['a', 'e', 'o', 'u']) => format!("{n} {stem}ies"),
+        _ => format!("{n} {noun}s"),
     }
 }
 
@@ -549,4 +646,22 @@ mod tests {
         let long = timing(3, 2_450).load_note().unwrap();
         assert!(long.contains("given 2.5 s more"), "{long}");
     }
+}
+
+/// What fails the gate besides unexpected failures.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct GateOptions {
+    /// Warnings fail too.
+    pub strict: bool,
+    /// Stale baseline entries fail too.
+    pub strict_baseline: bool,
+}
+
+/// The verdict of a run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Gate {
+    /// Whether the run passes.
+    pub passed: bool,
+    /// Why it does not.
+    pub reasons: Vec<String>,
 }

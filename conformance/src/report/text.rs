@@ -14,7 +14,7 @@ use std::fmt::Write;
 use anstyle::{AnsiColor, Style};
 
 use super::escape::escape_server_text;
-use super::model::{policy_grade, DistinctFinding, RunReport, Summary};
+use super::model::{counted, policy_grade, DistinctFinding, RunReport, Summary};
 use crate::checks::{CheckResult, Evidence, Status};
 use crate::protocol::Direction;
 
@@ -79,7 +79,7 @@ pub fn render_text_with(report: &RunReport, options: TextOptions) -> String {
         let line = escape_server_text(&cut.describe());
         let _ = writeln!(out, "{}", p.status(&line, Status::Fail));
     }
-    let judged = report.judged_revisions();
+    let judged = report.all_revisions();
     let _ = writeln!(out);
     summary_lines(&mut out, report, &findings, &judged, p);
     let _ = writeln!(out, "{}", p.bold(&totals));
@@ -103,17 +103,11 @@ pub fn render_text_with(report: &RunReport, options: TextOptions) -> String {
             );
             continue;
         }
-        let negotiated = rev
-            .negotiated
-            .as_deref()
-            .map_or("nothing".to_string(), |n| {
-                escape_server_text(&format!("{n:?}"))
-            });
+        let agreement = rev.agreement(|n| escape_server_text(&format!("{n:?}")));
         let _ = writeln!(
             out,
-            "== {} (negotiated {}): {}",
+            "== {} ({agreement}): {}",
             rev.revision,
-            negotiated,
             counts(Summary::of(&rev.results))
         );
         if options.detail == Detail::Verbose {
@@ -137,32 +131,45 @@ pub fn render_text_with(report: &RunReport, options: TextOptions) -> String {
     out
 }
 
-/// The totals line: distinct findings (and their root causes, when some share one),
-/// then every result's count.
+/// The totals line: the verdict the exit code gives, the distinct findings (and their
+/// root causes, when some share one; and how many the baseline accepts), then every
+/// result's count.
 fn totals(report: &RunReport, findings: &[DistinctFinding<'_>]) -> String {
+    let passed = report.verdict().passed;
     let count = |status: Status, noun: &str| {
         let of_status = findings.iter().filter(|f| f.status == status);
         let all = of_status.clone().count();
-        let roots = of_status.filter(|f| same_cause_as(f).is_none()).count();
+        let roots = of_status
+            .clone()
+            .filter(|f| same_cause_as(f).is_none())
+            .count();
+        let accepted = of_status
+            .filter(|f| baselined(report, f).is_some_and(|b| b.whole))
+            .count();
+        let mut text = counted(all, noun);
         if roots < all {
-            format!("{all} distinct {noun}(s) from {roots} root cause(s)")
-        } else {
-            format!("{all} distinct {noun}(s)")
+            let _ = write!(text, " from {}", counted(roots, "root cause"));
         }
+        // A passing run's headline already says how many the baseline accepts.
+        if accepted > 0 && !passed {
+            let _ = write!(text, " ({accepted} baselined)");
+        }
+        text
     };
     let distinct = if findings.is_empty() {
         "no findings".to_string()
     } else {
         format!(
             "{}, {}",
-            count(Status::Fail, "failure"),
-            count(Status::Warn, "warning")
+            count(Status::Fail, "distinct failure"),
+            count(Status::Warn, "distinct warning")
         )
     };
     format!(
-        "Summary: {distinct}; {} across {} revision(s); seed {}",
+        "Summary: {}: {distinct}; {} across {}; seed {}",
+        report.headline(),
         counts(report.summary),
-        report.revisions.len(),
+        counted(report.revisions.len(), "revision"),
         report.seed
     )
 }
@@ -197,7 +204,7 @@ fn summary_lines(
             let _ = write!(line, "  (same cause as {})", roots.join(", "));
         }
         if let Some(baselined) = baselined(report, f) {
-            let _ = write!(line, "  ({baselined})");
+            let _ = write!(line, "  ({})", baselined.text);
         }
         let _ = writeln!(out, "{}", line.trim_end());
     }
@@ -232,69 +239,28 @@ fn graded(f: &DistinctFinding<'_>) -> Option<String> {
     })
 }
 
-/// "baselined: REASON", or "baselined in REV, REV: REASON" when only some occurrences are.
-fn baselined(report: &RunReport, f: &DistinctFinding<'_>) -> Option<String> {
+/// How a baseline meets a distinct finding: "baselined: REASON", or "baselined in REV,
+/// REV: REASON" when only some occurrences are (`whole` is false).
+struct BaselineNote {
+    text: String,
+    whole: bool,
+}
+
+fn baselined(report: &RunReport, f: &DistinctFinding<'_>) -> Option<BaselineNote> {
     let hits: Vec<(&str, &str)> = f
         .occurrences
         .iter()
         .filter_map(|(rev, r)| Some((*rev, report.baselined(rev, r.check)?)))
         .collect();
     let reason = escape_server_text(hits.first()?.1);
-    Some(if hits.len() == f.occurrences.len() {
+    let whole = hits.len() == f.occurrences.len();
+    let text = if whole {
         format!("baselined: {reason}")
     } else {
         let revs: Vec<&str> = hits.iter().map(|(rev, _)| *rev).collect();
         format!("baselined in {}: {reason}", revs.join(", "))
-    })
-}
-
-/// What two occurrences are compared by: message, evidence and shared cause, with each
-/// one's own revision written as `<rev>` (a request that names its revision is the same
-/// request).
-fn likeness(
-    revision: &str,
-    r: &CheckResult,
-) -> (String, Vec<(Direction, String)>, Option<&'static str>) {
-    let norm = |text: &str| text.replace(revision, "<rev>");
-    (
-        norm(&r.message),
-        r.evidence
-            .iter()
-            .map(|e| (e.direction, norm(&e.text)))
-            .collect(),
-        r.same_cause_as.map(|c| c.check),
-    )
-}
-
-/// The occurrences of one distinct finding, grouped by what the report prints of them
-/// after the first: the same message and evidence, the same message only, or neither.
-struct Groups<'a> {
-    same: Vec<&'a str>,
-    same_message: Vec<(&'a str, &'a CheckResult)>,
-    other: Vec<(&'a str, &'a CheckResult)>,
-}
-
-fn groups<'a>(f: &DistinctFinding<'a>) -> Groups<'a> {
-    let (first_rev, first) = f.occurrences[0];
-    let base = likeness(first_rev, first);
-    let mut g = Groups {
-        same: Vec::new(),
-        same_message: Vec::new(),
-        other: Vec::new(),
     };
-    for (rev, r) in &f.occurrences[1..] {
-        let like = likeness(rev, r);
-        // The same server answer as this check's own earlier finding (report/causes.rs).
-        let same_answer = r.same_cause_as.is_some_and(|c| c.check == f.check);
-        if like == base || (same_answer && like.0 == base.0) {
-            g.same.push(*rev);
-        } else if like.0 == base.0 {
-            g.same_message.push((*rev, *r));
-        } else {
-            g.other.push((*rev, *r));
-        }
-    }
-    g
+    Some(BaselineNote { text, whole })
 }
 
 /// The (check, revision) occurrences whose evidence the report prints, in full or as
@@ -307,7 +273,7 @@ fn shown_evidence(findings: &[DistinctFinding<'_>], detail: Detail) -> Vec<(&'st
         let revisions: Vec<&str> = if detail == Detail::Verbose {
             f.occurrences.iter().map(|(rev, _)| *rev).collect()
         } else {
-            let mut printed = groups(f).same;
+            let mut printed = f.groups().same;
             printed.insert(0, f.occurrences[0].0);
             printed
         };
@@ -332,7 +298,7 @@ fn render_distinct(
         let _ = write!(head, " ({grade})");
     }
     if let Some(baselined) = baselined(report, f) {
-        let _ = write!(head, " ({baselined})");
+        let _ = write!(head, " ({})", baselined.text);
     }
     let _ = writeln!(
         out,
@@ -363,11 +329,11 @@ fn render_distinct(
         escape_server_text(&crate::protocol::cut_text(&first.message, MAX_LINE))
     );
     render_evidence_of(out, first, shown);
-    let Groups {
+    let super::model::Groups {
         same,
         same_message,
         other,
-    } = groups(f);
+    } = f.groups();
     if !same.is_empty() {
         let _ = writeln!(out, "     same in {}", same.join(", "));
     }
@@ -457,9 +423,9 @@ fn notes(out: &mut String, report: &RunReport, p: Painter) {
     }
     if let Some(b) = &report.baseline {
         lines.push(format!(
-            "Baseline: {} finding(s) accepted, {} stale entr(y/ies)",
-            b.baselined.len(),
-            b.stale.len()
+            "Baseline: {} accepted, {}",
+            counted(b.baselined.len(), "finding"),
+            counted(b.stale.len(), "stale entry")
         ));
         for e in &b.stale {
             lines.push(format!(

@@ -10,7 +10,7 @@ use std::time::Duration;
 use mcp_conformance::config::options::CONFIG;
 use mcp_conformance::fuzzing::{LiveConfig, LiveTarget};
 use mcp_conformance::protocol::{Revision, SessionConfig, REVISIONS};
-use mcp_conformance::report::escape_server_text;
+use mcp_conformance::report::{counted, escape_server_text};
 use mcp_conformance::rules::FailureKind;
 use mcp_conformance::scenarios::CallPolicy;
 use mcp_conformance::transport::ServerCommand;
@@ -137,10 +137,10 @@ fn generators(args: FuzzArgs, setup: Setup) -> Result<Exit> {
     };
     let outcome = outcome?;
     outln!(
-        "fuzzed {} round(s), {} case(s): {} distinct failure(s)",
-        outcome.rounds,
-        outcome.cases,
-        outcome.failures.len()
+        "fuzzed {}, {}: {}",
+        counted(outcome.rounds, "round"),
+        counted(outcome.cases, "case"),
+        counted(outcome.failures.len(), "distinct failure")
     );
     if let Some(why) = &outcome.stopped {
         outln!("stopped: {why}");
@@ -241,10 +241,10 @@ fn live(args: FuzzArgs, setup: Setup) -> Result<Exit> {
         outln!("note: {}", escape_server_text(note));
     }
     outln!(
-        "ran {} case(s), restarted the server {} time(s): {} distinct failure(s)",
-        target.execs,
-        target.restarts(),
-        findings.len()
+        "ran {}, restarted the server {}: {}",
+        counted(target.execs, "case"),
+        counted(target.restarts(), "time"),
+        counted(findings.len(), "distinct failure")
     );
     eprintln!(
         "mcp-conformance: {}",
@@ -258,12 +258,15 @@ fn live(args: FuzzArgs, setup: Setup) -> Result<Exit> {
 fn saved_line(saved: &[PathBuf], dir: &std::path::Path, distinct: usize) -> String {
     match saved.len() {
         0 => format!(
-            "no case file written to {} ({distinct} distinct failure(s))",
-            dir.display()
+            "no case file written to {} ({})",
+            dir.display(),
+            counted(distinct, "distinct failure")
         ),
         n => format!(
-            "{n} case file(s) written to {} for {distinct} distinct failure(s); replay one with `mcp-conformance replay FILE` (the file names its server)",
-            dir.display()
+            "{} written to {} for {}; replay one with `mcp-conformance replay FILE` (the file names its server)",
+            counted(n, "case file"),
+            dir.display(),
+            counted(distinct, "distinct failure")
         ),
     }
 }

@@ -6,7 +6,9 @@ use std::path::Path;
 
 use anstream::{AutoStream, ColorChoice};
 use mcp_conformance::config::options::{COLOR, QUIET, REFERENCE, VERBOSE, WRITE_BASELINE};
-use mcp_conformance::report::{render_text_with, Baseline, Detail, Format, RunReport, TextOptions};
+use mcp_conformance::report::{
+    counted, render_text_with, Baseline, Detail, Format, RunReport, TextOptions,
+};
 use mcp_conformance::runner::run_until;
 use mcp_conformance::{Error, Result};
 
@@ -53,25 +55,21 @@ pub(crate) fn run_command(args: RunArgs) -> Result<Exit> {
         run_until(&plan.config, |e| status.event(e), stop).await
     })?;
     drop(status);
+    report.gate_options = plan.gate;
     if let Some(baseline) = &baseline {
         report.apply_baseline(baseline);
     }
+    // The written baseline is the run's from then on: the reports say what it accepts,
+    // and the exit code is what a run with it would give.
+    let written = match &write_baseline {
+        Some(path) => Some(write_and_apply(path, &mut report, plan.gate.strict)?),
+        None => None,
+    };
     emit(&report, &plan, text)?;
-    if let Some(path) = &write_baseline {
-        // Not from a cut run: what did not run would be missing from it.
-        if report.incomplete.is_none() {
-            let entries = crate::write_baseline::write_baseline(path, &report, plan.gate.strict)?;
-            eprintln!(
-                "mcp-conformance: wrote {entries} baseline entr(y/ies) to {}; give each its \
-                 reason, then run with --baseline {}",
-                path.display(),
-                path.display()
-            );
-        } else {
-            eprintln!("mcp-conformance: the run is incomplete: no baseline written");
-        }
+    if let Some(said) = written {
+        eprintln!("mcp-conformance: {said}");
     }
-    let gate = report.gate(plan.gate);
+    let gate = report.verdict();
     if let Some(n) = signalled.get() {
         eprintln!("mcp-conformance: interrupted (signal {n}); the servers were ended");
         return Ok(Exit::Signalled(n));
@@ -80,6 +78,22 @@ pub(crate) fn run_command(args: RunArgs) -> Result<Exit> {
         eprintln!("mcp-conformance: {}", gate.reasons.join("; "));
     }
     Ok(Exit::failed_if(!gate.passed))
+}
+
+/// Writes the baseline of a complete run and applies it to the report; says what was done.
+fn write_and_apply(path: &Path, report: &mut RunReport, strict: bool) -> Result<String> {
+    // Not from a cut run: what did not run would be missing from it.
+    if report.incomplete.is_some() {
+        return Ok("the run is incomplete: no baseline written".to_string());
+    }
+    let entries = crate::write_baseline::write_baseline(path, report, strict)?;
+    report.apply_baseline(&Baseline::load(path)?);
+    Ok(format!(
+        "wrote {} to {}; give each its reason, then run with --baseline {}",
+        counted(entries, "baseline entry"),
+        path.display(),
+        path.display()
+    ))
 }
 
 /// `-v`, `-q` and `--color`: how the text report is rendered on stdout and in files.

@@ -83,7 +83,7 @@ fn a_finding_in_every_revision_is_one_summary_line_and_one_evidence_block() {
         !text.contains("pass rpc-b"),
         "pass lines only with -v:\n{text}"
     );
-    let summary = text.find("Summary: 1 distinct failure(s)").unwrap();
+    let summary = text.find("Summary: FAILED: 1 distinct failure,").unwrap();
     assert!(
         summary < text.find("Findings").unwrap(),
         "summary first:\n{text}"
@@ -166,7 +166,7 @@ fn quiet_is_the_summary_line_alone() {
     );
     assert_eq!(
         quiet,
-        "Summary: 1 distinct failure(s), 0 distinct warning(s); 0 pass, 3 fail, 0 warn, 0 skip across 3 revision(s); seed 0\n"
+        "Summary: FAILED: 1 distinct failure, 0 distinct warnings; 0 pass, 3 fail, 0 warn, 0 skip across 3 revisions; seed 0\n"
     );
 }
 
@@ -215,7 +215,7 @@ fn a_derived_finding_names_its_root_cause_in_the_summary() {
     assert!(text.contains("\nFAIL rpc-own         all\n"), "{text}");
     assert!(
         text.contains(
-            "Summary: 3 distinct failure(s) from 2 root cause(s), 0 distinct warning(s);"
+            "Summary: FAILED: 3 distinct failures from 2 root causes, 0 distinct warnings;"
         ),
         "{text}"
     );
@@ -224,7 +224,7 @@ fn a_derived_finding_names_its_root_cause_in_the_summary() {
         vec![result("rpc-a", Level::Must, Status::Fail, "a")]
     }));
     assert!(
-        plain.contains("Summary: 1 distinct failure(s), 0"),
+        plain.contains("Summary: FAILED: 1 distinct failure, 0"),
         "{plain}"
     );
 }
@@ -285,4 +285,83 @@ fn a_derived_finding_points_only_at_evidence_the_report_prints() {
     // Alone (the harness's failure message), a finding always shows its own evidence.
     let (rev, alone) = (REVS[0], &report.revisions[0].results[1]);
     assert!(render_finding(rev, alone).contains("seen by the root in 0"));
+}
+
+/// The headline says what the exit code says: a run that passes only because of its
+/// baseline reads "PASSED, 1 baselined", not a count of failures.
+#[test]
+fn a_baselined_run_reads_as_passed() {
+    let mut r = report(|_| {
+        vec![
+            result("rpc-batch", Level::Must, Status::Fail, "a"),
+            result("lc-ping", Level::Should, Status::Warn, "w"),
+        ]
+    });
+    r.apply_baseline(
+        &crate::report::Baseline::parse(
+            "[[expected]]\ncheck = \"rpc-batch\"\nreason = \"upstream\"\n",
+            std::path::Path::new("b.toml"),
+        )
+        .unwrap(),
+    );
+    assert!(r.verdict().passed);
+    let text = render_text(&r);
+    assert!(
+        text.contains("Summary: PASSED, 1 baselined: 1 distinct failure, 1 distinct warning;"),
+        "{text}"
+    );
+    let md = crate::report::to_markdown(&r);
+    assert!(md.contains("**PASSED, 1 baselined**: 3 fail,"), "{md}");
+    // --strict makes the warning fail the run: the headline follows the exit code.
+    r.gate_options.strict = true;
+    assert!(!r.verdict().passed);
+    let text = render_text(&r);
+    assert!(
+        text.contains("Summary: FAILED: 1 distinct failure (1 baselined), 1 distinct warning;"),
+        "{text}"
+    );
+    assert!(crate::report::to_markdown(&r).contains("**FAILED**: 3 fail,"));
+}
+
+/// A cut run ran some revisions, not all: a finding in each of them lists them.
+#[test]
+fn a_cut_run_never_says_all() {
+    let mut r = report(|_| vec![result("rpc-a", Level::Must, Status::Fail, "a")]);
+    assert!(render_text(&r).contains("\nFAIL rpc-a  all\n"));
+    r.incomplete = Some(crate::report::Incomplete {
+        reason: "interrupted by SIGINT".into(),
+        not_run: vec!["2025-11-25"],
+        negotiation_ran: true,
+    });
+    let text = render_text(&r);
+    assert!(
+        text.contains("\nFAIL rpc-a  2024-11-05, 2025-03-26, 2025-06-18\n"),
+        "{text}"
+    );
+    assert!(text.contains("Summary: INCOMPLETE:"), "{text}");
+}
+
+/// 2026-07-28 negotiates nothing; its heading does not say it did.
+#[test]
+fn the_stateless_revision_is_not_negotiated() {
+    let mut r = report(|_| vec![pass("rpc-a")]);
+    r.revisions[2].revision = "2026-07-28";
+    let text = render_text(&r);
+    assert!(
+        text.contains("== 2024-11-05 (negotiated \"2024-11-05\"):"),
+        "{text}"
+    );
+    assert!(
+        text.contains("== 2026-07-28 (stateless, nothing negotiated):"),
+        "{text}"
+    );
+}
+
+#[test]
+fn counts_read_in_the_right_number() {
+    use crate::report::counted;
+    assert_eq!(counted(1, "baseline entry"), "1 baseline entry");
+    assert_eq!(counted(3, "baseline entry"), "3 baseline entries");
+    assert_eq!(counted(0, "distinct failure"), "0 distinct failures");
+    assert_eq!(counted(2, "day"), "2 days");
 }
