@@ -25,7 +25,11 @@ pub fn did_you_mean<'a>(input: &str, candidates: impl IntoIterator<Item = &'a st
 
 /// Why a revision name is unknown: the nearest known one and the whole list.
 pub fn unknown_revision(name: &str) -> String {
-    let known: Vec<&str> = REVISIONS.iter().map(|r| r.id).collect();
+    // The names a user may type: each id, then its aliases (`draft`).
+    let known: Vec<&str> = REVISIONS
+        .iter()
+        .flat_map(|r| std::iter::once(r.id).chain(r.aliases.iter().copied()))
+        .collect();
     format!(
         "unknown revision `{name}`{} (known: {})",
         did_you_mean(name, known.iter().copied()),

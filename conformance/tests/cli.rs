@@ -123,6 +123,8 @@ const CASES: &[Case] = &[
             (&["run", "--revision", "2023-01-01"], 2, &[], &["failed to select a revision: unknown revision `2023-01-01`"]),
             (&["run", "--no-such-flag"], 2, &[], &["unexpected argument '--no-such-flag'"]),
             (&["explain", "no-such-check"], 2, &[], &["unknown check `no-such-check`"]),
+            // The nearest visible subcommand, never the hidden reference-server.
+            (&["rn"], 2, &[], &["tip: a similar subcommand exists: 'run'\n"]),
         ],
         check: None,
     },
@@ -135,6 +137,7 @@ const CASES: &[Case] = &[
         steps: &[
             (&["run", "--revision", "2025-06-19"], 2, &[], &["unknown revision `2025-06-19`; did you mean `2025-06-18`?"]),
             (&["run", "--config", "{dir}/c.toml"], 2, &[], &["unknown revision `2025-06-19`; did you mean `2025-06-18`?"]),
+            (&["run", "--revision", "draf"], 2, &[], &["unknown revision `draf`; did you mean `draft`? (known: 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28, draft)"]),
             (&["run", "--revision", "2025-06-18", "--baseline", "{dir}/b.toml"], 2, &[], &["unknown check `lc-pign`; did you mean `lc-ping`?"]),
             (&["explain", "lc-inti-result"], 2, &[], &["unknown check `lc-inti-result`; did you mean `lc-init-result`?"]),
             (&["run", "--check", "lc-inti-result"], 2, &[], &["unknown check `lc-inti-result`; did you mean `lc-init-result`?"]),

@@ -13,7 +13,7 @@ use std::fmt::Write;
 
 use super::escape::escape_server_text;
 use super::junit::evidence_line;
-use super::model::{counted, DistinctFinding, RunReport, Summary};
+use super::model::{baselined_part, counted, DistinctFinding, RunReport, Summary};
 use crate::checks::{links, CheckResult, Status};
 
 /// Longest message shown in a table cell; the findings below the tables show it whole.
@@ -54,7 +54,7 @@ pub fn to_markdown(report: &RunReport) -> String {
         out,
         "**{}**: {} across {}.",
         report.headline(),
-        counts(report.summary),
+        counts(report.summary, report.accepted_failures(None)),
         counted(report.revisions.len(), "revision")
     );
     findings(&mut out, report);
@@ -100,7 +100,10 @@ fn every_check(out: &mut String, report: &RunReport) {
             "\n### {} ({})\n\n{}\n\n<details><summary>Every check of {}</summary>\n",
             rev.revision,
             rev.agreement(md_text),
-            counts(Summary::of(&rev.results)),
+            counts(
+                Summary::of(&rev.results),
+                report.accepted_failures(Some(rev.revision))
+            ),
             rev.revision
         );
         out.push_str("| Check | Level | Status | Message |\n| --- | --- | --- | --- |\n");
@@ -140,10 +143,14 @@ fn capitalized(text: &str) -> String {
         .unwrap_or_default()
 }
 
-fn counts(s: Summary) -> String {
+fn counts(s: Summary, accepted: usize) -> String {
     format!(
-        "{} fail, {} warn, {} pass, {} skip",
-        s.fail, s.warn, s.pass, s.skip
+        "{} fail{}, {} warn, {} pass, {} skip",
+        s.fail,
+        baselined_part(accepted),
+        s.warn,
+        s.pass,
+        s.skip
     )
 }
 

@@ -528,6 +528,18 @@ impl RunReport {
             .find(|r| r.check == check)
     }
 
+    /// How many failed results the baseline accepts, in `revision` or in every one (JUnit
+    /// reports them as skipped, pytest's xfail convention, so the readable reports say
+    /// how many of their failures those are).
+    pub fn accepted_failures(&self, revision: Option<&str>) -> usize {
+        self.revisions
+            .iter()
+            .filter(|rev| revision.is_none_or(|r| r == rev.revision))
+            .flat_map(|rev| rev.results.iter().map(move |r| (rev.revision, r)))
+            .filter(|(rev, r)| r.status == Status::Fail && self.baselined(rev, r.check).is_some())
+            .count()
+    }
+
     /// The baseline's reason for a finding, if it accepts it.
     pub fn baselined(&self, revision: &str, check: &str) -> Option<&str> {
         self.baseline
@@ -536,6 +548,15 @@ impl RunReport {
             .iter()
             .find(|b| b.revision == revision && b.check == check)
             .map(|b| b.reason.as_str())
+    }
+}
+
+/// " (3 baselined)" after a count of failures some of which the baseline accepts.
+pub(super) fn baselined_part(accepted: usize) -> String {
+    if accepted == 0 {
+        String::new()
+    } else {
+        format!(" ({accepted} baselined)")
     }
 }
 
@@ -587,21 +608,29 @@ pub struct BaselineOutcome {
 /// Why a finding's status is milder than its level: a MUST (or a schema or JSON-RPC rule)
 /// graded as a warning by a policy of REQUIREMENTS.md section 10. `None` when the status
 /// is the one the level gives. The policy is read from the finding's message ("policy
-/// A2") or its source ("REQUIREMENTS.md 10 A10"); when neither names one, "policy".
+/// A2") or its source ("REQUIREMENTS.md 10 A10") and said with its title ("a MUST,
+/// graded a warning by policy A10, Unknown-tool code"); when neither names one, "by
+/// this project's policy".
 pub fn policy_grade(result: &CheckResult) -> Option<String> {
     if result.status != Status::Warn {
         return None;
     }
     let rule = match result.level {
-        Level::Must => "MUST in the text",
+        Level::Must => "a MUST",
         Level::Schema => "a schema rule",
         Level::JsonRpc => "a JSON-RPC 2.0 rule",
         Level::Should | Level::May | Level::Policy => return None,
     };
     let policy = policy_id(&result.message)
         .or_else(|| policy_id(result.source))
-        .map_or("by policy".to_string(), |id| format!("policy {id}"));
-    Some(format!("{policy}; {rule}"))
+        .map_or(
+            "by this project's policy".to_string(),
+            |id| match crate::rules::policy_title(id) {
+                Some(title) => format!("by policy {id}, {title}"),
+                None => format!("by policy {id}"),
+            },
+        );
+    Some(format!("{rule}, graded a warning {policy}"))
 }
 
 /// The first policy id ("A10") after "policy " or "REQUIREMENTS.md 10 " in `text`.

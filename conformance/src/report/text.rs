@@ -14,7 +14,7 @@ use std::fmt::Write;
 use anstyle::{AnsiColor, Style};
 
 use super::escape::escape_server_text;
-use super::model::{counted, policy_grade, DistinctFinding, RunReport, Summary};
+use super::model::{baselined_part, counted, policy_grade, DistinctFinding, RunReport, Summary};
 use crate::checks::{CheckResult, Evidence, Status};
 use crate::protocol::Direction;
 
@@ -108,7 +108,10 @@ pub fn render_text_with(report: &RunReport, options: TextOptions) -> String {
             out,
             "== {} ({agreement}): {}",
             rev.revision,
-            counts(Summary::of(&rev.results))
+            counts(
+                Summary::of(&rev.results),
+                report.accepted_failures(Some(rev.revision))
+            )
         );
         if options.detail == Detail::Verbose {
             for status in [Status::Skip, Status::Pass] {
@@ -168,16 +171,20 @@ fn totals(report: &RunReport, findings: &[DistinctFinding<'_>]) -> String {
     format!(
         "Summary: {}: {distinct}; {} across {}; seed {}",
         report.headline(),
-        counts(report.summary),
+        counts(report.summary, report.accepted_failures(None)),
         counted(report.revisions.len(), "revision"),
         report.seed
     )
 }
 
-fn counts(s: Summary) -> String {
+fn counts(s: Summary, accepted: usize) -> String {
     format!(
-        "{} pass, {} fail, {} warn, {} skip",
-        s.pass, s.fail, s.warn, s.skip
+        "{} pass, {} fail{}, {} warn, {} skip",
+        s.pass,
+        s.fail,
+        baselined_part(accepted),
+        s.warn,
+        s.skip
     )
 }
 
@@ -293,21 +300,21 @@ fn render_distinct(
     let p = Painter(options.color);
     let (first_rev, first) = f.occurrences[0];
     let word = p.status(&first.status.as_str().to_uppercase(), first.status);
-    let mut head = word.to_string();
-    if let Some(grade) = graded(f) {
-        let _ = write!(head, " ({grade})");
-    }
-    if let Some(baselined) = baselined(report, f) {
-        let _ = write!(head, " ({})", baselined.text);
-    }
     let _ = writeln!(
         out,
-        "{head} {} ({}) [{}]\n     {}",
+        "{word} {} ({}) [{}]\n     {}",
         f.check,
         f.revisions(judged),
         citation(first),
         first.title
     );
+    // What the summary line says after the id, said here after it too.
+    if let Some(grade) = graded(f) {
+        let _ = writeln!(out, "     ({grade})");
+    }
+    if let Some(baselined) = baselined(report, f) {
+        let _ = writeln!(out, "     ({})", baselined.text);
+    }
     // A level or citation that differs in a later revision is said, not hidden.
     for (rev, r) in &f.occurrences[1..] {
         if citation(r) != citation(first) {
@@ -449,18 +456,18 @@ fn notes(out: &mut String, report: &RunReport, p: Painter) {
 /// failure messages).
 pub fn render_finding(revision: &str, result: &CheckResult) -> String {
     let mut out = String::new();
-    let mut word = result.status.as_str().to_uppercase();
-    if let Some(grade) = policy_grade(result) {
-        let _ = write!(word, " ({grade})");
-    }
     let _ = writeln!(
         out,
-        "{word} {} ({revision}) [{}]\n     {}\n     {}",
+        "{} {} ({revision}) [{}]\n     {}",
+        result.status.as_str().to_uppercase(),
         result.check,
         citation(result),
         result.title,
-        escape_server_text(&result.message)
     );
+    if let Some(grade) = policy_grade(result) {
+        let _ = writeln!(out, "     ({grade})");
+    }
+    let _ = writeln!(out, "     {}", escape_server_text(&result.message));
     // Alone: its own evidence, never a pointer to a finding printed elsewhere.
     render_evidence_of(&mut out, result, &[]);
     out

@@ -19,6 +19,7 @@ mod book;
 mod ids;
 pub mod meta;
 mod modern;
+mod policies;
 mod tasks;
 
 pub use book::*;
@@ -30,4 +31,5 @@ pub use modern::{
     undeclared_input_requests, version_unsupported_error, DEFINED_RESERVED_CODES,
     INPUT_REQUIRED_METHODS,
 };
+pub use policies::{policy_title, POLICIES};
 pub use tasks::{declares_task_calls, plain_call_of_task_tool, task_call, TaskSupport};

@@ -32,6 +32,7 @@ fn main() -> Exit {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(err) => {
+            let err = without_hidden_suggestions(err);
             // What `Cli::parse` would do, through `Exit`: usage errors to stderr (2),
             // `--help` and `--version` to stdout (0).
             let _ = err.print();
@@ -70,6 +71,42 @@ fn main() -> Exit {
         }),
         _ => exit,
     }
+}
+
+/// clap suggests hidden subcommands too (`rn`: "a similar subcommand exists:
+/// 'reference-server'"), which no user needs: the suggestion is the nearest visible
+/// subcommand by edit distance (`rn`: `run`), or none.
+fn without_hidden_suggestions(mut err: clap::Error) -> clap::Error {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    use clap::CommandFactory;
+    let typed = match err.get(ContextKind::InvalidSubcommand) {
+        Some(ContextValue::String(typed)) if err.kind() == ErrorKind::InvalidSubcommand => {
+            typed.clone()
+        }
+        _ => return err,
+    };
+    let command = Cli::command();
+    let visible = command
+        .get_subcommands()
+        .filter(|c| !c.is_hide_set())
+        .map(|c| c.get_name());
+    match mcp_conformance::suggest::nearest(&typed, visible) {
+        Some(name) => {
+            err.insert(
+                ContextKind::SuggestedSubcommand,
+                ContextValue::String(name.to_string()),
+            );
+        }
+        None => {
+            err.remove(ContextKind::SuggestedSubcommand);
+            // An empty list of tips would still leave its blank line.
+            if matches!(err.get(ContextKind::Suggested), Some(ContextValue::StyledStrs(s)) if s.is_empty())
+            {
+                err.remove(ContextKind::Suggested);
+            }
+        }
+    }
+    err
 }
 
 /// Runs the subcommand to its outcome.

@@ -128,11 +128,16 @@ fn a_must_graded_as_a_warning_names_its_policy_not_a_bare_must() {
     let report = report(|_| vec![r.clone()]);
     let text = render_text(&report);
     assert!(
-        text.contains("WARN tc-a  all  (policy A10; MUST in the text)"),
+        text.contains(
+            "WARN tc-a  all  (a MUST, graded a warning by policy A10, Unknown-tool code)"
+        ),
         "{text}"
     );
+    assert!(text.contains("WARN tc-a (all) [REQ-ID;"), "{text}");
     assert!(
-        text.contains("WARN (policy A10; MUST in the text) tc-a (all) [REQ-ID;"),
+        text.contains(
+            "     a title\n     (a MUST, graded a warning by policy A10, Unknown-tool code)\n"
+        ),
         "{text}"
     );
     assert!(!text.contains("[MUST"), "{text}");
@@ -310,8 +315,22 @@ fn a_baselined_run_reads_as_passed() {
         text.contains("Summary: PASSED, 1 baselined: 1 distinct failure, 1 distinct warning;"),
         "{text}"
     );
+    // JUnit reports an accepted failure as skipped (pytest's xfail): the readable reports
+    // say how many failures those are, so the counts add up.
+    assert!(
+        text.contains("0 pass, 3 fail (3 baselined), 3 warn, 0 skip"),
+        "{text}"
+    );
     let md = crate::report::to_markdown(&r);
-    assert!(md.contains("**PASSED, 1 baselined**: 3 fail,"), "{md}");
+    assert!(
+        md.contains("**PASSED, 1 baselined**: 3 fail (3 baselined),"),
+        "{md}"
+    );
+    let junit = crate::report::to_junit(&r).unwrap();
+    assert!(
+        junit.contains("tests=\"6\" skipped=\"3\" failures=\"0\""),
+        "{junit}"
+    );
     // --strict makes the warning fail the run: the headline follows the exit code.
     r.gate_options.strict = true;
     assert!(!r.verdict().passed);
@@ -320,7 +339,7 @@ fn a_baselined_run_reads_as_passed() {
         text.contains("Summary: FAILED: 1 distinct failure (1 baselined), 1 distinct warning;"),
         "{text}"
     );
-    assert!(crate::report::to_markdown(&r).contains("**FAILED**: 3 fail,"));
+    assert!(crate::report::to_markdown(&r).contains("**FAILED**: 3 fail (3 baselined),"));
 }
 
 /// A cut run ran some revisions, not all: a finding in each of them lists them.
