@@ -166,6 +166,9 @@ pub struct FileConfig {
     /// `[tools.NAME]`, by tool name.
     #[serde(default)]
     pub tools: BTreeMap<String, ToolSection>,
+    /// The file it was read from (said when its server command is started, or not).
+    #[serde(skip)]
+    pub origin: Option<PathBuf>,
 }
 
 impl FileConfig {
@@ -191,6 +194,7 @@ impl FileConfig {
         config.run.baseline.as_mut().map(anchor);
         config.run.output_dir.as_mut().map(anchor);
         config.run.cases_dir.as_mut().map(anchor);
+        config.origin = Some(origin.to_path_buf());
         Ok(config)
     }
 

@@ -117,6 +117,17 @@ const CASES: &[Case] = &[
         check: None,
     },
     Case {
+        // After `init -- CMD`, `run --url URL` started CMD too, silently.
+        name: "--url does not start the config file's stdio command, and says so (2: nothing listens there)",
+        files: &[CONFIG],
+        steps: &[
+            (&["run", "--url", "http://127.0.0.1:{port}/mcp"], 2, &[],
+             &["mcp-conformance.toml's [server] command `", "` is not started: it has no url", "nothing accepts connections at 127.0.0.1:"]),
+            (&["run", "--revision", "2025-11-25", "--cases", "0"], 0, &[], &["the server command is ", "mcp-conformance.toml's [server]: "]),
+        ],
+        check: None,
+    },
+    Case {
         name: "usage errors (2)",
         files: &[],
         steps: &[

@@ -5,7 +5,7 @@
 //! of two bad values the same one is always reported.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use super::options::{call_mode, http_kind, one_of, CALL_CHOICES, TRANSPORT_CHOICES};
 use super::{
@@ -108,6 +108,9 @@ pub struct Settings {
     /// Whether `server` is the caller's default (neither the command line nor the file
     /// named one).
     pub default_server: bool,
+    /// A line saying where the server command came from when the command line did not
+    /// name it: the config file's, or the config file's left unstarted for `--url`.
+    pub command_note: Option<String>,
     /// Revisions to run, in order (all of them when none is named).
     pub revisions: Vec<&'static Revision>,
     /// Revisions left out of the default list because the transport does not speak them,
@@ -172,9 +175,14 @@ impl FileConfig {
         flags: Flags,
         default_server: impl FnOnce() -> Result<ServerCommand>,
     ) -> Result<Settings> {
-        let FileConfig { server, run, tools } = self;
+        let FileConfig {
+            server,
+            run,
+            tools,
+            origin,
+        } = self;
         let tool_arguments = tool_arguments(tools, &flags.tool_args)?;
-        let target = target(server, &flags, default_server)?;
+        let target = target(server, origin.as_deref(), &flags, default_server)?;
         let chosen = revisions(&target, or_file(flags.revisions, run.revisions))?;
         let timeout = flags
             .timeout
@@ -198,6 +206,7 @@ impl FileConfig {
         Ok(Settings {
             server: target.server,
             default_server: target.default,
+            command_note: target.note,
             revisions: chosen.revisions,
             not_run: chosen.not_run,
             detect_sse: chosen.detect_sse,
@@ -233,15 +242,21 @@ struct Target {
     server: ServerCommand,
     /// Whether it is the caller's default.
     default: bool,
+    /// Where its command came from, when a user may not expect it (see
+    /// [`Settings::command_note`]).
+    note: Option<String>,
     /// The HTTP transport named by `--transport` or the file (none: not named).
     kind: Option<HttpKind>,
 }
 
 /// The server: the command line's, else the file's, else (over HTTP) none started, else
 /// the caller's default; reached at `--url` or the file's `url` with the headers and CAs
-/// of both; with `--cwd` and `--env` applied.
+/// of both; with `--cwd` and `--env` applied. With `--url`, the file's command is started
+/// only when the file's `url` is that URL (the file says its command serves it): a
+/// stdio server's command is never started for a URL the user typed.
 fn target(
     file: Option<ServerSection>,
+    origin: Option<&Path>,
     flags: &Flags,
     default_server: impl FnOnce() -> Result<ServerCommand>,
 ) -> Result<Target> {
@@ -252,16 +267,35 @@ fn target(
             (s.url.clone(), s.headers.clone(), s.transport.clone(), ca)
         })
         .unwrap_or_default();
-    let url = flags.url.clone().or(file_url);
+    let serves_url = flags.url.is_none() || flags.url == file_url;
+    let file_name = origin.map_or("the config file".to_string(), |p| p.display().to_string());
+    let url = flags.url.clone().or(file_url.clone());
     let kind = transport(flags.transport, file_transport.as_deref())?;
     let file_server = file.filter(|s| !s.command.is_empty());
+    let mut note = None;
     let (mut server, default) = match (flags.command.split_first(), file_server) {
         (Some((program, rest)), _) => (ServerCommand::new(program.clone(), rest.to_vec()), false),
-        (None, Some(server)) => {
+        (None, Some(server)) if serves_url => {
             let mut command = ServerCommand::new(server.command, server.args);
             command.env = server.env.into_iter().collect();
             command.cwd = server.cwd;
+            note = Some(format!(
+                "the server command is {file_name}'s [server]: {}",
+                command.display()
+            ));
             (command, false)
+        }
+        (None, Some(server)) => {
+            let why = match &file_url {
+                Some(its) => format!("its url is {its}, not the --url given"),
+                None => "it has no url: it is a stdio server, not the one at --url".to_string(),
+            };
+            note = Some(format!(
+                "{file_name}'s [server] command `{}` is not started: {why} (a server already \
+                 running there is tested)",
+                server.command
+            ));
+            (ServerCommand::default(), false)
         }
         // Over HTTP without a command: a server already running, started by nobody.
         (None, None) if url.is_some() => (ServerCommand::default(), false),
@@ -296,6 +330,7 @@ fn target(
         server,
         default,
         kind,
+        note,
     })
 }
 

@@ -587,3 +587,65 @@ fn the_transport_chooses_the_revisions_and_says_why_the_rest_do_not_run() {
         .to_string()
         .contains("--transport needs --url"));
 }
+
+/// After `init -- python server.py`, `run --url URL` tested that URL and also started the
+/// file's stdio command, silently. The file's command is started for `--url` only when its
+/// own `url` is that URL, and where a command came from is said either way.
+#[test]
+fn a_url_on_the_command_line_starts_the_files_command_only_when_it_serves_that_url() {
+    let url = |u: &str| Flags {
+        url: Some(u.into()),
+        ..Flags::default()
+    };
+    let stdio = FileConfig::parse(
+        "[server]\ncommand = \"python\"\nargs = [\"s.py\"]\n",
+        Path::new("c.toml"),
+    )
+    .unwrap();
+    let s = stdio
+        .clone()
+        .merge(url("http://127.0.0.1:9/mcp"), || Err(Error::NoCommand))
+        .unwrap();
+    assert!(s.server.program.is_empty(), "{:?}", s.server);
+    let note = s.command_note.unwrap();
+    assert!(
+        note.contains("c.toml's [server] command `python` is not started: it has no url"),
+        "{note}"
+    );
+    let s = stdio
+        .merge(Flags::default(), || Err(Error::NoCommand))
+        .unwrap();
+    assert_eq!(s.server.program, "python");
+    assert_eq!(
+        s.command_note.unwrap(),
+        "the server command is c.toml's [server]: python s.py"
+    );
+
+    let http = FileConfig::parse(
+        "[server]\ncommand = \"node\"\nurl = \"http://127.0.0.1:9/mcp\"\n",
+        Path::new("c.toml"),
+    )
+    .unwrap();
+    let same = http
+        .clone()
+        .merge(url("http://127.0.0.1:9/mcp"), || Err(Error::NoCommand))
+        .unwrap();
+    assert_eq!(same.server.program, "node");
+    let other = http
+        .merge(url("http://127.0.0.1:10/mcp"), || Err(Error::NoCommand))
+        .unwrap();
+    assert!(other.server.program.is_empty());
+    assert!(other
+        .command_note
+        .unwrap()
+        .contains("its url is http://127.0.0.1:9/mcp, not the --url given"));
+    // A command on the command line is the user's own: nothing to say.
+    let flags = Flags {
+        command: vec!["srv".into()],
+        ..url("http://127.0.0.1:9/mcp")
+    };
+    let s = FileConfig::default()
+        .merge(flags, || Err(Error::NoCommand))
+        .unwrap();
+    assert!(s.command_note.is_none());
+}

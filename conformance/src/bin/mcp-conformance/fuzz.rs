@@ -56,6 +56,9 @@ fn setup(args: &FuzzArgs) -> Result<Setup> {
     flags.revisions = args.revision.iter().cloned().collect();
     let cases_dir_given = flags.cases_dir.is_some();
     let settings = file.merge(flags, || Err(Error::NoCommand))?;
+    if let Some(note) = &settings.command_note {
+        eprintln!("mcp-conformance: {note}");
+    }
     let revision = if named {
         // The newest the file (or --revision) names.
         settings

@@ -35,6 +35,8 @@ pub(crate) struct Plan {
     pub baseline: Option<PathBuf>,
     /// What fails the gate besides unexpected failures.
     pub gate: GateOptions,
+    /// Where the server command came from, when the command line did not name it.
+    pub command_note: Option<String>,
 }
 
 /// Reads the config file (`--config`, else `./mcp-conformance.toml` when present) and
@@ -85,6 +87,7 @@ pub(crate) fn plan(args: &RunArgs) -> Result<Plan> {
             strict: settings.strict,
             strict_baseline: settings.strict_baseline,
         },
+        command_note: settings.command_note,
     })
 }
 

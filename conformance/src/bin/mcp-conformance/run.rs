@@ -35,6 +35,9 @@ pub(crate) fn run_command(args: RunArgs) -> Result<Exit> {
             );
         }
     }
+    if let Some(note) = &plan.command_note {
+        eprintln!("mcp-conformance: {note}");
+    }
     let baseline = plan.baseline.as_deref().map(Baseline::load).transpose()?;
     eprintln!("mcp-conformance: seed {}", plan.config.seed);
     let runtime = tokio::runtime::Builder::new_current_thread()
