@@ -37,13 +37,17 @@
 //! filter is libtest-mimic's own, so nextest's `--exact '[mcp] NAME'` selects the revision
 //! to run as `cargo test -- NAME` does.
 //!
+//! Warnings and expected (baselined) failures pass, and are printed after libtest's own
+//! lines, in test order, by [`Suite::run_tests`]: printed from a test, they landed in the
+//! middle of other tests' `... ok` lines.
+//!
 //! Behind the default feature `harness`: libtest-mimic, which this module drives, brings
 //! clap with it, and a library user with `default-features = false` gets neither.
 #![cfg(feature = "harness")]
 
 use std::path::Path;
 use std::process::ExitCode;
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 use libtest_mimic::{Arguments, Completion, Failed, Trial};
@@ -70,7 +74,12 @@ pub struct Suite {
     /// What the builder was told that cannot be right (a misspelt revision): the suite
     /// then fails instead of running fewer tests than asked, or none.
     problems: Vec<String>,
+    /// What passing tests have to say (a warning, an expected failure), by test name.
+    notes: Notes,
 }
+
+/// Notes of passing tests, by test name, shared by the trials and [`Suite::run_tests`].
+type Notes = Arc<Mutex<Vec<(String, String)>>>;
 
 impl Suite {
     /// Every revision against `server`, default limits, every tool called (over HTTP,
@@ -82,6 +91,7 @@ impl Suite {
             gate: GateOptions::default(),
             adopt_orphans: false,
             problems: Vec::new(),
+            notes: Notes::default(),
         }
     }
 
@@ -209,8 +219,11 @@ impl Suite {
             }
             return ExitCode::from(101);
         }
+        let notes = self.notes.clone();
         let trials = self.trials(&args);
-        libtest_mimic::run(&args, trials).exit_code()
+        let conclusion = libtest_mimic::run(&args, trials);
+        print_notes(&notes);
+        conclusion.exit_code()
     }
 
     /// The tests, one per (revision, check), named `REVISION::CHECK`, and with a baseline
@@ -274,6 +287,7 @@ impl Suite {
             gate: self.gate,
             adopt_orphans: self.adopt_orphans,
             report: OnceLock::new(),
+            notes: self.notes,
         }));
         trials
     }
@@ -288,6 +302,21 @@ struct Shared {
     gate: GateOptions,
     adopt_orphans: bool,
     report: OnceLock<Result<RunReport, String>>,
+    notes: Notes,
+}
+
+/// The notes of passing tests, after libtest's summary, in test-name order (the trials
+/// finish in any order).
+fn print_notes(notes: &Notes) {
+    let mut notes = notes.lock().map(|n| n.clone()).unwrap_or_default();
+    if notes.is_empty() {
+        return;
+    }
+    notes.sort();
+    println!("mcp-conformance: warnings and expected failures (they pass):");
+    for (_, note) in notes {
+        println!("{note}");
+    }
 }
 
 impl Shared {
@@ -327,16 +356,27 @@ impl Shared {
             // was not negotiated), and `ok` would say it conforms.
             (Status::Skip, _) => Ok(Completion::ignored_with(&result.message)),
             (_, Some(reason)) => {
-                println!("{revision}::{check}: expected failure (baseline: {reason})");
+                self.note(
+                    revision,
+                    check,
+                    format!("{revision}::{check}: expected failure (baseline: {reason})"),
+                );
                 Ok(Completion::Completed)
             }
             (Status::Warn, None) if !self.gate.strict => {
-                println!("{}", render_finding(revision, result));
+                self.note(revision, check, render_finding(revision, result));
                 Ok(Completion::Completed)
             }
             (Status::Fail | Status::Warn, None) => {
                 Err(Failed::from(render_finding(revision, result)))
             }
+        }
+    }
+
+    /// Keeps what a passing test has to say for after the run.
+    fn note(&self, revision: &str, check: &str, text: String) {
+        if let Ok(mut notes) = self.notes.lock() {
+            notes.push((format!("{revision}::{check}"), text));
         }
     }
 
@@ -370,7 +410,6 @@ impl Shared {
                 "{message} (strict_baseline: remove them from the baseline)"
             )))
         } else {
-            println!("{message}");
             Ok(Completion::ignored_with(format!(
                 "{message}; strict_baseline(true) makes this fail"
             )))

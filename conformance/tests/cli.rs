@@ -108,11 +108,16 @@ const CASES: &[Case] = &[
         check: None,
     },
     Case {
-        name: "a URL nothing listens on, with no command, is a setup error (2), said at once",
+        name: "a URL nothing listens on, with no command, or a wrong path, is a setup error (2), said at once",
         files: &[],
         steps: &[
             (&["run", "--url", "http://127.0.0.1:{port}/mcp"], 2, &[], &["nothing accepts connections at 127.0.0.1:", "start the server first"]),
             (&["fuzz", "--url", "http://127.0.0.1:{port}/mcp", "--time", "5"], 2, &[], &["nothing accepts connections at 127.0.0.1:"]),
+            // A wrong path (the reference server serves /mcp): 404 to everything.
+            (&["run", "--url", "http://127.0.0.1:{port}/wrong", "--", "{exe}", "reference-server", "--http", "{port}"], 2, &[],
+             &["it answered 404 Not Found to a POST of initialize and to a GET: nothing serves MCP at that path; is the path right?"]),
+            (&["fuzz", "--live", "--time", "2", "--url", "http://127.0.0.1:{port}/wrong", "--", "{exe}", "reference-server", "--http", "{port}"], 2, &[],
+             &["it answered 404 Not Found to a POST of initialize and to a GET"]),
         ],
         check: None,
     },

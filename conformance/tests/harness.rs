@@ -4,9 +4,11 @@
 //! and nextest's `--exact '[mcp] NAME'` found no result. Each runs one revision of the
 //! bundled reference server.
 
+mod common;
+
 use std::path::PathBuf;
 
-use libtest_mimic::{Arguments, Conclusion};
+use libtest_mimic::Conclusion;
 use mcp_conformance::harness::{SETUP_TEST, STALE_TEST};
 use mcp_conformance::protocol::Revision;
 use mcp_conformance::{ServerCommand, Suite};
@@ -19,7 +21,8 @@ fn reference() -> Suite {
 }
 
 fn run(suite: Suite, args: &[&str]) -> Conclusion {
-    let args = Arguments::from_iter(std::iter::once("mcp").chain(args.iter().copied()));
+    let all: Vec<&str> = std::iter::once("mcp").chain(args.iter().copied()).collect();
+    let args = common::nested_args(&all);
     let trials = suite.trials(&args);
     libtest_mimic::run(&args, trials)
 }
@@ -38,7 +41,7 @@ fn a_misspelt_revision_fails_with_the_nearest_name() {
     let suite = reference().revisions(&["2025-06-19"]);
     let problem = suite.misconfiguration().expect("a misconfiguration");
     assert!(problem.contains("did you mean `2025-06-18`?"), "{problem}");
-    let args = Arguments::from_iter(["mcp"]);
+    let args = common::nested_args(&["mcp"]);
     let trials = suite.trials(&args);
     assert_eq!(trials.len(), 1);
     assert_eq!(trials[0].name(), SETUP_TEST);

@@ -176,7 +176,7 @@ fn harness_row(args: &[&str]) {
         .revisions(&["2025-06-18"])
         .timeout(Duration::from_secs(3))
         .strict(true);
-    let cli = libtest_mimic::Arguments::from_iter(["hostile", "--quiet"]);
+    let cli = common::nested_args(&["hostile", "--quiet"]);
     let trials = suite.trials(&cli);
     let conclusion = libtest_mimic::run(&cli, trials);
     let wall = started.elapsed();

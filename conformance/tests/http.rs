@@ -183,7 +183,7 @@ fn the_harness_takes_a_url_of_a_running_server() {
     let mut line = String::new();
     std::io::BufRead::read_line(&mut stderr, &mut line).unwrap();
     assert!(line.starts_with("listening on"), "{line}");
-    let args = libtest_mimic::Arguments::from_iter(["mcp", "--quiet", "2025-11-25::http-"]);
+    let args = common::nested_args(&["mcp", "--quiet", "2025-11-25::http-"]);
     let trials = mcp_conformance::Suite::url(format!("http://127.0.0.1:{port}/mcp"))
         .header("Authorization", "Bearer test-secret")
         .revisions(&["2025-11-25"])

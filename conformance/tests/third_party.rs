@@ -8,6 +8,7 @@
 
 mod common;
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::time::Duration;
@@ -117,11 +118,19 @@ fn workspace() -> PathBuf {
         .to_path_buf()
 }
 
-/// Installs the servers once; panics with the installer's output when it cannot.
+/// Installs the servers once; panics with the installer's output when it cannot. Says
+/// so first, on the real stderr (not the test's captured output): the first run downloads
+/// from npm, PyPI and crates.io, and a silent minute reads as a hang.
 fn third_party() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
         let dir = workspace().join("target/third-party");
+        let _ = writeln!(
+            std::io::stderr(),
+            "third_party: installing the third-party servers into {} (npm, PyPI, crates.io; \
+             nothing is fetched when they are there already)",
+            dir.display()
+        );
         let out = std::process::Command::new("bash")
             .arg(workspace().join(".ci/install-targets.sh"))
             .arg(&dir)

@@ -33,8 +33,8 @@ use crate::report::{
 };
 use crate::scenarios::slot::{self, Pool, Slot};
 use crate::scenarios::{
-    negotiate, probe_unsupported, progress, run_revision, speaks_sse, CallPolicy, Carry, EndGuard,
-    PlanCache, PropertyConfig, RevisionPlan,
+    negotiate, probe_unsupported, probe_url, progress, run_revision, CallPolicy, Carry, EndGuard,
+    PlanCache, PropertyConfig, RevisionPlan, UrlKind,
 };
 use crate::transport::{check_reachable, check_tls, HttpKind, LaunchedServer, ServerCommand};
 
@@ -67,7 +67,7 @@ pub struct RunConfig {
     pub not_run: Vec<(&'static Revision, String)>,
     /// Over Streamable HTTP, first ask whether the URL is a 2024-11-05 HTTP+SSE stream
     /// instead (the user named neither a transport nor revisions): if so, the run goes
-    /// over HTTP+SSE ([`crate::scenarios::speaks_sse`]).
+    /// over HTTP+SSE ([`crate::scenarios::probe_url`]).
     pub detect_sse: bool,
     /// Which checks are reported (`--check` / `--skip-check`); the conversation is the
     /// same whatever is selected.
@@ -238,11 +238,25 @@ pub async fn run_until(
     if let Some(target) = &config.command.http {
         check_tls(target, config.session.timeout).await?;
     }
-    let detected = match &config.command.http {
-        Some(target)
-            if config.detect_sse
-                && config.command.http_kind == HttpKind::StreamableHttp
-                && speaks_sse(target, config.session.timeout).await =>
+    // One look at the URL: a wrong path is a setup error (a launched server is killed
+    // when dropped), and an HTTP+SSE server is told apart when the user did not say.
+    let kind = match &config.command.http {
+        Some(target) => probe_url(target, config.session.timeout).await,
+        None => UrlKind::Streamable,
+    };
+    let detected = match kind {
+        UrlKind::Missing(reason) => {
+            return Err(crate::Error::HttpNotReady {
+                url: config
+                    .command
+                    .http
+                    .as_ref()
+                    .map_or_else(String::new, |t| t.url.clone()),
+                reason,
+            })
+        }
+        UrlKind::Sse
+            if config.detect_sse && config.command.http_kind == HttpKind::StreamableHttp =>
         {
             Some(over_sse(config))
         }

@@ -90,3 +90,20 @@ pub fn free_port() -> u16 {
         }
     }
 }
+
+/// libtest-mimic arguments for a nested run of the harness inside a test, its own lines
+/// (the `test result: FAILED.` of a run meant to fail) written to a log file under the
+/// temp folder rather than into `cargo test`'s output, where a passing run would read as
+/// failing.
+pub fn nested_args(args: &[&str]) -> libtest_mimic::Arguments {
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let dir = std::env::temp_dir().join(format!("mcp-nested-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temp folder");
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let log = dir.join(format!("{n}.log")).to_string_lossy().into_owned();
+    let all = args
+        .iter()
+        .map(|a| a.to_string())
+        .chain(["--logfile".into(), log]);
+    libtest_mimic::Arguments::from_iter(all)
+}

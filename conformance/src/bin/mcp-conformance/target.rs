@@ -10,6 +10,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use mcp_conformance::scenarios::{probe_url, UrlKind};
 use mcp_conformance::transport::{check_reachable, check_tls, LaunchedServer, ServerCommand};
 use mcp_conformance::{Error, Result};
 
@@ -37,8 +38,9 @@ pub(crate) struct Started {
 }
 
 /// Starts `server`'s command when it is reached over HTTP and has one; nothing otherwise.
-/// A URL with no command must accept connections, and an https server's certificate is
-/// checked: `Err` when nothing listens or the certificate is not trusted.
+/// A URL with no command must accept connections, an https server's certificate is
+/// checked, and the path must serve MCP: `Err` when nothing listens, the certificate is
+/// not trusted, or the URL answers 404 to a POST of initialize and to a GET.
 pub(crate) fn start(server: &ServerCommand, timeout: Duration) -> Result<Started> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -58,6 +60,13 @@ pub(crate) fn start(server: &ServerCommand, timeout: Duration) -> Result<Started
     };
     if let Some(target) = &server.http {
         runtime.block_on(check_tls(target, timeout))?;
+        // A wrong path is a setup error, as for `run` (a started server is killed on drop).
+        if let UrlKind::Missing(reason) = runtime.block_on(probe_url(target, timeout)) {
+            return Err(Error::HttpNotReady {
+                url: target.url.clone(),
+                reason,
+            });
+        }
     }
     Ok(Started {
         runtime,

@@ -5,9 +5,13 @@
 //! server refusing the request would send), GET the URL expecting an event stream whose
 //! first event is `endpoint`.
 //!
+//! The same two requests tell a URL at which nothing serves MCP: 404 Not Found to the POST
+//! (not a JSON-RPC error) and to the GET is a wrong path, a setup error said at once
+//! rather than a minute of findings.
+//!
 //! Bounded by the timeout at every step; a session a Streamable HTTP server opened for the
-//! `initialize` is DELETEd again. Any doubt answers "not SSE": the run then goes on over
-//! Streamable HTTP as before, and its findings show what went wrong.
+//! `initialize` is DELETEd again. Any doubt answers "Streamable HTTP": the run then goes on
+//! as before, and its findings show what went wrong.
 
 use std::time::Duration;
 
@@ -20,14 +24,25 @@ use crate::transport::{client, is_media, HttpTarget, SseDecoder, SESSION_HEADER}
 /// Body bytes read from the POST's answer.
 const BODY_CAP: usize = 64 * 1024;
 
-/// Whether `target` is an HTTP+SSE stream (see the module doc).
-pub async fn speaks_sse(target: &HttpTarget, timeout: Duration) -> bool {
+/// What a URL is, to the two requests of the module doc.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum UrlKind {
+    /// A 2024-11-05 HTTP+SSE stream.
+    Sse,
+    /// Anything else: Streamable HTTP, or in doubt.
+    Streamable,
+    /// 404 Not Found to both requests: nothing serves MCP at that path (why, in words).
+    Missing(String),
+}
+
+/// What `target` is (see the module doc).
+pub async fn probe_url(target: &HttpTarget, timeout: Duration) -> UrlKind {
     let (Ok(url), Ok(headers), Ok(client)) = (
         target.parsed_url(),
         target.header_map(),
         client(target, timeout),
     ) else {
-        return false;
+        return UrlKind::Streamable;
     };
     let initialize = json!({
         "jsonrpc": "2.0",
@@ -47,7 +62,7 @@ pub async fn speaks_sse(target: &HttpTarget, timeout: Duration) -> bool {
         .body(initialize.to_string());
     let deadline = Instant::now() + timeout;
     let Ok(Ok(mut response)) = tokio::time::timeout_at(deadline, post.send()).await else {
-        return false;
+        return UrlKind::Streamable;
     };
     let status = response.status().as_u16();
     if response.status().is_success() {
@@ -59,10 +74,10 @@ pub async fn speaks_sse(target: &HttpTarget, timeout: Duration) -> bool {
                 .header(SESSION_HEADER, session);
             let _ = tokio::time::timeout(timeout, delete.send()).await;
         }
-        return false;
+        return UrlKind::Streamable;
     }
     if !matches!(status, 400 | 404 | 405) {
-        return false;
+        return UrlKind::Streamable;
     }
     let mut body = Vec::new();
     while body.len() < BODY_CAP {
@@ -74,32 +89,54 @@ pub async fn speaks_sse(target: &HttpTarget, timeout: Duration) -> bool {
     let rpc_error = serde_json::from_slice::<Value>(&body)
         .is_ok_and(|m| m.get("jsonrpc").is_some() && m.get("error").is_some());
     if rpc_error {
-        return false;
+        return UrlKind::Streamable;
     }
-    first_event_is_endpoint(&client, url, headers, timeout).await
+    match get_stream(&client, url, headers, timeout).await {
+        Got::Endpoint => UrlKind::Sse,
+        Got::NotFound if status == 404 => UrlKind::Missing(
+            "it answered 404 Not Found to a POST of initialize and to a GET: nothing serves \
+             MCP at that path; is the path right? (Streamable HTTP servers often serve /mcp, \
+             HTTP+SSE ones /sse)"
+                .to_string(),
+        ),
+        Got::Other | Got::NotFound => UrlKind::Streamable,
+    }
 }
 
-async fn first_event_is_endpoint(
+/// What a GET of the URL gave.
+enum Got {
+    /// An event stream whose first event is `endpoint`.
+    Endpoint,
+    /// 404 Not Found.
+    NotFound,
+    /// Anything else.
+    Other,
+}
+
+async fn get_stream(
     client: &reqwest::Client,
     url: reqwest::Url,
     headers: reqwest::header::HeaderMap,
     timeout: Duration,
-) -> bool {
+) -> Got {
     let get = client
         .get(url)
         .headers(headers)
         .header(ACCEPT, "text/event-stream");
     let deadline = Instant::now() + timeout;
     let Ok(Ok(mut response)) = tokio::time::timeout_at(deadline, get.send()).await else {
-        return false;
+        return Got::Other;
     };
+    if response.status() == reqwest::StatusCode::NOT_FOUND {
+        return Got::NotFound;
+    }
     let content_type = response
         .headers()
         .get(CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
         .map(str::to_string);
     if !response.status().is_success() || !is_media(content_type.as_deref(), "text/event-stream") {
-        return false;
+        return Got::Other;
     }
     let mut decoder = SseDecoder::new(BODY_CAP);
     let mut events = Vec::new();
@@ -109,10 +146,14 @@ async fn first_event_is_endpoint(
             Ok(Ok(Some(chunk))) => {
                 decoder.push_events(&chunk, &mut events);
                 if let Some((event, _)) = events.first() {
-                    return event == "endpoint";
+                    return if event == "endpoint" {
+                        Got::Endpoint
+                    } else {
+                        Got::Other
+                    };
                 }
             }
-            _ => return false,
+            _ => return Got::Other,
         }
     }
 }
