@@ -74,7 +74,13 @@ mod tests {
     #[test]
     fn the_template_parses_with_the_config_loader() {
         let empty = FileConfig::parse(&template(&[]), Path::new("mcp-conformance.toml")).unwrap();
-        assert_eq!(empty, FileConfig::default());
+        assert_eq!(
+            empty,
+            FileConfig {
+                origin: Some("mcp-conformance.toml".into()),
+                ..FileConfig::default()
+            }
+        );
         let command = ["python".to_string(), "my \"server\".py".to_string()];
         let named =
             FileConfig::parse(&template(&command), Path::new("x/mcp-conformance.toml")).unwrap();
