@@ -208,6 +208,17 @@ const CASES: &[Case] = &[
         check: Some(baseline_written),
     },
     Case {
+        name: "--format badge writes a shields.io endpoint JSON: each revision spoken with its verdict (0, 1)",
+        files: &[],
+        steps: &[
+            (&["run", "--revision", "2025-11-25", "--cases", "0", "--format", "badge"], 0,
+             &["\"schemaVersion\": 1", "\"message\": \"2025-11-25 passed\"", "\"color\": \"brightgreen\""], &[]),
+            (&["run", "--revision", "2025-11-25", "--cases", "0", "--format", "badge", "--", "{exe}", "reference-server", "--fault", "ping-nonempty"], 1,
+             &["\"message\": \"2025-11-25 1 failed\"", "\"color\": \"red\""], &[]),
+        ],
+        check: None,
+    },
+    Case {
         name: "two formats to stdout would be glued together: a usage error (2), before the run (one format to --output too)",
         files: &[],
         steps: &[

@@ -537,7 +537,7 @@ pub const OUTPUT_DIR: Opt = Opt {
     name: "output_dir",
     flag: one("output-dir", "DIR", Kind::Path),
     key: run_key("output_dir"),
-    doc: "Write every --format to this folder (mcp-conformance.{txt,json,junit.xml,md,sarif})",
+    doc: "Write every --format to this folder (mcp-conformance.{txt,json,junit.xml,md,sarif,badge.json})",
     set: Some(|f, v| f.output_dir = last(v, Value::path)),
     example: r#""target/mcp-conformance""#,
     ..BLANK

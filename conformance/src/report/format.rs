@@ -18,6 +18,8 @@ pub enum Format {
     Markdown,
     /// SARIF 2.1.0, for code-scanning dashboards.
     Sarif,
+    /// A shields.io endpoint JSON: each revision's verdict, for a README badge.
+    Badge,
 }
 
 impl Format {
@@ -28,6 +30,7 @@ impl Format {
         Format::Junit,
         Format::Markdown,
         Format::Sarif,
+        Format::Badge,
     ];
 
     /// The file name used under `--output-dir`.
@@ -38,6 +41,7 @@ impl Format {
             Format::Junit => "mcp-conformance.junit.xml",
             Format::Markdown => "mcp-conformance.md",
             Format::Sarif => "mcp-conformance.sarif",
+            Format::Badge => "mcp-conformance.badge.json",
         }
     }
 
@@ -54,6 +58,7 @@ impl Format {
             Format::Junit => "junit",
             Format::Markdown => "markdown",
             Format::Sarif => "sarif",
+            Format::Badge => "badge",
         }
     }
 
@@ -65,6 +70,7 @@ impl Format {
             Format::Junit => super::junit::to_junit(report)?,
             Format::Markdown => super::markdown::to_markdown(report),
             Format::Sarif => super::sarif::to_sarif(report)?,
+            Format::Badge => super::badge::to_badge(report)?,
         })
     }
 }

@@ -3,6 +3,7 @@
 //! The runner builds a [`RunReport`]; each renderer reads only that model (never a
 //! transport or a check). Server text is escaped by one rule (`escape.rs`) in every renderer, then for its medium.
 
+mod badge;
 mod baseline;
 mod causes;
 mod escape;
@@ -14,6 +15,7 @@ mod model;
 mod sarif;
 mod text;
 
+pub use badge::to_badge;
 pub use baseline::Baseline;
 pub use escape::{escape_server_text, needs_escape};
 pub use format::Format;
