@@ -26,6 +26,10 @@ use super::model::{
 use crate::checks::Status;
 use crate::errors::{Error, Result};
 
+/// What `--write-baseline` gives each entry's reason until someone writes why the finding
+/// is accepted (the text report counts the entries still saying it).
+pub const REASON_PLACEHOLDER: &str = "TODO: why this finding is accepted for now";
+
 /// A baseline file.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

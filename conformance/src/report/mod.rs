@@ -16,7 +16,7 @@ mod sarif;
 mod text;
 
 pub use badge::to_badge;
-pub use baseline::Baseline;
+pub use baseline::{Baseline, REASON_PLACEHOLDER};
 pub use escape::{escape_server_text, needs_escape};
 pub use format::Format;
 pub use json::to_json;

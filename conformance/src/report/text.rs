@@ -430,10 +430,23 @@ fn notes(out: &mut String, report: &RunReport, p: Painter) {
     }
     if let Some(b) = &report.baseline {
         lines.push(format!(
-            "Baseline: {} accepted, {}",
-            counted(b.baselined.len(), "finding"),
+            "Baseline: {}, {}",
+            counted(b.baselined.len(), "accepted result"),
             counted(b.stale.len(), "stale entry")
         ));
+        let mut todo: Vec<&str> = b
+            .baselined
+            .iter()
+            .filter(|a| a.reason == super::baseline::REASON_PLACEHOLDER)
+            .map(|a| a.check.as_str())
+            .collect();
+        todo.dedup();
+        if !todo.is_empty() {
+            lines.push(format!(
+                "  the reason for {} is still --write-baseline's TODO: give each its own",
+                todo.join(", ")
+            ));
+        }
         for e in &b.stale {
             lines.push(format!(
                 "  stale: {} ({}) no longer fails: {}",

@@ -190,6 +190,11 @@ fn emit(report: &RunReport, plan: &Plan, text: TextChoice) -> Result<()> {
             )?;
         }
         out!("{}", stdout_text());
+        eprintln!(
+            "mcp-conformance: wrote {} to {}",
+            counted(formats.len(), "report"),
+            dir.display()
+        );
         return Ok(());
     }
     match (&plan.output, plan.formats.as_slice()) {
@@ -197,6 +202,11 @@ fn emit(report: &RunReport, plan: &Plan, text: TextChoice) -> Result<()> {
             let format = formats.first().copied().unwrap_or(Format::Text);
             write(path, &render_file(format, report, text)?)?;
             out!("{}", stdout_text());
+            eprintln!(
+                "mcp-conformance: wrote the {} report to {}",
+                format.name(),
+                path.display()
+            );
         }
         (None, [] | [Format::Text]) => out!("{}", stdout_text()),
         // The config merge allows one format here (several need --output-dir).

@@ -6,11 +6,8 @@
 
 use std::path::Path;
 
-use mcp_conformance::report::{escape_server_text, RunReport};
+use mcp_conformance::report::{escape_server_text, RunReport, REASON_PLACEHOLDER};
 use mcp_conformance::{Error, Result, Status};
-
-/// What an entry's reason says until someone writes why the finding is accepted.
-pub(crate) const REASON_PLACEHOLDER: &str = "TODO: why this finding is accepted for now";
 
 /// Writes the baseline; returns how many entries it has.
 pub(crate) fn write_baseline(path: &Path, report: &RunReport, strict: bool) -> Result<usize> {
