@@ -70,15 +70,18 @@ pack_platform() {
   rm -rf "$stage"
 }
 
+# An absolute path, portably (macOS's realpath has no -m).
+absolute() { case "$1" in /*) echo "$1" ;; *) echo "$PWD/$1" ;; esac; }
+
 if [ "${1:-}" = --pack-only ]; then
-  out="$(realpath -m "$3")"
-  mkdir -p "$out"
-  if [ "$4" = launcher ]; then pack_launcher "$out"; else pack_platform "$(realpath "$2")" "$out" "$4"; fi
+  mkdir -p "$3"
+  out="$(cd "$3" && pwd)"
+  if [ "$4" = launcher ]; then pack_launcher "$out"; else pack_platform "$(absolute "$2")" "$out" "$4"; fi
   exit 0
 fi
 
-binary="$(realpath "$1")"
-third_party="$(realpath -m "$2")"
+binary="$(absolute "$1")"
+third_party="$(absolute "$2")"
 case "$(uname -s)-$(uname -m)" in
   Linux-x86_64) platform=linux-x64 ;;
   Linux-aarch64) platform=linux-arm64 ;;
@@ -103,7 +106,7 @@ npm install --silent --no-audit --no-fund --omit=optional \
   "$work/mcp-conformance-$version.tgz" "$work/mcp-conformance-$platform-$version.tgz"
 npx --no-install mcp-conformance run --format json --output first.json >/dev/null
 finished=$(date +%s.%N)
-echo "an empty project to a first report with npx: $(echo "$finished - $started" | bc) s"
+printf 'an empty project to a first report with npx: %.1f s\n' "$(echo "$finished - $started" | bc)"
 npx --no-install mcp-conformance --version
 python3 - <<'PY'
 import json
@@ -125,3 +128,15 @@ PY
 code=0
 npx --no-install mcp-conformance rn 2>/dev/null || code=$?
 [ "$code" -eq 2 ] || { echo "the launcher changed exit 2 to $code" >&2; exit 1; }
+# A SIGTERM sent to npx alone (what a CI timeout sends) reaches the binary through the
+# launcher: the run is cut, its server ended, and the exit status is 128 + 15.
+code=0
+timeout --preserve-status -s TERM 3 npx --no-install mcp-conformance run --revision 2025-06-18 \
+  -- sh -c 'exec sleep 57' >/dev/null 2>&1 || code=$?
+[ "$code" -eq 143 ] || { echo "a SIGTERM to npx gave exit $code, not 143" >&2; exit 1; }
+sleep 0.5
+if pgrep -f 'sleep 57' >/dev/null; then
+  echo "the server outlived a SIGTERM to npx" >&2
+  exit 1
+fi
+echo "npx: usage errors keep exit 2, a SIGTERM to npx ends the run and its server (143)"

@@ -27,7 +27,7 @@ python3 -m venv venv
 venv/bin/pip install --quiet --disable-pip-version-check "$wheel"
 venv/bin/mcp-conformance run --format json --output first.json >/dev/null
 finished=$(date +%s.%N)
-echo "an empty directory to a first report with the wheel: $(echo "$finished - $started" | bc) s"
+printf 'an empty directory to a first report with the wheel: %.1f s\n' "$(echo "$finished - $started" | bc)"
 python3 - <<'PY'
 import json
 s = json.load(open("first.json"))["summary"]
