@@ -219,11 +219,19 @@ impl Suite {
             }
             return ExitCode::from(101);
         }
-        let notes = self.notes.clone();
+        let notes = self.notes();
         let trials = self.trials(&args);
         let conclusion = libtest_mimic::run(&args, trials);
-        print_notes(&notes);
+        notes.print();
         conclusion.exit_code()
+    }
+
+    /// What passing tests have to say (warnings, expected failures), filled in as they run.
+    /// [`Suite::run_tests`] prints it after libtest's own lines; a caller that runs
+    /// [`Suite::trials`] itself takes it first and prints it after its run:
+    /// `let notes = suite.notes(); libtest_mimic::run(&args, suite.trials(&args)); notes.print();`.
+    pub fn notes(&self) -> SuiteNotes {
+        SuiteNotes(self.notes.clone())
     }
 
     /// The tests, one per (revision, check), named `REVISION::CHECK`, and with a baseline
@@ -305,17 +313,28 @@ struct Shared {
     notes: Notes,
 }
 
-/// The notes of passing tests, after libtest's summary, in test-name order (the trials
-/// finish in any order).
-fn print_notes(notes: &Notes) {
-    let mut notes = notes.lock().map(|n| n.clone()).unwrap_or_default();
-    if notes.is_empty() {
-        return;
+/// What a suite's passing tests have to say ([`Suite::notes`]).
+#[derive(Debug, Clone)]
+pub struct SuiteNotes(Notes);
+
+impl SuiteNotes {
+    /// The notes so far, in test-name order (the trials finish in any order).
+    pub fn lines(&self) -> Vec<String> {
+        let mut notes = self.0.lock().map(|n| n.clone()).unwrap_or_default();
+        notes.sort();
+        notes.into_iter().map(|(_, note)| note).collect()
     }
-    notes.sort();
-    println!("mcp-conformance: warnings and expected failures (they pass):");
-    for (_, note) in notes {
-        println!("{note}");
+
+    /// Prints them under a heading, when there are any.
+    pub fn print(&self) {
+        let lines = self.lines();
+        if lines.is_empty() {
+            return;
+        }
+        println!("mcp-conformance: warnings and expected failures (they pass):");
+        for line in lines {
+            println!("{line}");
+        }
     }
 }
 

@@ -147,3 +147,31 @@ fn a_server_dead_on_start_is_one_error_with_its_stderr() {
         "{conclusion:?}"
     );
 }
+
+/// A warning passes its test and is kept for after the run (printed by `run_tests`, or by
+/// a caller of `trials` through `notes`), not printed in the middle of libtest's lines.
+#[test]
+fn warnings_pass_and_are_kept_for_after_the_run() {
+    let suite = Suite::new(ServerCommand::new(
+        env!("CARGO_BIN_EXE_mcp-conformance"),
+        [
+            "reference-server".to_string(),
+            "--fault".to_string(),
+            "error-message-multiline".to_string(),
+        ],
+    ))
+    .revisions(&["2025-11-25"]);
+    let notes = suite.notes();
+    let conclusion = run(suite, &["--quiet", "2025-11-25::rpc-error-message"]);
+    assert_eq!(
+        (conclusion.num_passed, conclusion.num_failed),
+        (1, 0),
+        "{conclusion:?}"
+    );
+    let lines = notes.lines();
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(
+        lines[0].starts_with("WARN rpc-error-message (2025-11-25)"),
+        "{lines:?}"
+    );
+}

@@ -267,7 +267,20 @@ fn target(
             (s.url.clone(), s.headers.clone(), s.transport.clone(), ca)
         })
         .unwrap_or_default();
-    let serves_url = flags.url.is_none() || flags.url == file_url;
+    // Whether the file describes the URL the command line gives: the file's command is
+    // started only then, and its headers and CAs are sent only then or when the file names
+    // no URL at all (never to another host than the file's own).
+    let serves_url = match (&flags.url, &file_url) {
+        (None, _) => true,
+        (Some(given), Some(its)) => same_url(given, its),
+        (Some(_), None) => false,
+    };
+    let file_http_applies = serves_url || file_url.is_none();
+    let (file_headers, file_ca) = if file_http_applies {
+        (file_headers, file_ca)
+    } else {
+        (Default::default(), None)
+    };
     let file_name = origin.map_or("the config file".to_string(), |p| p.display().to_string());
     let url = flags.url.clone().or(file_url.clone());
     let kind = transport(flags.transport, file_transport.as_deref())?;
@@ -332,6 +345,17 @@ fn target(
         kind,
         note,
     })
+}
+
+/// Whether two URLs name the same endpoint: equal once parsed (scheme and host case, a
+/// default port) and without a trailing `/`; as text when either does not parse.
+fn same_url(a: &str, b: &str) -> bool {
+    let normal = |u: &str| {
+        reqwest::Url::parse(u)
+            .map(|p| p.as_str().trim_end_matches('/').to_string())
+            .unwrap_or_else(|_| u.trim_end_matches('/').to_string())
+    };
+    normal(a) == normal(b)
 }
 
 /// `--transport`, else the file's `transport` (parsed only when no flag overrides it).

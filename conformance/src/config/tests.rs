@@ -639,6 +639,33 @@ fn a_url_on_the_command_line_starts_the_files_command_only_when_it_serves_that_u
         .command_note
         .unwrap()
         .contains("its url is http://127.0.0.1:9/mcp, not the --url given"));
+    // The same URL written another way is the same URL.
+    let http = FileConfig::parse(
+        "[server]\ncommand = \"node\"\nurl = \"http://127.0.0.1:9/mcp\"\n[server.headers]\nAuthorization = \"Bearer k\"\n",
+        Path::new("c.toml"),
+    )
+    .unwrap();
+    let same = http
+        .clone()
+        .merge(url("HTTP://127.0.0.1:9/mcp/"), || Err(Error::NoCommand))
+        .unwrap();
+    assert_eq!(same.server.program, "node");
+    assert_eq!(same.server.http.unwrap().headers.len(), 1);
+    // The file's headers are never sent to another URL than the file's own.
+    let other = http
+        .merge(url("http://example.org/mcp"), || Err(Error::NoCommand))
+        .unwrap();
+    assert!(other.server.http.unwrap().headers.is_empty());
+    // A file naming no URL: its headers go to the one given.
+    let headers_only =
+        FileConfig::parse("[server.headers]\nX-Key = \"k\"\n", Path::new("c.toml")).unwrap();
+    let s = headers_only
+        .merge(url("http://127.0.0.1:9/mcp"), || Err(Error::NoCommand))
+        .unwrap();
+    assert_eq!(
+        s.server.http.unwrap().headers,
+        vec![("X-Key".into(), "k".into())]
+    );
     // A command on the command line is the user's own: nothing to say.
     let flags = Flags {
         command: vec!["srv".into()],

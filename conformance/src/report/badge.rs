@@ -31,11 +31,17 @@ pub fn to_badge(report: &RunReport) -> crate::Result<String> {
             n => format!("{} {n} failed", rev.revision),
         });
     }
+    let verdict = report.verdict();
+    // Every revision passed, yet the gate failed: stale baseline entries under
+    // --strict-baseline, said so the red badge is not read as a contradiction.
+    if !verdict.passed && !parts.is_empty() && parts.iter().all(|p| p.ends_with(" passed")) {
+        parts.push("stale baseline".to_string());
+    }
     let (message, color) = if report.incomplete.is_some() {
         ("incomplete".to_string(), "lightgrey")
     } else if parts.is_empty() {
         ("no revision spoken".to_string(), "lightgrey")
-    } else if report.verdict().passed {
+    } else if verdict.passed {
         (parts.join(" | "), "brightgreen")
     } else {
         (parts.join(" | "), "red")
@@ -130,6 +136,23 @@ mod tests {
         let b = badge(&accepted);
         assert_eq!(b["message"], "2025-06-18 passed | 2025-11-25 passed");
         assert_eq!(b["color"], "brightgreen");
+
+        // A stale entry under --strict-baseline fails the gate: the red badge says why.
+        let mut stale = report(vec![result("lc-ping", Status::Pass)]);
+        stale.apply_baseline(
+            &Baseline::parse(
+                "[[expected]]\ncheck = \"rpc-batch\"\nreason = \"x\"\n",
+                std::path::Path::new("b.toml"),
+            )
+            .unwrap(),
+        );
+        stale.gate_options.strict_baseline = true;
+        let b = badge(&stale);
+        assert_eq!(
+            b["message"],
+            "2025-06-18 passed | 2025-11-25 passed | stale baseline"
+        );
+        assert_eq!(b["color"], "red");
     }
 
     #[test]

@@ -133,27 +133,36 @@ impl RunReport {
 
     /// The headline every readable report opens its verdict with, agreeing with the exit
     /// code: "FAILED", "INCOMPLETE", "PASSED, 2 baselined" (distinct findings the
-    /// baseline accepts), "PASSED with warnings", "PASSED".
+    /// baseline accepts wherever they hold; ", with warnings" when others warn), "PASSED
+    /// with warnings", "PASSED".
     pub fn headline(&self) -> String {
+        // Distinct findings the baseline accepts in every revision they hold in.
         let accepted = self
             .distinct_findings()
             .iter()
             .filter(|f| {
                 f.occurrences
                     .iter()
-                    .any(|(rev, r)| self.baselined(rev, r.check).is_some())
+                    .all(|(rev, r)| self.baselined(rev, r.check).is_some())
             })
             .count();
+        let warned = self.revisions.iter().any(|rev| {
+            rev.results.iter().any(|r| {
+                r.status == Status::Warn && self.baselined(rev.revision, r.check).is_none()
+            })
+        });
+        let with_warnings = if warned { " with warnings" } else { "" };
         if self.incomplete.is_some() {
             "INCOMPLETE".to_string()
         } else if !self.verdict().passed {
             "FAILED".to_string()
         } else if accepted > 0 {
-            format!("PASSED, {accepted} baselined")
-        } else if self.summary.warn > 0 {
-            "PASSED with warnings".to_string()
+            format!(
+                "PASSED, {accepted} baselined{}",
+                if warned { ", with warnings" } else { "" }
+            )
         } else {
-            "PASSED".to_string()
+            format!("PASSED{with_warnings}")
         }
     }
 

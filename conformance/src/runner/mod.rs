@@ -33,8 +33,8 @@ use crate::report::{
 };
 use crate::scenarios::slot::{self, Pool, Slot};
 use crate::scenarios::{
-    negotiate, probe_unsupported, probe_url, progress, run_revision, CallPolicy, Carry, EndGuard,
-    PlanCache, PropertyConfig, RevisionPlan, UrlKind,
+    negotiate, probe_unsupported, probe_url_patiently, progress, run_revision, CallPolicy, Carry,
+    EndGuard, PlanCache, PropertyConfig, RevisionPlan, UrlKind,
 };
 use crate::transport::{check_reachable, check_tls, HttpKind, LaunchedServer, ServerCommand};
 
@@ -241,7 +241,15 @@ pub async fn run_until(
     // One look at the URL: a wrong path is a setup error (a launched server is killed
     // when dropped), and an HTTP+SSE server is told apart when the user did not say.
     let kind = match &config.command.http {
-        Some(target) => probe_url(target, config.session.timeout).await,
+        // A server started here gets the startup wait to mount its routes.
+        Some(target) => {
+            let patience = if launched.is_some() {
+                config.session.timeout
+            } else {
+                Duration::ZERO
+            };
+            probe_url_patiently(target, config.session.timeout, patience).await
+        }
         None => UrlKind::Streamable,
     };
     let detected = match kind {

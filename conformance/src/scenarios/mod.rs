@@ -26,7 +26,7 @@ pub use fuzz::{fuzz, FuzzOutcome};
 pub use modern::request_meta;
 pub use negotiation::{negotiate, probe_unsupported};
 pub use policy::{CallMode, CallPolicy};
-pub use probes::{probe_url, UrlKind};
+pub use probes::{probe_url, probe_url_patiently, UrlKind};
 pub(crate) use property::splitmix64;
 pub use property::{
     runner_for, Carry, EndGuard, PlanCache, PropertyConfig, PropertyRun, TOOL_CASE_BUDGET,

@@ -35,7 +35,8 @@ struct Setup {
 pub(crate) fn fuzz(args: FuzzArgs) -> Result<Exit> {
     let setup = setup(&args)?;
     // Over HTTP with a command, the server is started once for the whole fuzzing.
-    let started = crate::target::start(&setup.server, Duration::from_secs_f64(setup.timeout))?;
+    let started =
+        crate::target::start(&setup.server, Duration::from_secs_f64(setup.timeout), true)?;
     let exit = if args.live || !args.input.is_empty() {
         live(args, setup)
     } else {

@@ -72,6 +72,9 @@ pub(crate) fn replay(args: ReplayArgs) -> Result<Exit> {
             config_name.display(),
             case.command.display()
         );
+    } else if let Some(note) = &settings.command_note {
+        // The file's command left unstarted for a --url it does not name.
+        eprintln!("mcp-conformance: {note}");
     }
     if let Some((tool, why)) = refused_tool(&case.messages, &settings)? {
         if !call_denied {
@@ -89,7 +92,7 @@ pub(crate) fn replay(args: ReplayArgs) -> Result<Exit> {
         timeout: Duration::from_secs_f64(settings.timeout),
         ..SessionConfig::default()
     };
-    let started = crate::target::start(&target, session.timeout)?;
+    let started = crate::target::start(&target, session.timeout, false)?;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

@@ -65,7 +65,14 @@ pub(crate) fn run_command(args: RunArgs) -> Result<Exit> {
     // The written baseline is the run's from then on: the reports say what it accepts,
     // and the exit code is what a run with it would give.
     let written = match &write_baseline {
-        Some(path) => Some(write_and_apply(path, &mut report, plan.gate.strict)?),
+        Some(path) => match write_and_apply(path, &mut report, plan.gate.strict) {
+            Ok(said) => Some(said),
+            // The reports still go out: the run happened, only the baseline was not written.
+            Err(e) => {
+                emit(&report, &plan, text)?;
+                return Err(e);
+            }
+        },
         None => None,
     };
     emit(&report, &plan, text)?;

@@ -10,7 +10,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use mcp_conformance::scenarios::{probe_url, UrlKind};
+use mcp_conformance::scenarios::{probe_url_patiently, UrlKind};
 use mcp_conformance::transport::{check_reachable, check_tls, LaunchedServer, ServerCommand};
 use mcp_conformance::{Error, Result};
 
@@ -39,9 +39,11 @@ pub(crate) struct Started {
 
 /// Starts `server`'s command when it is reached over HTTP and has one; nothing otherwise.
 /// A URL with no command must accept connections, an https server's certificate is
-/// checked, and the path must serve MCP: `Err` when nothing listens, the certificate is
-/// not trusted, or the URL answers 404 to a POST of initialize and to a GET.
-pub(crate) fn start(server: &ServerCommand, timeout: Duration) -> Result<Started> {
+/// checked, and, when `probe`, the path must serve MCP: `Err` when nothing listens, the
+/// certificate is not trusted, or the URL answers 404 to a POST of initialize and to a GET.
+/// (`replay` does not probe: the probe's own session could change what a stateful case
+/// meets.)
+pub(crate) fn start(server: &ServerCommand, timeout: Duration, probe: bool) -> Result<Started> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -60,8 +62,19 @@ pub(crate) fn start(server: &ServerCommand, timeout: Duration) -> Result<Started
     };
     if let Some(target) = &server.http {
         runtime.block_on(check_tls(target, timeout))?;
-        // A wrong path is a setup error, as for `run` (a started server is killed on drop).
-        if let UrlKind::Missing(reason) = runtime.block_on(probe_url(target, timeout)) {
+        // A wrong path is a setup error, as for `run` (a started server is killed on drop;
+        // it gets the startup wait to mount its routes).
+        let patience = if launched.is_some() {
+            timeout
+        } else {
+            Duration::ZERO
+        };
+        let kind = if probe {
+            runtime.block_on(probe_url_patiently(target, timeout, patience))
+        } else {
+            UrlKind::Streamable
+        };
+        if let UrlKind::Missing(reason) = kind {
             return Err(Error::HttpNotReady {
                 url: target.url.clone(),
                 reason,

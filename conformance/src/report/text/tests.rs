@@ -312,7 +312,9 @@ fn a_baselined_run_reads_as_passed() {
     assert!(r.verdict().passed);
     let text = render_text(&r);
     assert!(
-        text.contains("Summary: PASSED, 1 baselined: 1 distinct failure, 1 distinct warning;"),
+        text.contains(
+            "Summary: PASSED, 1 baselined, with warnings: 1 distinct failure, 1 distinct warning;"
+        ),
         "{text}"
     );
     // JUnit reports an accepted failure as skipped (pytest's xfail): the readable reports
@@ -323,7 +325,7 @@ fn a_baselined_run_reads_as_passed() {
     );
     let md = crate::report::to_markdown(&r);
     assert!(
-        md.contains("**PASSED, 1 baselined**: 3 fail (3 baselined),"),
+        md.contains("**PASSED, 1 baselined, with warnings**: 3 fail (3 baselined),"),
         "{md}"
     );
     let junit = crate::report::to_junit(&r).unwrap();

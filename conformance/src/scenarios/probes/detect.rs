@@ -86,9 +86,7 @@ pub async fn probe_url(target: &HttpTarget, timeout: Duration) -> UrlKind {
             _ => break,
         }
     }
-    let rpc_error = serde_json::from_slice::<Value>(&body)
-        .is_ok_and(|m| m.get("jsonrpc").is_some() && m.get("error").is_some());
-    if rpc_error {
+    if holds_rpc_error(&body) {
         return UrlKind::Streamable;
     }
     match get_stream(&client, url, headers, timeout).await {
@@ -101,6 +99,39 @@ pub async fn probe_url(target: &HttpTarget, timeout: Duration) -> UrlKind {
         ),
         Got::Other | Got::NotFound => UrlKind::Streamable,
     }
+}
+
+/// [`probe_url`] again while the answer is [`UrlKind::Missing`], until `patience` has
+/// passed: a server this process just started may accept connections before its routes
+/// are mounted.
+pub async fn probe_url_patiently(
+    target: &HttpTarget,
+    timeout: Duration,
+    patience: Duration,
+) -> UrlKind {
+    let give_up = Instant::now() + patience;
+    loop {
+        let kind = probe_url(target, timeout).await;
+        if !matches!(kind, UrlKind::Missing(_)) || Instant::now() >= give_up {
+            return kind;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+/// Whether a body is a JSON-RPC error, as JSON or as an SSE event's `data:` (a Streamable
+/// HTTP server may frame its refusal either way): a server refusing the request, not a
+/// path that serves nothing.
+fn holds_rpc_error(body: &[u8]) -> bool {
+    let is_error = |text: &[u8]| {
+        serde_json::from_slice::<Value>(text)
+            .is_ok_and(|m| m.get("jsonrpc").is_some() && m.get("error").is_some())
+    };
+    is_error(body)
+        || body.split(|b| *b == b'\n').any(|line| {
+            line.strip_prefix(b"data:")
+                .is_some_and(|data| is_error(data.trim_ascii()))
+        })
 }
 
 /// What a GET of the URL gave.

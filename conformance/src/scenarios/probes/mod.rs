@@ -20,4 +20,4 @@ mod legacy;
 mod modern;
 mod sse;
 
-pub use detect::{probe_url, UrlKind};
+pub use detect::{probe_url, probe_url_patiently, UrlKind};
