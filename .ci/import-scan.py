@@ -10,7 +10,7 @@ import os, re, sys
 
 SRC = sys.argv[1] if len(sys.argv) > 1 and not sys.argv[1].startswith("--") else "conformance/src"
 # The layers, lowest first (README, "The layers"): a module may name only those before it.
-ORDER = ["errors", "transport", "reference", "protocol", "rules", "records", "generate", "scenarios",
+ORDER = ["errors", "transport", "reference", "protocol", "rules", "surface", "records", "generate", "scenarios",
          "checks", "suggest", "report", "config", "runner", "fuzzing", "harness"]
 # Names at the crate root (`crate::Result`, `crate::Error`): re-exports of `errors`.
 ROOT = {"Result": "errors", "Error": "errors"}

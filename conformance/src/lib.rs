@@ -53,6 +53,8 @@ pub mod runner;
 pub mod scenarios;
 #[doc(hidden)]
 pub mod suggest;
+/// The tool surface as a contract: schemas compared by meaning (issue 30, in progress).
+pub mod surface;
 #[doc(hidden)]
 pub mod transport;
 

@@ -1,0 +1,542 @@
+//! Two JSON Schemas compared by meaning, each change classified for the clients of a tool.
+//!
+//! Both sides are first normalized ([`normalize`]): local `$ref`s are inlined (a cycle is
+//! cut, never followed), `definitions` and `$defs` are one, draft-07's array `items` is
+//! 2020-12's `prefixItems`, draft-04's boolean `exclusiveMinimum`/`exclusiveMaximum` is the
+//! numeric form, `type` is a sorted list, and annotations (`title`, `description`,
+//! `examples`, `$comment`, `$schema`) are dropped. Key order never matters (the values are
+//! compared as JSON). Then the two are walked together, and each keyword that differs is
+//! one [`Change`] with its RFC 6901 pointer, before and after.
+//!
+//! A change is classified by whether it takes something away from a client ([`Class`]):
+//! for an input (what clients send) that is a narrowing: a required property added, a type
+//! or enum narrowed, a bound tightened, a pattern added, `additionalProperties` closed; for
+//! an output (what clients read) a widening: a property removed or no longer required, a
+//! type widened, a bound relaxed. The opposite moves are compatible. What cannot be judged
+//! keyword by keyword (`oneOf`, `anyOf`, `allOf`, `not`, `if`, `patternProperties`) is
+//! left to review, as is an enum value added to an output (a client may switch on it).
+
+use std::collections::BTreeSet;
+
+use serde_json::{Map, Value};
+
+/// Which way a schema's values flow.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Direction {
+    /// A tool's `inputSchema`: clients send values.
+    Input,
+    /// A tool's `outputSchema`: clients read values.
+    Output,
+}
+
+/// What a change does to a tool's clients.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Class {
+    /// Clients that worked may fail.
+    Breaking,
+    /// A person must judge (the keyword's meaning cannot be compared mechanically).
+    Review,
+    /// Clients that worked still work.
+    Compatible,
+}
+
+/// One difference between two schemas.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Change {
+    /// RFC 6901 pointer into the (normalized) schema.
+    pub pointer: String,
+    /// What changed, in words ("required property added").
+    pub what: &'static str,
+    /// The value before (`None`: absent).
+    pub before: Option<Value>,
+    /// The value after (`None`: absent).
+    pub after: Option<Value>,
+    /// What it does to clients.
+    pub class: Class,
+}
+
+/// Keywords that describe and never constrain.
+const ANNOTATIONS: &[&str] = &[
+    "title",
+    "description",
+    "examples",
+    "$comment",
+    "$schema",
+    "$id",
+    "default",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+];
+
+/// Keywords whose change is left to review: their effect is not one keyword's.
+const COMBINATORS: &[&str] = &[
+    "oneOf",
+    "anyOf",
+    "allOf",
+    "not",
+    "if",
+    "then",
+    "else",
+    "patternProperties",
+    "dependentSchemas",
+    "dependentRequired",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+    "propertyNames",
+    "contains",
+];
+
+/// Lower bounds: raising one narrows. Upper bounds: lowering one narrows.
+const LOWER_BOUNDS: &[&str] = &[
+    "minimum",
+    "exclusiveMinimum",
+    "minLength",
+    "minItems",
+    "minProperties",
+    "minContains",
+];
+const UPPER_BOUNDS: &[&str] = &[
+    "maximum",
+    "exclusiveMaximum",
+    "maxLength",
+    "maxItems",
+    "maxProperties",
+    "maxContains",
+];
+
+/// The schema in one spelling (see the module doc).
+pub fn normalize(schema: &Value) -> Value {
+    let defs = definitions(schema);
+    let mut seen = Vec::new();
+    let mut out = inline(schema, schema, &defs, &mut seen);
+    if let Value::Object(map) = &mut out {
+        map.remove("$defs");
+        map.remove("definitions");
+    }
+    out
+}
+
+/// The root's `$defs` and `definitions`, merged (2020-12's name wins).
+fn definitions(root: &Value) -> Map<String, Value> {
+    let mut defs = Map::new();
+    for key in ["definitions", "$defs"] {
+        if let Some(Value::Object(d)) = root.get(key) {
+            defs.extend(d.clone());
+        }
+    }
+    defs
+}
+
+/// `schema` with its local `$ref`s inlined and its keywords in one spelling. `seen` holds
+/// the references being inlined above: one met again is a cycle, kept as a `$ref`.
+fn inline(
+    schema: &Value,
+    root: &Value,
+    defs: &Map<String, Value>,
+    seen: &mut Vec<String>,
+) -> Value {
+    let Value::Object(map) = schema else {
+        return schema.clone();
+    };
+    if let Some(Value::String(reference)) = map.get("$ref") {
+        if let Some(target) = resolve(reference, root, defs) {
+            if seen.contains(reference) {
+                return Value::Object(Map::from_iter([(
+                    "$ref".to_string(),
+                    Value::String(canonical_ref(reference)),
+                )]));
+            }
+            seen.push(reference.clone());
+            let mut merged = inline(&target, root, defs, seen);
+            seen.pop();
+            // Keywords beside a `$ref` apply too (2020-12).
+            if let Value::Object(m) = &mut merged {
+                for (k, v) in map.iter().filter(|(k, _)| k.as_str() != "$ref") {
+                    m.insert(k.clone(), inline(v, root, defs, seen));
+                }
+            }
+            return merged;
+        }
+    }
+    let mut out = Map::new();
+    for (key, value) in map {
+        if ANNOTATIONS.contains(&key.as_str()) {
+            continue;
+        }
+        let value = match key.as_str() {
+            "properties" | "$defs" | "definitions" | "dependentSchemas" | "patternProperties" => {
+                match value {
+                    Value::Object(props) => Value::Object(
+                        props
+                            .iter()
+                            .map(|(k, v)| (k.clone(), inline(v, root, defs, seen)))
+                            .collect(),
+                    ),
+                    other => other.clone(),
+                }
+            }
+            "type" => sorted_types(value),
+            "required" | "enum" => sorted(value),
+            _ => match value {
+                Value::Object(_) => inline(value, root, defs, seen),
+                Value::Array(items) => {
+                    Value::Array(items.iter().map(|v| inline(v, root, defs, seen)).collect())
+                }
+                other => other.clone(),
+            },
+        };
+        out.insert(key.clone(), value);
+    }
+    respell(&mut out);
+    Value::Object(out)
+}
+
+/// The target of a local reference (`#`, `#/$defs/X`, `#/definitions/X`, any pointer).
+fn resolve(reference: &str, root: &Value, defs: &Map<String, Value>) -> Option<Value> {
+    let pointer = reference.strip_prefix('#')?;
+    if pointer.is_empty() {
+        return Some(root.clone());
+    }
+    for prefix in ["/$defs/", "/definitions/"] {
+        if let Some(name) = pointer.strip_prefix(prefix) {
+            return defs.get(&unescape(name)).cloned();
+        }
+    }
+    root.pointer(pointer).cloned()
+}
+
+/// `#/definitions/X` and `#/$defs/X` written one way.
+fn canonical_ref(reference: &str) -> String {
+    reference.replacen("#/definitions/", "#/$defs/", 1)
+}
+
+fn unescape(token: &str) -> String {
+    token.replace("~1", "/").replace("~0", "~")
+}
+
+/// draft-07 and draft-04 spellings in 2020-12's.
+fn respell(map: &mut Map<String, Value>) {
+    if let Some(Value::Array(_)) = map.get("items") {
+        let tuple = map.remove("items").unwrap_or(Value::Null);
+        map.insert("prefixItems".to_string(), tuple);
+        if let Some(rest) = map.remove("additionalItems") {
+            map.insert("items".to_string(), rest);
+        }
+    }
+    for (flag, bound) in [
+        ("exclusiveMinimum", "minimum"),
+        ("exclusiveMaximum", "maximum"),
+    ] {
+        if let Some(Value::Bool(exclusive)) = map.get(flag).cloned() {
+            map.remove(flag);
+            if exclusive {
+                if let Some(value) = map.remove(bound) {
+                    map.insert(flag.to_string(), value);
+                }
+            }
+        }
+    }
+}
+
+fn sorted_types(value: &Value) -> Value {
+    match value {
+        Value::String(t) => Value::Array(vec![Value::String(t.clone())]),
+        Value::Array(_) => sorted(value),
+        other => other.clone(),
+    }
+}
+
+fn sorted(value: &Value) -> Value {
+    match value {
+        Value::Array(items) => {
+            let mut items = items.clone();
+            items.sort_by_key(|v| v.to_string());
+            items.dedup();
+            Value::Array(items)
+        }
+        other => other.clone(),
+    }
+}
+
+/// Every change from `before` to `after` (both normalized here), classified for
+/// `direction`, in pointer order.
+pub fn compare(before: &Value, after: &Value, direction: Direction) -> Vec<Change> {
+    let mut walk = Walk {
+        direction,
+        changes: Vec::new(),
+    };
+    walk.schema("", &normalize(before), &normalize(after));
+    walk.changes
+}
+
+struct Walk {
+    direction: Direction,
+    changes: Vec<Change>,
+}
+
+impl Walk {
+    /// Records a change whose effect on an input is `narrows` (takes something away from
+    /// what clients may send) or not; an output's is the opposite.
+    fn push(
+        &mut self,
+        pointer: String,
+        what: &'static str,
+        before: Option<&Value>,
+        after: Option<&Value>,
+        narrows: Option<bool>,
+    ) {
+        let class = match (narrows, self.direction) {
+            (None, _) => Class::Review,
+            (Some(true), Direction::Input) | (Some(false), Direction::Output) => Class::Breaking,
+            (Some(false), Direction::Input) | (Some(true), Direction::Output) => Class::Compatible,
+        };
+        self.push_class(pointer, what, before, after, class);
+    }
+
+    fn push_class(
+        &mut self,
+        pointer: String,
+        what: &'static str,
+        before: Option<&Value>,
+        after: Option<&Value>,
+        class: Class,
+    ) {
+        self.changes.push(Change {
+            pointer,
+            what,
+            before: before.cloned(),
+            after: after.cloned(),
+            class,
+        });
+    }
+
+    fn schema(&mut self, at: &str, before: &Value, after: &Value) {
+        if before == after {
+            return;
+        }
+        let (Value::Object(b), Value::Object(a)) = (before, after) else {
+            // `true`/`false` schemas or a schema replaced by another shape.
+            let narrows = match (before, after) {
+                (Value::Bool(true), _) => Some(true),
+                (_, Value::Bool(true)) => Some(false),
+                _ => None,
+            };
+            self.push(
+                at.to_string(),
+                "schema replaced",
+                Some(before),
+                Some(after),
+                narrows,
+            );
+            return;
+        };
+        let keys: BTreeSet<&String> = b.keys().chain(a.keys()).collect();
+        for key in keys {
+            let here = format!("{at}/{}", escape(key));
+            let (old, new) = (b.get(key.as_str()), a.get(key.as_str()));
+            if old == new {
+                continue;
+            }
+            self.keyword(key, here, old, new);
+        }
+    }
+
+    fn keyword(&mut self, key: &str, here: String, old: Option<&Value>, new: Option<&Value>) {
+        match key {
+            "properties" => self.properties(&here, old, new),
+            "required" => self.required(&here, old, new),
+            "type" => {
+                let narrows = set_change(old, new);
+                self.push(here, "type changed", old, new, narrows);
+            }
+            "enum" => {
+                let narrows = set_change(old, new);
+                // An output's new enum value is a client's unhandled case: review.
+                let what = "enum changed";
+                if self.direction == Direction::Output && narrows == Some(false) {
+                    self.push(here, what, old, new, None);
+                } else {
+                    self.push(here, what, old, new, narrows);
+                }
+            }
+            "const" => self.push(here, "const changed", old, new, const_change(old, new)),
+            "pattern" | "format" => {
+                // Added: narrows; removed: widens; changed: cannot be compared.
+                let narrows = match (old, new) {
+                    (None, Some(_)) => Some(true),
+                    (Some(_), None) => Some(false),
+                    _ => None,
+                };
+                self.push(here, "pattern or format changed", old, new, narrows);
+            }
+            "additionalProperties" | "items" => match (old, new) {
+                (Some(o @ Value::Object(_)), Some(n @ Value::Object(_))) => {
+                    self.schema(&here, o, n)
+                }
+                _ => {
+                    let open = |v: Option<&Value>| v.is_none_or(|v| *v != Value::Bool(false));
+                    let narrows = match (open(old), open(new)) {
+                        (true, false) => Some(true),
+                        (false, true) => Some(false),
+                        _ => None,
+                    };
+                    self.push(
+                        here,
+                        "additional values allowed or closed",
+                        old,
+                        new,
+                        narrows,
+                    );
+                }
+            },
+            k if LOWER_BOUNDS.contains(&k) => {
+                let narrows = bound_change(old, new, |o, n| n > o);
+                self.push(here, "lower bound changed", old, new, narrows);
+            }
+            k if UPPER_BOUNDS.contains(&k) => {
+                let narrows = bound_change(old, new, |o, n| n < o);
+                self.push(here, "upper bound changed", old, new, narrows);
+            }
+            k if COMBINATORS.contains(&k) => {
+                self.push(here, "combinator changed (review)", old, new, None);
+            }
+            "prefixItems" => match (old, new) {
+                (Some(Value::Array(o)), Some(Value::Array(n))) if o.len() == n.len() => {
+                    for (i, (o, n)) in o.iter().zip(n).enumerate() {
+                        self.schema(&format!("{here}/{i}"), o, n);
+                    }
+                }
+                _ => self.push(here, "tuple changed", old, new, None),
+            },
+            "$ref" => self.push(here, "recursive reference changed", old, new, None),
+            _ => self.push(here, "keyword changed", old, new, None),
+        }
+    }
+
+    /// Properties added and removed, and each kept one compared. Whether one is required
+    /// is the `required` keyword's change. An added property is compatible either way (an
+    /// input a client may leave out, an output a client may ignore); a removed output is
+    /// breaking (clients read it), a removed input is for review (an open object may still
+    /// take it, ignored).
+    fn properties(&mut self, here: &str, old: Option<&Value>, new: Option<&Value>) {
+        let props = |v: Option<&Value>| v.and_then(Value::as_object).cloned().unwrap_or_default();
+        let (o, n) = (props(old), props(new));
+        let names: BTreeSet<&String> = o.keys().chain(n.keys()).collect();
+        for name in names {
+            let at = format!("{here}/{}", escape(name));
+            match (o.get(name.as_str()), n.get(name.as_str())) {
+                (Some(b), Some(a)) => self.schema(&at, b, a),
+                (None, Some(a)) => {
+                    self.push_class(at, "property added", None, Some(a), Class::Compatible)
+                }
+                (Some(b), None) => {
+                    let class = match self.direction {
+                        Direction::Input => Class::Review,
+                        Direction::Output => Class::Breaking,
+                    };
+                    self.push_class(at, "property removed", Some(b), None, class);
+                }
+                (None, None) => {}
+            }
+        }
+    }
+
+    fn required(&mut self, here: &str, old: Option<&Value>, new: Option<&Value>) {
+        let names = |v: Option<&Value>| -> BTreeSet<String> {
+            v.and_then(Value::as_array)
+                .map(|a| {
+                    a.iter()
+                        .filter_map(Value::as_str)
+                        .map(str::to_string)
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        let (o, n) = (names(old), names(new));
+        for added in n.difference(&o) {
+            let value = Value::String(added.clone());
+            self.push(
+                here.to_string(),
+                "required property added",
+                None,
+                Some(&value),
+                Some(true),
+            );
+        }
+        for removed in o.difference(&n) {
+            let value = Value::String(removed.clone());
+            self.push(
+                here.to_string(),
+                "property no longer required",
+                Some(&value),
+                None,
+                Some(false),
+            );
+        }
+    }
+}
+
+/// RFC 6901 escaping of one reference token.
+fn escape(token: &str) -> String {
+    token.replace('~', "~0").replace('/', "~1")
+}
+
+/// A set keyword (`type`, `enum`): `Some(true)` when values were only taken away (or the
+/// keyword appeared), `Some(false)` when only added (or it went), `None` when both.
+fn set_change(old: Option<&Value>, new: Option<&Value>) -> Option<bool> {
+    let set = |v: &Value| -> BTreeSet<String> {
+        v.as_array()
+            .map(|a| a.iter().map(Value::to_string).collect())
+            .unwrap_or_default()
+    };
+    match (old, new) {
+        (None, Some(_)) => Some(true),
+        (Some(_), None) => Some(false),
+        (Some(o), Some(n)) => {
+            let (o, n) = (set(o), set(n));
+            // `integer` is within `number`: ["number"] -> ["integer"] narrows.
+            let widen = |s: &BTreeSet<String>| {
+                let mut s = s.clone();
+                if s.contains("\"number\"") {
+                    s.insert("\"integer\"".to_string());
+                }
+                s
+            };
+            let (wo, wn) = (widen(&o), widen(&n));
+            if wn.is_subset(&wo) {
+                Some(true)
+            } else if wo.is_subset(&wn) {
+                Some(false)
+            } else {
+                None
+            }
+        }
+        (None, None) => None,
+    }
+}
+
+fn const_change(old: Option<&Value>, new: Option<&Value>) -> Option<bool> {
+    match (old, new) {
+        (None, Some(_)) => Some(true),
+        (Some(_), None) => Some(false),
+        _ => None,
+    }
+}
+
+/// A bound: added narrows, removed widens; changed, `narrower(old, new)` says.
+fn bound_change(
+    old: Option<&Value>,
+    new: Option<&Value>,
+    narrower: impl Fn(f64, f64) -> bool,
+) -> Option<bool> {
+    match (old.and_then(Value::as_f64), new.and_then(Value::as_f64)) {
+        (None, Some(_)) => Some(true),
+        (Some(_), None) => Some(false),
+        (Some(o), Some(n)) => Some(narrower(o, n)),
+        (None, None) => None,
+    }
+}
+
+#[cfg(test)]
+mod tests;

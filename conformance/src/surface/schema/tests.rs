@@ -1,0 +1,224 @@
+//! The classifier on the changes issue 30 names, each in the direction it names.
+
+use serde_json::json;
+
+use super::*;
+
+fn classes(
+    before: Value,
+    after: Value,
+    direction: Direction,
+) -> Vec<(String, &'static str, Class)> {
+    compare(&before, &after, direction)
+        .into_iter()
+        .map(|c| (c.pointer, c.what, c.class))
+        .collect()
+}
+
+fn object(props: Value, required: &[&str]) -> Value {
+    json!({"type": "object", "properties": props, "required": required})
+}
+
+#[test]
+fn the_same_schema_spelled_another_way_has_no_change() {
+    let a = json!({
+        "type": "object",
+        "$defs": {"Mode": {"type": "string", "enum": ["a", "b"]}},
+        "properties": {"mode": {"$ref": "#/$defs/Mode"}, "n": {"type": ["integer"], "minimum": 0}},
+        "required": ["mode", "n"],
+        "description": "old words"
+    });
+    let b = json!({
+        "required": ["n", "mode"],
+        "properties": {"n": {"minimum": 0, "type": "integer"}, "mode": {"enum": ["b", "a"], "type": "string"}},
+        "type": "object",
+        "title": "new words"
+    });
+    assert!(compare(&a, &b, Direction::Input).is_empty());
+    // draft-07's `definitions` and `items` array; draft-04's boolean exclusiveMinimum.
+    let old = json!({"definitions": {"P": {"type": "number", "minimum": 1, "exclusiveMinimum": true}},
+        "type": "array", "items": [{"$ref": "#/definitions/P"}], "additionalItems": false});
+    let new = json!({"type": "array", "prefixItems": [{"type": "number", "exclusiveMinimum": 1}], "items": false});
+    assert!(
+        compare(&old, &new, Direction::Input).is_empty(),
+        "{:?}",
+        compare(&old, &new, Direction::Input)
+    );
+}
+
+#[test]
+fn a_recursive_reference_is_cut_not_followed() {
+    let tree = json!({"$defs": {"N": {"type": "object", "properties": {"kids": {"type": "array", "items": {"$ref": "#/$defs/N"}}}}},
+        "$ref": "#/$defs/N"});
+    assert!(compare(&tree, &tree, Direction::Input).is_empty());
+    let normal = normalize(&tree);
+    assert_eq!(
+        normal.pointer("/properties/kids/items/$ref"),
+        Some(&json!("#/$defs/N"))
+    );
+}
+
+#[test]
+fn inputs_narrowed_break_and_widened_are_compatible() {
+    let base = object(
+        json!({"q": {"type": "string"}, "mode": {"enum": ["a", "b"]}, "n": {"type": "number", "maximum": 10}}),
+        &["q"],
+    );
+    let cases = [
+        (
+            object(
+                json!({"q": {"type": "string"}, "mode": {"enum": ["a", "b"]}, "n": {"type": "number", "maximum": 10}, "limit": {"type": "integer"}}),
+                &["q", "limit"][..],
+            ),
+            vec![
+                ("/properties/limit", "property added", Class::Compatible),
+                ("/required", "required property added", Class::Breaking),
+            ],
+        ),
+        (
+            object(
+                json!({"q": {"type": "string"}, "mode": {"enum": ["a"]}, "n": {"type": "number", "maximum": 10}}),
+                &["q"][..],
+            ),
+            vec![("/properties/mode/enum", "enum changed", Class::Breaking)],
+        ),
+        (
+            object(
+                json!({"q": {"type": "string"}, "mode": {"enum": ["a", "b", "c"]}, "n": {"type": "number", "maximum": 10}}),
+                &["q"][..],
+            ),
+            vec![("/properties/mode/enum", "enum changed", Class::Compatible)],
+        ),
+        (
+            object(
+                json!({"q": {"type": "string"}, "mode": {"enum": ["a", "b"]}, "n": {"type": "integer", "maximum": 10}}),
+                &["q"][..],
+            ),
+            vec![("/properties/n/type", "type changed", Class::Breaking)],
+        ),
+        (
+            object(
+                json!({"q": {"type": "string"}, "mode": {"enum": ["a", "b"]}, "n": {"type": "number", "maximum": 5}}),
+                &["q"][..],
+            ),
+            vec![(
+                "/properties/n/maximum",
+                "upper bound changed",
+                Class::Breaking,
+            )],
+        ),
+        (
+            object(
+                json!({"q": {"type": "string"}, "mode": {"enum": ["a", "b"]}, "n": {"type": "number", "maximum": 50}}),
+                &["q"][..],
+            ),
+            vec![(
+                "/properties/n/maximum",
+                "upper bound changed",
+                Class::Compatible,
+            )],
+        ),
+        (
+            object(
+                json!({"q": {"type": "string", "pattern": "^[a-z]+$"}, "mode": {"enum": ["a", "b"]}, "n": {"type": "number", "maximum": 10}}),
+                &["q"][..],
+            ),
+            vec![(
+                "/properties/q/pattern",
+                "pattern or format changed",
+                Class::Breaking,
+            )],
+        ),
+    ];
+    for (after, want) in cases {
+        let after = after;
+        let got = classes(base.clone(), after.clone(), Direction::Input);
+        let want: Vec<(String, &str, Class)> = want
+            .into_iter()
+            .map(|(p, w, c)| (p.to_string(), w, c))
+            .collect();
+        assert_eq!(got, want, "{after}");
+    }
+    let mut closed = base.clone();
+    closed["additionalProperties"] = json!(false);
+    assert_eq!(
+        classes(base.clone(), closed, Direction::Input),
+        [(
+            "/additionalProperties".to_string(),
+            "additional values allowed or closed",
+            Class::Breaking
+        )]
+    );
+}
+
+#[test]
+fn outputs_break_when_a_client_reads_less_or_something_new() {
+    let base = object(
+        json!({"a": {"type": "string"}, "b": {"type": "integer"}}),
+        &["a", "b"],
+    );
+    let removed = object(json!({"a": {"type": "string"}}), &["a"]);
+    assert_eq!(
+        classes(base.clone(), removed, Direction::Output),
+        [
+            (
+                "/properties/b".to_string(),
+                "property removed",
+                Class::Breaking
+            ),
+            (
+                "/required".to_string(),
+                "property no longer required",
+                Class::Breaking
+            ),
+        ]
+    );
+    let widened = object(
+        json!({"a": {"type": "string"}, "b": {"type": ["integer", "string"]}}),
+        &["a", "b"],
+    );
+    assert_eq!(
+        classes(base.clone(), widened, Direction::Output),
+        [(
+            "/properties/b/type".to_string(),
+            "type changed",
+            Class::Breaking
+        )]
+    );
+    let added = object(
+        json!({"a": {"type": "string"}, "b": {"type": "integer"}, "c": {"type": "string"}}),
+        &["a", "b", "c"],
+    );
+    let got = classes(base.clone(), added, Direction::Output);
+    assert!(
+        got.iter().all(|(_, _, c)| *c == Class::Compatible),
+        "{got:?}"
+    );
+    // A new enum value in an output is a case a client may not handle: review.
+    let e = |v: Value| object(json!({"s": {"enum": v}}), &[]);
+    assert_eq!(
+        classes(e(json!(["x"])), e(json!(["x", "y"])), Direction::Output),
+        [(
+            "/properties/s/enum".to_string(),
+            "enum changed",
+            Class::Review
+        )]
+    );
+}
+
+#[test]
+fn combinators_are_left_to_review_and_pointers_are_escaped() {
+    let a = object(
+        json!({"a/b~c": {"oneOf": [{"type": "string"}, {"type": "null"}]}}),
+        &[],
+    );
+    let b = object(json!({"a/b~c": {"oneOf": [{"type": "string"}]}}), &[]);
+    assert_eq!(
+        classes(a, b, Direction::Input),
+        [(
+            "/properties/a~1b~0c/oneOf".to_string(),
+            "combinator changed (review)",
+            Class::Review
+        )]
+    );
+}
