@@ -127,6 +127,8 @@ pub struct RunSection {
     pub strict: Option<bool>,
     /// Stale baseline entries fail the gate.
     pub strict_baseline: Option<bool>,
+    /// The tool surface snapshot to check (relative to the config file).
+    pub snapshot: Option<PathBuf>,
     /// Report formats written to `output_dir`.
     pub formats: Option<Vec<String>>,
     /// Where reports are written (relative to the config file).
@@ -192,6 +194,7 @@ impl FileConfig {
             server.ca_cert.as_mut().map(anchor);
         }
         config.run.baseline.as_mut().map(anchor);
+        config.run.snapshot.as_mut().map(anchor);
         config.run.output_dir.as_mut().map(anchor);
         config.run.cases_dir.as_mut().map(anchor);
         config.origin = Some(origin.to_path_buf());

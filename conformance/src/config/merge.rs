@@ -80,6 +80,8 @@ pub struct Flags {
     pub strict: bool,
     /// `--strict-baseline`.
     pub strict_baseline: bool,
+    /// `--snapshot`.
+    pub snapshot: Option<PathBuf>,
     /// `--cases`.
     pub cases: Option<u32>,
     /// `--time-budget` in seconds.
@@ -142,6 +144,8 @@ pub struct Settings {
     pub strict: bool,
     /// Stale baseline entries fail the gate.
     pub strict_baseline: bool,
+    /// The tool surface snapshot to check.
+    pub snapshot: Option<PathBuf>,
     /// Generated cases per property (0 skips the property phase).
     pub cases: u32,
     /// Seconds the property phase may take per revision (as given: unchecked).
@@ -222,6 +226,7 @@ impl FileConfig {
             baseline: flags.baseline.or(run.baseline),
             strict: flags.strict || run.strict.unwrap_or(false),
             strict_baseline: flags.strict_baseline || run.strict_baseline.unwrap_or(false),
+            snapshot: flags.snapshot.or(run.snapshot),
             cases: flags.cases.or(run.cases).unwrap_or(DEFAULT_CASES),
             time_budget: flags.time_budget.or(run.time_budget),
             cases_dir: flags

@@ -29,6 +29,8 @@ pub enum Subcommand {
     Fuzz,
     /// `replay`.
     Replay,
+    /// `snapshot`.
+    Snapshot,
 }
 
 /// Where an option stands in a subcommand's `--help`: the table's order, a group at a time
@@ -364,7 +366,13 @@ pub fn one_of(choices: &[Choice]) -> String {
 
 const RUN: &[Subcommand] = &[Subcommand::Run];
 const RUN_FUZZ: &[Subcommand] = &[Subcommand::Run, Subcommand::Fuzz];
-const ALL: &[Subcommand] = &[Subcommand::Run, Subcommand::Fuzz, Subcommand::Replay];
+const RUN_SNAPSHOT: &[Subcommand] = &[Subcommand::Run, Subcommand::Snapshot];
+const ALL: &[Subcommand] = &[
+    Subcommand::Run,
+    Subcommand::Fuzz,
+    Subcommand::Replay,
+    Subcommand::Snapshot,
+];
 
 /// `--long VALUE`, given once.
 const fn one(long: &'static str, value: &'static str, kind: Kind) -> Option<Flag> {
@@ -451,6 +459,7 @@ pub const REVISIONS: Opt = Opt {
     set: Some(|f, v| f.revisions = every(v, Value::text)),
     example: r#"["2025-06-18", "2025-11-25"]"#,
     note: "default: every revision",
+    commands: RUN_SNAPSHOT,
     ..BLANK
 };
 
@@ -590,6 +599,19 @@ pub const STRICT_BASELINE: Opt = Opt {
     set: Some(|f, v| f.strict_baseline = !v.is_empty()),
     example: "false",
     note: "stale baseline entries fail the run too",
+    ..BLANK
+};
+
+/// `--snapshot`.
+pub const SNAPSHOT: Opt = Opt {
+    name: "snapshot",
+    flag: one("snapshot", "FILE", Kind::Path),
+    key: run_key("snapshot"),
+    doc: "Compare the tools the server lists with this snapshot (`mcp-conformance snapshot`): \
+          breaking changes fail the run, and FILE.new is written when the tools differ",
+    set: Some(|f, v| f.snapshot = last(v, Value::path)),
+    example: r#""mcp-tools.snapshot.json""#,
+    note: "the tool surface snapshot to check (`mcp-conformance snapshot` writes it)",
     ..BLANK
 };
 
@@ -949,6 +971,7 @@ pub const OPTIONS: &[&Opt] = &[
     &WRITE_BASELINE,
     &STRICT,
     &STRICT_BASELINE,
+    &SNAPSHOT,
     &CASES,
     &TIME_BUDGET,
     &TOOL_ARGS,

@@ -21,9 +21,10 @@ use serde_json::{json, Map, Value};
 use super::filter::{guard, guard_few, guard_map};
 use super::flat::Flat;
 use super::judge::{pointer_to_object, Held, SchemaDoc};
-use super::pointer::{escape_pointer, show};
+use super::pointer::show;
 use super::types::{is_integer, Dialect, InvalidVariant, Types, Unsupported};
 use super::valid::{spread_indexes, Cx};
+use crate::protocol::pointer_token;
 
 /// Invalid instances of `schema`, one variant per rule broken (missing required property,
 /// wrong type, out of range, unknown property where `additionalProperties` is false, value
@@ -438,7 +439,7 @@ impl<'a> Cx<'a> {
     fn nested<'c>(&'c self, node: &mut Node<'_, 'a, 'c>) {
         for (slot, schemas) in slots(node.flat) {
             let child_pointer = match &slot {
-                Slot::Property(name) => format!("{}/{}", node.pointer, escape_pointer(name)),
+                Slot::Property(name) => format!("{}/{}", node.pointer, pointer_token(name)),
                 Slot::FirstItem => format!("{}/0", node.pointer),
             };
             let depth = node.depth + 1;
@@ -577,11 +578,11 @@ fn lean(root: &Value, part: &Map<String, Value>, drop: &[&str]) -> Map<String, V
         .map(|(word, value)| {
             let value = match (&at, word.as_str(), value) {
                 (Some(at), "properties" | "patternProperties", Value::Object(schemas)) => {
-                    let here = format!("{at}/{}", escape_pointer(word));
+                    let here = format!("{at}/{}", pointer_token(word));
                     let by_reference = schemas.iter().map(|(name, schema)| {
                         let schema = match schema {
                             Value::Object(_) => {
-                                reference(format!("{here}/{}", escape_pointer(name)))
+                                reference(format!("{here}/{}", pointer_token(name)))
                             }
                             other => other.clone(),
                         };
@@ -590,7 +591,7 @@ fn lean(root: &Value, part: &Map<String, Value>, drop: &[&str]) -> Map<String, V
                     Value::Object(by_reference.collect())
                 }
                 (Some(at), "items" | "additionalProperties", Value::Object(_)) => {
-                    reference(format!("{at}/{}", escape_pointer(word)))
+                    reference(format!("{at}/{}", pointer_token(word)))
                 }
                 _ => value.clone(),
             };

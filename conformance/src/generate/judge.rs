@@ -13,8 +13,9 @@ use std::sync::Arc;
 use serde_json::{json, Map, Number, Value};
 
 use super::decimal::multiple_of;
-use super::pointer::{escape_pointer, resolve, RefSyntax};
+use super::pointer::{resolve, RefSyntax};
 use super::types::{agree, all_of, and, any_of, Dialect, Tri, Types};
+use crate::protocol::pointer_token;
 
 /// Judges instances against schemas of one document, for the keywords the generator uses
 /// (and a few more), erring towards "unknown".
@@ -77,7 +78,7 @@ fn pointer_where(root: &Value, is: &dyn Fn(&Value) -> bool) -> Option<String> {
     }
     match root {
         Value::Object(o) => o.iter().find_map(|(k, v)| {
-            pointer_where(v, is).map(|rest| format!("/{}{rest}", escape_pointer(k)))
+            pointer_where(v, is).map(|rest| format!("/{}{rest}", pointer_token(k)))
         }),
         Value::Array(a) => a
             .iter()

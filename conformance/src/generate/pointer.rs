@@ -71,11 +71,6 @@ fn percent_decode(s: &str) -> Option<String> {
     String::from_utf8(out).ok()
 }
 
-/// A property name as one JSON pointer token (`~` and `/` escaped).
-pub(super) fn escape_pointer(name: &str) -> String {
-    name.replace('~', "~0").replace('/', "~1")
-}
-
 /// A pointer as rules show it: `(root)` for the top level.
 pub(super) fn show(pointer: &str) -> &str {
     if pointer.is_empty() {

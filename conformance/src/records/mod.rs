@@ -16,6 +16,7 @@ mod modern;
 mod negotiation;
 mod property;
 mod revision;
+mod surface;
 mod tools;
 
 pub use case::{CaseFile, CaseMessage, RawFrame};
@@ -36,6 +37,7 @@ pub use property::{
 pub use revision::{
     PhaseTimes, RevisionRecord, ShutdownRecord, MALFORMED_JSON, MAX_PAGES, PING_IDS,
 };
+pub use surface::{LiveSurface, SurfaceSeen};
 pub(crate) use tools::requires_arguments;
 pub use tools::{
     compile_input_schema, compile_input_schema_with, each_listed_tool, listed_tools,

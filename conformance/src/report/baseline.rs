@@ -193,6 +193,16 @@ impl RunReport {
                 cut.reason
             ));
         }
+        if let Some(surface) = &self.surface {
+            let breaking = surface.count(crate::surface::Class::Breaking);
+            if breaking > 0 {
+                reasons.push(format!(
+                    "{} against {}",
+                    counted(breaking, "breaking tool surface change"),
+                    surface.snapshot
+                ));
+            }
+        }
         let stale = self.baseline.as_ref().map_or(0, |b| b.stale.len());
         if options.strict_baseline && stale > 0 {
             reasons.push(format!(

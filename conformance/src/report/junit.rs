@@ -14,8 +14,10 @@ use quick_junit::{NonSuccessKind, Property, Report, TestCase, TestCaseStatus, Te
 
 use super::escape::escape_server_text;
 use super::model::RunReport;
+use super::surface::{change_line, SurfaceReport};
 use crate::checks::{CheckResult, Evidence, Status};
 use crate::protocol::Direction;
+use crate::surface::Class;
 
 /// Longest evidence line shown, as in the text report; the JSON report keeps more.
 pub(super) const MAX_EVIDENCE_LINE: usize = 1000;
@@ -69,6 +71,9 @@ pub fn to_junit(report: &RunReport) -> crate::Result<String> {
         );
         junit.add_test_suite(suite);
     }
+    if let Some(surface) = &report.surface {
+        junit.add_test_suite(surface_suite(report.tool.name, surface));
+    }
     if let Some(cut) = &report.incomplete {
         // A cut run must not read as a green one: one failing case says what it left out.
         let mut suite = TestSuite::new(format!("{} run", report.tool.name));
@@ -84,6 +89,42 @@ pub fn to_junit(report: &RunReport) -> crate::Result<String> {
             format_args!("junit xml: {e}"),
         ))
     })
+}
+
+/// The tool surface as a suite: one case per change, named by its pointer and classed by
+/// its class; a breaking change fails, the others pass and show themselves in
+/// `<system-out>`. An unchanged surface is one passing case.
+fn surface_suite(tool: &str, surface: &SurfaceReport) -> TestSuite {
+    let mut suite = TestSuite::new(format!("{tool} tool surface"));
+    suite.add_property(Property::new("snapshot", xml_text(&surface.snapshot)));
+    if surface.changes.is_empty() {
+        suite.add_test_case(TestCase::new(
+            "tool-surface-unchanged",
+            TestCaseStatus::success(),
+        ));
+    }
+    for change in &surface.changes {
+        let line = xml_text(&change_line(change));
+        let status = if change.class == Class::Breaking {
+            let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
+            status.set_type("breaking").set_message(&line);
+            status
+        } else {
+            TestCaseStatus::success()
+        };
+        let name = if change.pointer.is_empty() {
+            change.revisions.join(", ")
+        } else {
+            xml_text(&change.pointer)
+        };
+        let mut case = TestCase::new(name, status);
+        case.set_classname(format!("tool-surface.{}", change.class.name()));
+        if change.class != Class::Breaking {
+            case.set_system_out(line);
+        }
+        suite.add_test_case(case);
+    }
+    suite
 }
 
 fn test_case(revision: &str, r: &CheckResult, baselined: Option<&str>) -> TestCase {

@@ -14,6 +14,7 @@ use std::fmt::Write;
 use super::escape::escape_server_text;
 use super::junit::evidence_line;
 use super::model::{baselined_part, counted, DistinctFinding, RunReport, Summary};
+use super::surface::{change_line, SurfaceReport};
 use crate::checks::{links, CheckResult, Status};
 
 /// Longest message shown in a table cell; the findings below the tables show it whole.
@@ -58,8 +59,28 @@ pub fn to_markdown(report: &RunReport) -> String {
         counted(report.revisions.len(), "revision")
     );
     findings(&mut out, report);
+    if let Some(surface) = &report.surface {
+        tool_surface(&mut out, surface);
+    }
     every_check(&mut out, report);
     out
+}
+
+/// The tool surface section: the heading, the changes in a code block (a pointer and a
+/// schema value read best verbatim), the notes.
+fn tool_surface(out: &mut String, surface: &SurfaceReport) {
+    let _ = writeln!(out, "\n## Tool surface\n\n{}", md_text(&surface.heading()));
+    if !surface.changes.is_empty() {
+        let lines: Vec<String> = surface
+            .changes
+            .iter()
+            .map(|c| escape_server_text(&change_line(c)))
+            .collect();
+        let _ = write!(out, "\n{}", code_block(&lines));
+    }
+    for note in surface.notes.iter().chain(&surface.advice()) {
+        let _ = writeln!(out, "\n> {}", md_text(note));
+    }
 }
 
 /// Each distinct finding once, failures then warnings: where it holds, what it cites,

@@ -13,6 +13,7 @@ mod junit;
 mod markdown;
 mod model;
 mod sarif;
+mod surface;
 mod text;
 
 pub use badge::to_badge;
@@ -29,7 +30,8 @@ pub use model::{
     RevisionTiming, RunReport, RunTiming, Summary, TargetInfo, ToolGap, ToolInfo,
 };
 pub use sarif::to_sarif;
+pub use surface::{change_line, SurfaceReport};
 pub use text::{
-    render_finding, render_text, render_text_styled, render_text_with, render_transcript, Detail,
-    TextOptions,
+    render_finding, render_surface, render_text, render_text_styled, render_text_with,
+    render_transcript, Detail, TextOptions,
 };

@@ -6,8 +6,10 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::surface::SurfaceReport;
 use crate::checks::{CheckResult, Level, Status};
 use crate::protocol::Direction;
+use crate::records::LiveSurface;
 
 /// The tool that produced the report.
 #[derive(Debug, Clone, Serialize)]
@@ -149,6 +151,14 @@ pub struct RunReport {
     /// carries it).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub timing: Option<RunTiming>,
+    /// How the tools listed now met the snapshot (`--snapshot`): breaking changes fail
+    /// the gate.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub surface: Option<SurfaceReport>,
+    /// The tools the revisions listed, when the run was asked to keep them
+    /// (`RunConfig::surface`): what `surface` is computed from.
+    #[serde(skip)]
+    pub live_surface: Option<LiveSurface>,
     /// What fails the gate besides unexpected failures (`--strict`, `--strict-baseline`),
     /// so that every headline says what the exit code says.
     #[serde(skip)]
@@ -442,6 +452,8 @@ impl RunReport {
             era: None,
             not_spoken: Vec::new(),
             timing: None,
+            surface: None,
+            live_surface: None,
             gate_options: GateOptions::default(),
         }
     }

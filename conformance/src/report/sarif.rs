@@ -13,16 +13,18 @@
 
 use serde_json::{json, Value};
 use serde_sarif::sarif::{
-    Invocation, Message, MultiformatMessageString, Notification, PropertyBag,
-    ReportingConfiguration, ReportingDescriptor, Result as SarifResult, ResultLevel, Run, Sarif,
-    Tool, ToolComponent,
+    ArtifactLocation, Invocation, Location, Message, MultiformatMessageString, Notification,
+    PhysicalLocation, PropertyBag, ReportingConfiguration, ReportingDescriptor,
+    Result as SarifResult, ResultLevel, Run, Sarif, Tool, ToolComponent,
 };
 
 use super::escape::escape_server_text;
 use super::junit::evidence_line;
 use super::model::{RunReport, Summary};
+use super::surface::{change_line, SurfaceReport};
 use crate::checks::{links, Check, CheckResult, Status, CATALOG};
 use crate::protocol::REVISIONS;
+use crate::surface::{Class, SurfaceChange};
 
 /// The JSON schema SARIF consumers validate against.
 const SARIF_SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
@@ -39,14 +41,22 @@ const INFORMATION_URI: &str = "https://modelcontextprotocol.io/specification/202
 ///
 /// [`crate::Error::Serialize`] if serialization fails (it cannot for this shape).
 pub fn to_sarif(report: &RunReport) -> crate::Result<String> {
+    let mut rules: Vec<ReportingDescriptor> = CATALOG.iter().map(rule).collect();
+    if report.surface.is_some() {
+        rules.extend(
+            SURFACE_CLASSES
+                .iter()
+                .map(|&(class, _, about)| surface_rule(class, about)),
+        );
+    }
     let driver = ToolComponent::builder()
         .name(report.tool.name)
         .version(report.tool.version)
         .semantic_version(report.tool.version)
         .information_uri(INFORMATION_URI)
-        .rules(CATALOG.iter().map(rule).collect::<Vec<_>>())
+        .rules(rules)
         .build();
-    let results: Vec<SarifResult> = report
+    let mut results: Vec<SarifResult> = report
         .revisions
         .iter()
         .flat_map(|rev| {
@@ -68,6 +78,9 @@ pub fn to_sarif(report: &RunReport) -> crate::Result<String> {
                 })
         })
         .collect();
+    if let Some(surface) = &report.surface {
+        results.extend(surface.changes.iter().map(|c| surface_result(surface, c)));
+    }
     let mut run = Run::builder()
         .tool(Tool::builder().driver(driver).build())
         .results(results)
@@ -90,6 +103,92 @@ pub fn to_sarif(report: &RunReport) -> crate::Result<String> {
         .runs(vec![run])
         .build();
     Ok(serde_json::to_string_pretty(&sarif)?)
+}
+
+/// The tool surface's rules, one per class: its level and what it means.
+const SURFACE_CLASSES: &[(Class, &str, &str)] = &[
+    (
+        Class::Breaking,
+        "error",
+        "A change to the tool surface that can break a client that worked: a tool removed \
+         or renamed, an input narrowed, an output widened, structured output no longer \
+         promised, a revision no longer offered.",
+    ),
+    (
+        Class::Review,
+        "warning",
+        "A change to the tool surface a person must judge: a description, title, \
+         annotation or icon changed (what a model reads and a user approved), or a schema \
+         combinator changed.",
+    ),
+    (
+        Class::Compatible,
+        "note",
+        "A change to the tool surface that clients that worked still meet: a tool or an \
+         optional input added, an input widened.",
+    ),
+];
+
+/// The rule id of a class of tool surface change.
+fn surface_rule_id(class: Class) -> String {
+    format!("tool-surface-{}", class.name())
+}
+
+fn surface_rule(class: Class, about: &str) -> ReportingDescriptor {
+    let level = SURFACE_CLASSES
+        .iter()
+        .find(|(c, _, _)| *c == class)
+        .map_or("note", |(_, level, _)| level);
+    let id = surface_rule_id(class);
+    ReportingDescriptor::builder()
+        .name(pascal_case(&id))
+        .id(id)
+        .short_description(text(&format!("Tool surface change: {}", class.name())))
+        .full_description(text(about))
+        .default_configuration(
+            ReportingConfiguration::builder()
+                .level(json!(level))
+                .build(),
+        )
+        .properties(bag(json!({"tags": ["mcp", "tool-surface", class.name()]})))
+        .build()
+}
+
+/// One change as a result, located in the snapshot file it changes.
+fn surface_result(surface: &SurfaceReport, change: &SurfaceChange) -> SarifResult {
+    let level = match change.class {
+        Class::Breaking => ResultLevel::Error,
+        Class::Review => ResultLevel::Warning,
+        Class::Compatible => ResultLevel::Note,
+    };
+    let location = Location::builder()
+        .physical_location(
+            PhysicalLocation::builder()
+                .artifact_location(
+                    ArtifactLocation::builder()
+                        .uri(surface.snapshot.replace('\\', "/"))
+                        .build(),
+                )
+                .build(),
+        )
+        .build();
+    SarifResult::builder()
+        .rule_id(surface_rule_id(change.class))
+        .level(level)
+        .message(
+            Message::builder()
+                .text(sarif_text(&change_line(change)))
+                .build(),
+        )
+        .locations(vec![location])
+        .properties(bag(escaped(json!({
+            "revisions": change.revisions,
+            "pointer": change.pointer,
+            "what": change.what,
+            "before": change.before,
+            "after": change.after,
+        }))))
+        .build()
 }
 
 fn rule(check: &Check) -> ReportingDescriptor {

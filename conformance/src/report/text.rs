@@ -15,8 +15,10 @@ use anstyle::{AnsiColor, Style};
 
 use super::escape::escape_server_text;
 use super::model::{baselined_part, counted, policy_grade, DistinctFinding, RunReport, Summary};
+use super::surface::{change_line, SurfaceReport};
 use crate::checks::{CheckResult, Evidence, Status};
 use crate::protocol::Direction;
+use crate::surface::Class;
 
 /// Longest evidence line printed; the JSON report keeps the whole text.
 const MAX_LINE: usize = 400;
@@ -41,6 +43,14 @@ pub struct TextOptions {
     pub detail: Detail,
     /// ANSI colours on our own words (server text is escaped whatever this says).
     pub color: bool,
+}
+
+/// Renders a tool surface section on its own (`mcp-conformance snapshot`); `color`
+/// paints breaking changes as failures and those to review as warnings.
+pub fn render_surface(surface: &SurfaceReport, color: bool) -> String {
+    let mut out = String::new();
+    tool_surface(&mut out, surface, Painter(color));
+    out.trim_start_matches('\n').to_string()
 }
 
 /// Renders the default text report, without colour (for files and snapshots).
@@ -90,6 +100,9 @@ pub fn render_text_with(report: &RunReport, options: TextOptions) -> String {
         for finding in &findings {
             render_distinct(&mut out, report, finding, &judged, options, &shown);
         }
+    }
+    if let Some(surface) = &report.surface {
+        tool_surface(&mut out, surface, p);
     }
     notes(&mut out, report, p);
     let _ = writeln!(out, "\n{}", p.bold("Revisions"));
@@ -400,6 +413,24 @@ fn render_evidence_of(out: &mut String, r: &CheckResult, shown: &[(&'static str,
 }
 
 /// Era, revisions not spoken, coverage lost (one line per distinct gap), baseline.
+/// The tool surface section: the heading, each change (breaking ones painted as
+/// failures, those to review as warnings), the notes and what to do.
+fn tool_surface(out: &mut String, surface: &SurfaceReport, p: Painter) {
+    let _ = writeln!(out, "\n{}", p.bold(&escape_server_text(&surface.heading())));
+    for change in &surface.changes {
+        let line = escape_server_text(&change_line(change));
+        let line = match change.class {
+            Class::Breaking => p.status(&line, Status::Fail),
+            Class::Review => p.status(&line, Status::Warn),
+            Class::Compatible => line,
+        };
+        let _ = writeln!(out, "  {line}");
+    }
+    for note in surface.notes.iter().chain(&surface.advice()) {
+        let _ = writeln!(out, "  note: {}", escape_server_text(note));
+    }
+}
+
 fn notes(out: &mut String, report: &RunReport, p: Painter) {
     let mut lines = Vec::new();
     lines.extend(report.timing.as_ref().and_then(|t| t.load_note()));

@@ -12,6 +12,9 @@
 //! line, a libtest harness) can follow a run without parsing text.
 
 mod coverage;
+mod surface;
+
+pub use surface::take_surface;
 
 use std::collections::HashMap;
 use std::future::Future;
@@ -72,6 +75,9 @@ pub struct RunConfig {
     /// Which checks are reported (`--check` / `--skip-check`); the conversation is the
     /// same whatever is selected.
     pub checks: CheckSelection,
+    /// Whether the report keeps the tool surface the revisions listed
+    /// ([`RunReport::live_surface`], for `--snapshot`).
+    pub surface: bool,
 }
 
 impl RunConfig {
@@ -97,6 +103,7 @@ impl RunConfig {
             not_run: Vec::new(),
             detect_sse: false,
             checks: CheckSelection::all(),
+            surface: false,
         }
     }
 }
@@ -215,9 +222,19 @@ pub async fn run_until(
     on_event: impl FnMut(RunEvent),
     stop: impl Future<Output = String>,
 ) -> crate::Result<RunReport> {
-    // Over HTTP with a command (`--url URL -- CMD`), the server is started once for the
-    // run, waited for until its URL accepts connections, and stopped at the end (on every
-    // path: dropping it kills its process group).
+    let (launched, detected) = reach(config).await?;
+    let report = run_inner(detected.as_ref().unwrap_or(config), on_event, stop).await;
+    if let Some(server) = launched {
+        server.stop(config.session.shutdown_grace).await;
+    }
+    report
+}
+
+/// Reaches the server as the run will: over HTTP with a command (`--url URL -- CMD`), the
+/// server is started once for the run and waited for until its URL accepts connections
+/// (stopped by the caller at the end; dropping it kills its process group). Returns it, and
+/// the config to run instead when the URL turned out to be 2024-11-05's HTTP+SSE.
+async fn reach(config: &RunConfig) -> crate::Result<(Option<LaunchedServer>, Option<RunConfig>)> {
     let launched = match (&config.command.http, config.command.program.is_empty()) {
         (Some(target), false) => Some(
             LaunchedServer::start(
@@ -270,11 +287,7 @@ pub async fn run_until(
         }
         _ => None,
     };
-    let report = run_inner(detected.as_ref().unwrap_or(config), on_event, stop).await;
-    if let Some(server) = launched {
-        server.stop(config.session.shutdown_grace).await;
-    }
-    report
+    Ok((launched, detected))
 }
 
 /// `config` over HTTP+SSE: 2024-11-05 runs, the rest are listed as not run.
@@ -319,7 +332,10 @@ async fn run_inner(
         .run_until(conversations(config, &mut on_event, &mut stop))
         .await?;
     if cut.is_none() {
-        if let Some(err) = dead_on_start(&config.command, &finished) {
+        if let Some(err) = dead_on_start(
+            &config.command,
+            finished.iter().flatten().map(|f| &f.record),
+        ) {
             return Err(err);
         }
     }
@@ -355,6 +371,9 @@ async fn run_inner(
     let mut judged = judge(config, &finished, &negotiation, &mut on_event)?;
     judged.add_not_run(config);
     let (mut report, timings) = judged.report(config, &negotiation);
+    if config.surface {
+        report.live_surface = Some(surface::gather(config, &finished));
+    }
     report.incomplete = cut.map(|reason| Incomplete {
         reason,
         not_run: config
@@ -547,11 +566,13 @@ const DEAD_STDERR_LINES: usize = 12;
 /// script), and a dozen findings about a protocol it never spoke would bury the one line
 /// of stderr that says why. A server that wrote anything, or answered in one revision,
 /// is judged as usual.
-fn dead_on_start(command: &ServerCommand, finished: &[Option<Finished>]) -> Option<crate::Error> {
+fn dead_on_start<'a>(
+    command: &ServerCommand,
+    records: impl IntoIterator<Item = &'a RevisionRecord>,
+) -> Option<crate::Error> {
     use crate::protocol::{Direction, Reply, Silence};
     let mut exit = None;
-    for f in finished.iter().flatten() {
-        let record = &f.record;
+    for record in records {
         let Reply::Silent(Silence::Exited(info)) = &record.initialize.reply else {
             return None;
         };

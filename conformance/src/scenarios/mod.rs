@@ -9,6 +9,7 @@ mod edges;
 mod era;
 mod fuzz;
 mod http;
+mod listing;
 mod modern;
 mod negotiation;
 mod policy;
@@ -23,6 +24,7 @@ mod tools;
 
 pub(crate) use era::{case_line, generated_meta};
 pub use fuzz::{fuzz, FuzzOutcome};
+pub use listing::list_revision;
 pub use modern::request_meta;
 pub use negotiation::{negotiate, probe_unsupported};
 pub use policy::{CallMode, CallPolicy};

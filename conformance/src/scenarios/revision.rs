@@ -78,7 +78,7 @@ pub async fn run_revision(plan: &RevisionPlan<'_>) -> crate::Result<RevisionReco
 
 /// Opens the conversation (`initialize`, or the modern discovery) and reads the version
 /// the server settled on.
-async fn handshake(
+pub(super) async fn handshake(
     session: &mut Session,
     revision: &'static Revision,
 ) -> (Exchange, Option<ModernRecord>, Option<String>) {
@@ -101,7 +101,7 @@ async fn handshake(
 }
 
 /// The record of a conversation that has only had its handshake.
-fn new_record(
+pub(super) fn new_record(
     requested: &'static Revision,
     initialize: Exchange,
     negotiated: Option<String>,
@@ -134,7 +134,7 @@ fn new_record(
 }
 
 /// Why the handshake leaves nothing to converse about, if it does.
-fn stop_reason(record: &RevisionRecord) -> Option<String> {
+pub(super) fn stop_reason(record: &RevisionRecord) -> Option<String> {
     match (&record.modern, &record.negotiated, record.initialize.result()) {
         (Some(m), _, _) => match &m.era {
             EraFinding::Legacy(why) => Some(why.clone()),

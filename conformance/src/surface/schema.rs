@@ -20,6 +20,8 @@ use std::collections::BTreeSet;
 
 use serde_json::{Map, Value};
 
+use crate::protocol::{pointer_name, pointer_token};
+
 /// Which way a schema's values flow.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Direction {
@@ -30,7 +32,8 @@ pub enum Direction {
 }
 
 /// What a change does to a tool's clients.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Class {
     /// Clients that worked may fail.
     Breaking,
@@ -38,6 +41,17 @@ pub enum Class {
     Review,
     /// Clients that worked still work.
     Compatible,
+}
+
+impl Class {
+    /// The class as reports name it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Class::Breaking => "breaking",
+            Class::Review => "review",
+            Class::Compatible => "compatible",
+        }
+    }
 }
 
 /// One difference between two schemas.
@@ -200,7 +214,7 @@ fn resolve(reference: &str, root: &Value, defs: &Map<String, Value>) -> Option<V
     }
     for prefix in ["/$defs/", "/definitions/"] {
         if let Some(name) = pointer.strip_prefix(prefix) {
-            return defs.get(&unescape(name)).cloned();
+            return defs.get(&pointer_name(name)).cloned();
         }
     }
     root.pointer(pointer).cloned()
@@ -209,10 +223,6 @@ fn resolve(reference: &str, root: &Value, defs: &Map<String, Value>) -> Option<V
 /// `#/definitions/X` and `#/$defs/X` written one way.
 fn canonical_ref(reference: &str) -> String {
     reference.replacen("#/definitions/", "#/$defs/", 1)
-}
-
-fn unescape(token: &str) -> String {
-    token.replace("~1", "/").replace("~0", "~")
 }
 
 /// draft-07 and draft-04 spellings in 2020-12's.
@@ -333,7 +343,7 @@ impl Walk {
         };
         let keys: BTreeSet<&String> = b.keys().chain(a.keys()).collect();
         for key in keys {
-            let here = format!("{at}/{}", escape(key));
+            let here = format!("{at}/{}", pointer_token(key));
             let (old, new) = (b.get(key.as_str()), a.get(key.as_str()));
             if old == new {
                 continue;
@@ -424,7 +434,7 @@ impl Walk {
         let (o, n) = (props(old), props(new));
         let names: BTreeSet<&String> = o.keys().chain(n.keys()).collect();
         for name in names {
-            let at = format!("{here}/{}", escape(name));
+            let at = format!("{here}/{}", pointer_token(name));
             match (o.get(name.as_str()), n.get(name.as_str())) {
                 (Some(b), Some(a)) => self.schema(&at, b, a),
                 (None, Some(a)) => {
@@ -478,10 +488,6 @@ impl Walk {
 }
 
 /// RFC 6901 escaping of one reference token.
-fn escape(token: &str) -> String {
-    token.replace('~', "~0").replace('/', "~1")
-}
-
 /// A set keyword (`type`, `enum`): `Some(true)` when values were only taken away (or the
 /// keyword appeared), `Some(false)` when only added (or it went), `None` when both.
 fn set_change(old: Option<&Value>, new: Option<&Value>) -> Option<bool> {

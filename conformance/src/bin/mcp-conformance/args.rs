@@ -43,6 +43,10 @@ pub(crate) enum Command {
         #[arg(required = true)]
         paths: Vec<std::path::PathBuf>,
     },
+    /// Write the server's tool surface (every tool of every revision it speaks, listed twice,
+    /// none called) to a snapshot file; with --check, compare instead and classify every
+    /// change (exit 1 on a breaking one); with --accept, take the pending FILE.new.
+    Snapshot(SnapshotArgs),
     /// Write a commented mcp-conformance.toml here (the server from after `--`, if given).
     Init(InitArgs),
     /// Explain a check: what it requires, why it matters, how to fix a failing server.
@@ -105,6 +109,33 @@ pub(crate) struct ReplayServer;
 impl Part for ReplayServer {
     const COMMAND: Subcommand = Subcommand::Replay;
     const GROUPS: &'static [Group] = &[Group::Tools, Group::Server];
+}
+
+/// `snapshot`'s options of the table: the revisions, the timeout, the server.
+pub(crate) struct SnapshotOptions;
+
+impl Part for SnapshotOptions {
+    const COMMAND: Subcommand = Subcommand::Snapshot;
+    const GROUPS: &'static [Group] = &[Group::Run, Group::Server];
+}
+
+/// `snapshot`.
+#[derive(clap::Args)]
+pub(crate) struct SnapshotArgs {
+    /// The snapshot file [default: the config file's `snapshot`, else
+    /// mcp-tools.snapshot.json]
+    #[arg(value_name = "FILE")]
+    pub file: Option<PathBuf>,
+    /// Compare the tools listed now with FILE: every change classified (breaking, to
+    /// review, compatible); FILE.new written when they differ; exit 1 on a breaking change.
+    #[arg(long, conflicts_with = "accept")]
+    pub check: bool,
+    /// Take the pending FILE.new as FILE (no server is started).
+    #[arg(long)]
+    pub accept: bool,
+    // `--revision`, `--timeout` and the server.
+    #[command(flatten)]
+    pub options: Given<SnapshotOptions>,
 }
 
 /// `init`.

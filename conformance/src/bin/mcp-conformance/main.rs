@@ -18,6 +18,7 @@ mod reference;
 mod replay;
 mod run;
 mod signals;
+mod snapshot;
 mod status;
 mod target;
 mod write_baseline;
@@ -128,6 +129,7 @@ fn dispatch(command: Command) -> Result<Exit, Error> {
             Ok(Exit::Pass)
         }
         Command::Replay(args) => replay::replay(args),
+        Command::Snapshot(args) => snapshot::snapshot(args),
         Command::Fuzz(args) => fuzz::fuzz(args),
         Command::FuzzDict { paths } => {
             out!(

@@ -37,6 +37,8 @@ pub(crate) struct Plan {
     pub gate: GateOptions,
     /// Where the server command came from, when the command line did not name it.
     pub command_note: Option<String>,
+    /// The tool surface snapshot to check (`--snapshot`).
+    pub snapshot: Option<PathBuf>,
 }
 
 /// Reads the config file (`--config`, else `./mcp-conformance.toml` when present) and
@@ -78,6 +80,7 @@ pub(crate) fn plan(args: &RunArgs) -> Result<Plan> {
             jobs: settings.jobs,
             max_time: settings.max_time.map(Duration::from_secs_f64),
             checks: settings.checks,
+            surface: settings.snapshot.is_some(),
         },
         formats: settings.formats,
         output: settings.output,
@@ -88,6 +91,7 @@ pub(crate) fn plan(args: &RunArgs) -> Result<Plan> {
             strict_baseline: settings.strict_baseline,
         },
         command_note: settings.command_note,
+        snapshot: settings.snapshot,
     })
 }
 
@@ -108,7 +112,7 @@ pub(crate) fn call_policy(settings: &Settings) -> Result<CallPolicy> {
 }
 
 /// The default target: this very binary's `reference-server` subcommand.
-fn reference_server() -> Result<ServerCommand> {
+pub(crate) fn reference_server() -> Result<ServerCommand> {
     let exe = std::env::current_exe().map_err(Error::Runtime)?;
     let program = exe.to_string_lossy().into_owned();
     Ok(ServerCommand::new(

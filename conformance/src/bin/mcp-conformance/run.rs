@@ -39,6 +39,12 @@ pub(crate) fn run_command(args: RunArgs) -> Result<Exit> {
         eprintln!("mcp-conformance: {note}");
     }
     let baseline = plan.baseline.as_deref().map(Baseline::load).transpose()?;
+    // Read before the run: a snapshot that is not there fails before any server starts.
+    let snapshot = plan
+        .snapshot
+        .as_deref()
+        .map(|path| crate::snapshot::load(path).map(|s| (path, s)))
+        .transpose()?;
     eprintln!("mcp-conformance: seed {}", plan.config.seed);
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -59,6 +65,9 @@ pub(crate) fn run_command(args: RunArgs) -> Result<Exit> {
     })?;
     drop(status);
     report.gate_options = plan.gate;
+    if let (Some((path, recorded)), Some(live)) = (&snapshot, report.live_surface.take()) {
+        report.surface = Some(crate::snapshot::compare(path, recorded, &live, true)?);
+    }
     if let Some(baseline) = &baseline {
         report.apply_baseline(baseline);
     }
