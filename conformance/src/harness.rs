@@ -45,7 +45,7 @@
 //! clap with it, and a library user with `default-features = false` gets neither.
 #![cfg(feature = "harness")]
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
@@ -54,13 +54,18 @@ use libtest_mimic::{Arguments, Completion, Failed, Trial};
 
 use crate::checks::{Status, CATALOG};
 use crate::protocol::{Revision, REVISIONS};
-use crate::report::{render_finding, Baseline, BaselineEntry, GateOptions, RunReport};
-use crate::runner::RunConfig;
+use crate::report::{
+    render_finding, render_surface, Baseline, BaselineEntry, GateOptions, RunReport,
+};
+use crate::runner::{check_surface, RunConfig};
 use crate::scenarios::CallPolicy;
+use crate::surface::{Class, Snapshot};
 use crate::transport::{HttpTarget, InProcessServer, ServerCommand};
 
 /// The name of the test that reports stale baseline entries (present with a baseline).
 pub const STALE_TEST: &str = "baseline::stale-entries";
+/// The name of the test that compares the tool surface with a snapshot (present with one).
+pub const SURFACE_TEST: &str = "tool-surface";
 /// The name of the one test a suite with a setup error has (a misspelt revision).
 pub const SETUP_TEST: &str = "mcp-conformance::setup";
 
@@ -69,6 +74,8 @@ pub const SETUP_TEST: &str = "mcp-conformance::setup";
 pub struct Suite {
     config: RunConfig,
     baseline: Option<Baseline>,
+    /// The tool surface snapshot to check, and where it is.
+    snapshot: Option<(PathBuf, Snapshot)>,
     gate: GateOptions,
     adopt_orphans: bool,
     /// What the builder was told that cannot be right (a misspelt revision): the suite
@@ -88,6 +95,7 @@ impl Suite {
         Self {
             config: RunConfig::new(server),
             baseline: None,
+            snapshot: None,
             gate: GateOptions::default(),
             adopt_orphans: false,
             problems: Vec::new(),
@@ -176,6 +184,17 @@ impl Suite {
     /// no longer match a finding are reported by the test [`STALE_TEST`].
     pub fn baseline(mut self, path: impl AsRef<Path>) -> crate::Result<Self> {
         self.baseline = Some(Baseline::load(path.as_ref())?);
+        Ok(self)
+    }
+
+    /// Checks the tools the server lists against a tool surface snapshot (`mcp-conformance
+    /// snapshot` writes it): the test [`SURFACE_TEST`] fails on a breaking change and
+    /// passes with the others printed as notes; `FILE.new` is written beside the snapshot
+    /// when the tools differ. A missing or malformed file is an error.
+    pub fn snapshot(mut self, path: impl AsRef<Path>) -> crate::Result<Self> {
+        let path = path.as_ref();
+        self.snapshot = Some((path.to_path_buf(), Snapshot::load(path)?));
+        self.config.surface = true;
         Ok(self)
     }
 
@@ -281,6 +300,16 @@ impl Suite {
             }
             trials.push(trial);
         }
+        if self.snapshot.is_some() {
+            let cell = shared.clone();
+            let trial = Trial::ignorable_test(SURFACE_TEST, move || Shared::get(&cell).surface())
+                .with_kind("mcp");
+            if !args.is_filtered_out(&trial) && !args.is_ignored(&trial) {
+                // A revision left out would read as one no longer offered: every revision.
+                needs = all.iter().map(|r| r.id).collect();
+            }
+            trials.push(trial);
+        }
         let mut config = self.config;
         config.revisions = all
             .iter()
@@ -292,6 +321,7 @@ impl Suite {
             config,
             every_revision,
             baseline: self.baseline,
+            snapshot: self.snapshot,
             gate: self.gate,
             adopt_orphans: self.adopt_orphans,
             report: OnceLock::new(),
@@ -307,6 +337,7 @@ struct Shared {
     /// revision cannot be found stale).
     every_revision: bool,
     baseline: Option<Baseline>,
+    snapshot: Option<(PathBuf, Snapshot)>,
     gate: GateOptions,
     adopt_orphans: bool,
     report: OnceLock<Result<RunReport, String>>,
@@ -390,6 +421,27 @@ impl Shared {
                 Err(Failed::from(render_finding(revision, result)))
             }
         }
+    }
+
+    /// [`SURFACE_TEST`]: fails on a breaking change to the tool surface; passes with the
+    /// other changes (and where the pending file is) as a note.
+    fn surface(&self) -> Result<Completion, Failed> {
+        let report = self.report()?;
+        let (Some((path, recorded)), Some(live)) = (&self.snapshot, &report.live_surface) else {
+            return Err(Failed::from("the run kept no tool surface to compare"));
+        };
+        let checked = check_surface(path, recorded, live, true)
+            .map_err(|e| Failed::from(format!("the tool surface could not be checked: {e}")))?;
+        let text = render_surface(&checked, false);
+        if checked.count(Class::Breaking) > 0 {
+            return Err(Failed::from(text));
+        }
+        if checked.pending.is_some() {
+            if let Ok(mut notes) = self.notes.lock() {
+                notes.push((SURFACE_TEST.to_string(), text.trim_end().to_string()));
+            }
+        }
+        Ok(Completion::Completed)
     }
 
     /// Keeps what a passing test has to say for after the run.

@@ -9,7 +9,7 @@ mod common;
 use std::path::PathBuf;
 
 use libtest_mimic::Conclusion;
-use mcp_conformance::harness::{SETUP_TEST, STALE_TEST};
+use mcp_conformance::harness::{SETUP_TEST, STALE_TEST, SURFACE_TEST};
 use mcp_conformance::protocol::Revision;
 use mcp_conformance::{ServerCommand, Suite};
 
@@ -174,4 +174,49 @@ fn warnings_pass_and_are_kept_for_after_the_run() {
         lines[0].starts_with("WARN rpc-error-message (2025-11-25)"),
         "{lines:?}"
     );
+}
+
+/// `.snapshot(FILE)`: the test `tool-surface` fails on a breaking change, passes with the
+/// other changes kept as a note, and a snapshot that is not there is an error at once.
+#[test]
+fn the_tool_surface_test_fails_on_a_breaking_change_and_notes_the_others() {
+    let dir = std::env::temp_dir().join(format!("mcp-harness-surface-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("tools.json");
+    let taken = std::process::Command::new(env!("CARGO_BIN_EXE_mcp-conformance"))
+        .args(["snapshot", "--revision", "2025-11-25"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(taken.status.success(), "{taken:?}");
+    let with = |surface: &str| {
+        Suite::new(ServerCommand::new(
+            env!("CARGO_BIN_EXE_mcp-conformance"),
+            [
+                "reference-server".to_string(),
+                "--surface".to_string(),
+                surface.to_string(),
+            ],
+        ))
+        .revisions(&["2025-11-25"])
+        .snapshot(&path)
+        .expect("the snapshot reads")
+    };
+    let exact = ["--quiet", "--exact", SURFACE_TEST];
+    let breaking = run(with("breaking"), &exact);
+    assert_eq!(
+        (breaking.num_passed, breaking.num_failed),
+        (0, 1),
+        "{breaking:?}"
+    );
+    let review = with("review");
+    let notes = review.notes();
+    let passed = run(review, &exact);
+    assert_eq!((passed.num_passed, passed.num_failed), (1, 0), "{passed:?}");
+    let lines = notes.lines();
+    assert!(
+        lines.iter().any(|l| l.contains("description changed")),
+        "{lines:?}"
+    );
+    assert!(reference().snapshot(dir.join("none.json")).is_err());
 }

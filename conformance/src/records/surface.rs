@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use super::revision::RevisionRecord;
 use super::tools::each_listed_tool;
-use crate::protocol::Exchange;
+use crate::protocol::{cut_text, Exchange};
 use crate::surface::{Listing, Snapshot, VARIES};
 
 /// One revision's tool surface, as far as its conversation saw it.
@@ -53,7 +53,7 @@ impl RevisionRecord {
 fn walk_problem(pages: &[Exchange], stopped: Option<&str>) -> Option<String> {
     if let Some((i, page)) = pages.iter().enumerate().find(|(_, p)| p.result().is_none()) {
         let answer = match page.error() {
-            Some(error) => format!("the error {error}"),
+            Some(error) => format!("the error {}", cut_text(&error.to_string(), 300)),
             None => "no result".to_string(),
         };
         return Some(format!("tools/list page {} got {answer}", i + 1));

@@ -3,8 +3,12 @@
 //! snapshot`, which lists the tools twice per revision and calls none. Either way each
 //! revision is seen through [`RevisionRecord::surface`], so the two agree.
 
+use std::path::{Path, PathBuf};
+
 use crate::records::{LiveSurface, RevisionRecord};
+use crate::report::SurfaceReport;
 use crate::scenarios::list_revision;
+use crate::surface::{diff, Snapshot};
 
 use super::{dead_on_start, reach, Finished, RunConfig, RUN_STACK};
 
@@ -39,7 +43,7 @@ pub fn take_surface(config: &RunConfig) -> crate::Result<LiveSurface> {
                     .enable_all()
                     .build()
                     .map_err(crate::Error::Runtime)?;
-                runtime.block_on(walk_all(config))
+                runtime.block_on(walk_surface(config))
             })
             .map_err(crate::Error::Runtime)?;
         driver
@@ -48,7 +52,10 @@ pub fn take_surface(config: &RunConfig) -> crate::Result<LiveSurface> {
     })
 }
 
-async fn walk_all(config: &RunConfig) -> crate::Result<LiveSurface> {
+/// [`take_surface`] on the caller's runtime, whose thread needs [`RUN_STACK`]. Dropping
+/// the future ends the walk and its servers (each session's process group, and a server
+/// started for `--url`).
+pub async fn walk_surface(config: &RunConfig) -> crate::Result<LiveSurface> {
     let (launched, detected) = reach(config).await?;
     let walking = detected.as_ref().unwrap_or(config);
     let mut records: Vec<RevisionRecord> = Vec::new();
@@ -76,4 +83,45 @@ async fn walk_all(config: &RunConfig) -> crate::Result<LiveSurface> {
         live.add(revision.id, Err(why.clone()));
     }
     Ok(live)
+}
+
+/// The pending snapshot beside `path`: `FILE.new`.
+pub fn pending_path(path: &Path) -> PathBuf {
+    let mut name = path.as_os_str().to_os_string();
+    name.push(".new");
+    PathBuf::from(name)
+}
+
+/// Compares `live` with `recorded` (the snapshot file at `path`) over the revisions `live`
+/// speaks for: every change, classified. When `pending`, the file the snapshot would become
+/// (its other revisions kept) is written beside it as `FILE.new` if the two differ, and a
+/// stale one is removed if they do not.
+pub fn check_surface(
+    path: &Path,
+    recorded: &Snapshot,
+    live: &LiveSurface,
+    pending: bool,
+) -> crate::Result<SurfaceReport> {
+    let changes = diff(recorded, &live.snapshot, &live.scope);
+    let next = recorded.updated(&live.snapshot, &live.scope).to_bytes();
+    let new_path = pending_path(path);
+    let written = if pending && next != recorded.to_bytes() {
+        std::fs::write(&new_path, &next).map_err(|source| crate::Error::WriteReport {
+            path: new_path.clone(),
+            source,
+        })?;
+        Some(new_path.display().to_string())
+    } else {
+        if pending && new_path.exists() {
+            let _ = std::fs::remove_file(&new_path);
+        }
+        None
+    };
+    Ok(SurfaceReport {
+        snapshot: path.display().to_string(),
+        changes,
+        compared: live.scope.clone(),
+        notes: live.notes.clone(),
+        pending: written,
+    })
 }

@@ -139,12 +139,11 @@ fn tools(
     let removed: Vec<&String> = before.keys().filter(|n| !after.contains_key(*n)).collect();
     let mut added: BTreeSet<&String> = after.keys().filter(|n| !before.contains_key(*n)).collect();
     for name in removed {
-        let schema = before[name].get("inputSchema");
         // A tool gone and one come with the same input is the tool renamed: a client
         // calling it by its old name fails all the same, but the reader is told where it went.
         let renamed = added
             .iter()
-            .find(|n| schema.is_some() && after[**n].get("inputSchema") == schema)
+            .find(|n| same_tool(&before[name], &after[**n]))
             .copied();
         match renamed {
             Some(new) => {
@@ -158,11 +157,12 @@ fn tools(
                     Class::Breaking,
                 ));
             }
+            // The pointer names the tool; its definition is in the snapshot.
             None => out.push(change(
                 name,
                 "",
                 "tool removed",
-                Some(&before[name]),
+                None,
                 None,
                 Class::Breaking,
             )),
@@ -174,7 +174,7 @@ fn tools(
             "",
             "tool added",
             None,
-            Some(&after[name]),
+            None,
             Class::Compatible,
         ));
     }
@@ -183,6 +183,20 @@ fn tools(
             tool(name, old, new, out);
         }
     }
+}
+
+/// Whether two tools of different names are one renamed: the same input, and either an
+/// input with properties (not the `{"type": "object"}` many tools share) or the same
+/// description.
+fn same_tool(old: &Value, new: &Value) -> bool {
+    let schema = old.get("inputSchema");
+    let named_inputs = schema
+        .and_then(|s| s.get("properties"))
+        .and_then(Value::as_object)
+        .is_some_and(|p| !p.is_empty());
+    schema.is_some()
+        && new.get("inputSchema") == schema
+        && (named_inputs || old.get("description") == new.get("description"))
 }
 
 /// One tool's fields.

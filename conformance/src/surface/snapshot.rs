@@ -70,6 +70,24 @@ impl Snapshot {
         bytes
     }
 
+    /// Reads a snapshot file: a missing or malformed one is [`crate::Error::Config`],
+    /// naming the file and what is wrong.
+    pub fn load(path: &std::path::Path) -> crate::Result<Self> {
+        let config_error = |message: String| crate::Error::Config {
+            path: path.to_path_buf(),
+            message,
+        };
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            config_error(if e.kind() == std::io::ErrorKind::NotFound {
+                "no such snapshot; take one with `mcp-conformance snapshot FILE`".to_string()
+            } else {
+                e.to_string()
+            })
+        })?;
+        Self::parse(&text)
+            .map_err(|message| config_error(format!("not a tool surface snapshot: {message}")))
+    }
+
     /// Reads a snapshot file's text; `Err` says what is wrong with it.
     pub fn parse(text: &str) -> Result<Self, String> {
         let file: Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;

@@ -232,4 +232,8 @@ pub(crate) struct ReferenceArgs {
     /// Over HTTP+SSE, break one rule of that transport on purpose (see `--sse 0 --list-faults`).
     #[arg(long, value_name = "NAME", requires = "sse")]
     pub sse_fault: Option<String>,
+    /// List a changed tool surface (`breaking`, `review` or `compatible`): what a next
+    /// release might change, for the tests of `snapshot --check` (no rule is broken).
+    #[arg(long, value_name = "NAME")]
+    pub surface: Option<String>,
 }

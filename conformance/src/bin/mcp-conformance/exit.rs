@@ -11,7 +11,7 @@ use mcp_conformance::Error;
 /// | code | variant | when |
 /// |---|---|---|
 /// | 0 | `Pass` | the gate passes (`run`); `fuzz` found nothing; `replay` did not reproduce the failure; `list`, `explain ID`, `--help`, `--version`, `reference-server --list-faults` |
-/// | 1 | `Fail` | the gate fails (`run`: a failure the baseline does not list, a warning under `--strict`, a stale entry under `--strict-baseline`); `fuzz` found a failure; `replay` reproduced it |
+/// | 1 | `Fail` | the gate fails (`run`: a failure the baseline does not list, a warning under `--strict`, a stale entry under `--strict-baseline`, a breaking tool surface change under `--snapshot`); `fuzz` found a failure; `replay` reproduced it; `snapshot --check` found a breaking change |
 /// | 2 | `Usage` | a usage error already explained on stderr: a bad flag (clap), an unknown check id, an unknown fault name |
 /// | 2 | `Usage` | `init` without `--force` over an existing file |
 /// | 2 | `Setup` | the harness could not do its job: a bad config file or value, an unknown revision or check id (with the nearest one), a server that cannot be spawned or that exits before answering initialize (with its stderr), a report that cannot be written; printed as `mcp-conformance: failed to ...` |

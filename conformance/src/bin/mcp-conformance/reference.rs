@@ -3,7 +3,7 @@
 //! of `run`, with `--fault NAME` to break one rule on purpose. It lives in this binary so
 //! that an installed `mcp-conformance` can always test itself.
 
-use reference_server::{Era, Fault, HttpFault, HttpOptions, SseFault};
+use reference_server::{Era, Fault, HttpFault, HttpOptions, SseFault, SurfaceVariant};
 
 use crate::args::ReferenceArgs;
 use crate::exit::Exit;
@@ -37,6 +37,14 @@ pub(crate) fn reference_server(args: ReferenceArgs) -> Exit {
             return Exit::Usage;
         }
     };
+    match args.surface.as_deref().map(str::parse::<SurfaceVariant>) {
+        None => {}
+        Some(Ok(variant)) => reference_server::set_surface_variant(variant),
+        Some(Err(e)) => {
+            eprintln!("{e}");
+            return Exit::Usage;
+        }
+    }
     let Ok(era) = args.era.parse::<Era>() else {
         eprintln!("unknown era {:?}: dual, modern or legacy", args.era);
         return Exit::Usage;

@@ -9,7 +9,8 @@ use mcp_conformance::config::options::{COLOR, QUIET, REFERENCE, VERBOSE, WRITE_B
 use mcp_conformance::report::{
     counted, render_text_with, Baseline, Detail, Format, RunReport, TextOptions,
 };
-use mcp_conformance::runner::run_until;
+use mcp_conformance::runner::{check_surface, run_until};
+use mcp_conformance::surface::Snapshot;
 use mcp_conformance::{Error, Result};
 
 use crate::args::RunArgs;
@@ -43,7 +44,7 @@ pub(crate) fn run_command(args: RunArgs) -> Result<Exit> {
     let snapshot = plan
         .snapshot
         .as_deref()
-        .map(|path| crate::snapshot::load(path).map(|s| (path, s)))
+        .map(|path| Snapshot::load(path).map(|s| (path, s)))
         .transpose()?;
     eprintln!("mcp-conformance: seed {}", plan.config.seed);
     let runtime = tokio::runtime::Builder::new_current_thread()
@@ -66,7 +67,7 @@ pub(crate) fn run_command(args: RunArgs) -> Result<Exit> {
     drop(status);
     report.gate_options = plan.gate;
     if let (Some((path, recorded)), Some(live)) = (&snapshot, report.live_surface.take()) {
-        report.surface = Some(crate::snapshot::compare(path, recorded, &live, true)?);
+        report.surface = Some(check_surface(path, recorded, &live, true)?);
     }
     if let Some(baseline) = &baseline {
         report.apply_baseline(baseline);

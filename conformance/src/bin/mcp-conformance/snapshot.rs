@@ -4,8 +4,8 @@
 //! Writing takes the revisions walked from the server and keeps the file's others; a
 //! check writes what the file would become beside it (`FILE.new`) when the tools differ,
 //! so that `--accept` (or a commit of it) is a reviewed step, as insta's pending snapshots
-//! are. The library compares ([`mcp_conformance::surface::diff`]); this module reads,
-//! writes and says.
+//! are. The library walks, compares and writes the pending file
+//! ([`mcp_conformance::runner::check_surface`]); this module chooses what to do and says it.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -13,14 +13,15 @@ use std::time::Duration;
 use mcp_conformance::config::options::CONFIG;
 use mcp_conformance::protocol::SessionConfig;
 use mcp_conformance::records::LiveSurface;
-use mcp_conformance::report::{counted, render_surface, SurfaceReport};
-use mcp_conformance::runner::{take_surface, RunConfig};
-use mcp_conformance::surface::{diff, Class, Snapshot};
+use mcp_conformance::report::{counted, escape_server_text, render_surface, SurfaceReport};
+use mcp_conformance::runner::{check_surface, pending_path, walk_surface, RunConfig};
+use mcp_conformance::surface::{Class, Snapshot};
 use mcp_conformance::{Error, Result};
 
 use crate::args::SnapshotArgs;
 use crate::exit::Exit;
 use crate::plan::{config_file, reference_server};
+use crate::signals::Signals;
 
 /// The file `snapshot` writes when neither the command line nor the config file names one.
 pub(crate) const DEFAULT_FILE: &str = "mcp-tools.snapshot.json";
@@ -48,7 +49,7 @@ pub(crate) fn snapshot(args: SnapshotArgs) -> Result<Exit> {
     }
     // Read first: a check against a file that is not there fails before any server starts.
     let recorded = match (args.check, path.exists()) {
-        (true, _) | (false, true) => Some(load(&path)?),
+        (true, _) | (false, true) => Some(Snapshot::load(&path)?),
         (false, false) => None,
     };
     let mut config = RunConfig::new(settings.server);
@@ -60,7 +61,13 @@ pub(crate) fn snapshot(args: SnapshotArgs) -> Result<Exit> {
         max_line: settings.max_line,
         ..SessionConfig::default()
     };
-    let live = take_surface(&config)?;
+    let live = match walk(&config)? {
+        Ok(live) => live,
+        Err(n) => {
+            eprintln!("mcp-conformance: interrupted (signal {n}); the servers were ended");
+            return Ok(Exit::Signalled(n));
+        }
+    };
     if live.scope.is_empty() {
         for note in &live.notes {
             eprintln!("mcp-conformance: {note}");
@@ -70,7 +77,7 @@ pub(crate) fn snapshot(args: SnapshotArgs) -> Result<Exit> {
             message: "no revision's tools could be listed; nothing was written".into(),
         });
     }
-    let report = compare(
+    let report = check_surface(
         &path,
         &recorded.clone().unwrap_or_default(),
         &live,
@@ -83,57 +90,19 @@ pub(crate) fn snapshot(args: SnapshotArgs) -> Result<Exit> {
     write(&path, recorded.as_ref(), &live, &report)
 }
 
-/// Reads a snapshot file; a missing or malformed one is a setup error.
-pub(crate) fn load(path: &Path) -> Result<Snapshot> {
-    let text = std::fs::read_to_string(path).map_err(|e| Error::Config {
-        path: path.to_path_buf(),
-        message: if e.kind() == std::io::ErrorKind::NotFound {
-            "no such snapshot; take one with `mcp-conformance snapshot FILE`".to_string()
-        } else {
-            e.to_string()
-        },
-    })?;
-    Snapshot::parse(&text).map_err(|message| Error::Config {
-        path: path.to_path_buf(),
-        message: format!("not a tool surface snapshot: {message}"),
-    })
-}
-
-/// `FILE.new`.
-fn pending_path(path: &Path) -> PathBuf {
-    let mut name = path.as_os_str().to_os_string();
-    name.push(".new");
-    PathBuf::from(name)
-}
-
-/// Compares the live surface with `recorded` over the revisions it speaks for. When
-/// `pending`, the file it would become is written as `FILE.new` if they differ (and a
-/// stale one removed if they do not).
-pub(crate) fn compare(
-    path: &Path,
-    recorded: &Snapshot,
-    live: &LiveSurface,
-    pending: bool,
-) -> Result<SurfaceReport> {
-    let changes = diff(recorded, &live.snapshot, &live.scope);
-    let next = recorded.updated(&live.snapshot, &live.scope);
-    let new_path = pending_path(path);
-    let differs = next.to_bytes() != recorded.to_bytes();
-    let written = if pending && differs {
-        write_file(&new_path, &next.to_bytes())?;
-        Some(new_path.display().to_string())
-    } else {
-        if pending && new_path.exists() {
-            let _ = std::fs::remove_file(&new_path);
+/// Walks the surface until it is done (`Ok`) or a signal arrives (`Err(n)`: the walk and
+/// its servers are dropped, which ends them). This thread has the run stack (`main`).
+fn walk(config: &RunConfig) -> Result<std::result::Result<LiveSurface, i32>> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(Error::Runtime)?;
+    runtime.block_on(async {
+        let mut signals = Signals::register()?;
+        tokio::select! {
+            live = walk_surface(config) => live.map(Ok),
+            n = signals.recv() => Ok(Err(n)),
         }
-        None
-    };
-    Ok(SurfaceReport {
-        snapshot: path.display().to_string(),
-        changes,
-        compared: live.scope.clone(),
-        notes: live.notes.clone(),
-        pending: written,
     })
 }
 
@@ -165,10 +134,7 @@ fn write(
         out!("{}", render_surface(report, false));
     } else {
         for note in &report.notes {
-            out!(
-                "note: {}\n",
-                mcp_conformance::report::escape_server_text(note)
-            );
+            out!("note: {}\n", escape_server_text(note));
         }
     }
     Ok(Exit::Pass)
@@ -185,7 +151,7 @@ fn accept(path: &Path) -> Result<Exit> {
                 .into(),
         });
     }
-    load(&pending)?;
+    Snapshot::load(&pending)?;
     std::fs::rename(&pending, path).map_err(|source| Error::WriteReport {
         path: path.to_path_buf(),
         source,
