@@ -127,6 +127,18 @@ pub enum Error {
         #[source]
         source: std::io::Error,
     },
+    /// Writing a tool surface snapshot (or its pending `.new`) failed.
+    #[error("write the tool surface snapshot {path}")]
+    WriteSnapshot {
+        /// Where we tried to write.
+        path: PathBuf,
+        /// The I/O error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// No revision's tools could be listed whole (`snapshot`): what each revision met.
+    #[error("list the server's tools: no revision's listing could be walked whole ({0})")]
+    NothingListed(String),
     /// Serializing a report failed.
     #[error("serialize report")]
     Serialize(#[from] serde_json::Error),

@@ -86,7 +86,11 @@ fn a_snapshot_has_the_same_bytes_on_every_walk_and_checks_clean() {
 }
 
 /// The server's arguments, the exit code, and the changes expected: class and pointer.
-type Expected = (&'static [&'static str], i32, &'static [(&'static str, &'static str)]);
+type Expected = (
+    &'static [&'static str],
+    i32,
+    &'static [(&'static str, &'static str)],
+);
 
 #[test]
 fn each_changed_copy_is_classified_as_its_class_and_only_so() {
@@ -101,6 +105,7 @@ fn each_changed_copy_is_classified_as_its_class_and_only_so() {
                 ("breaking", "/tools/echo/inputSchema/required"),
                 ("breaking", "/tools/noop"),
                 ("breaking", "/tools/weather/outputSchema"),
+                ("compatible", "/tools/add_numbers"),
                 ("compatible", "/tools/echo/inputSchema/properties/lang"),
             ],
         ),
@@ -290,4 +295,33 @@ fn the_surface_over_streamable_http_is_the_one_over_stdio() {
         std::fs::read(dir.join("stdio.json")).unwrap(),
         std::fs::read(dir.join("http.json")).unwrap()
     );
+}
+
+#[test]
+fn a_server_that_answers_nothing_is_a_setup_error_not_an_empty_snapshot() {
+    let dir = folder("silent");
+    let mut command = Command::new(EXE);
+    command.current_dir(&dir).args([
+        "snapshot",
+        "quiet.json",
+        "--timeout",
+        "1",
+        "--",
+        "sleep",
+        "60",
+    ]);
+    let out = command.output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("no revision's listing could be walked whole"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("not tried"), "{stderr}");
+    assert!(!dir.join("quiet.json").exists());
+    // The `--` forgotten: the server's script is not taken for the snapshot's file.
+    let script = run(&dir, &["snapshot", "./server.sh"], &[]);
+    assert_eq!(script.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&script.stderr).contains("ends in .json"));
+    assert!(!dir.join("server.sh").exists());
 }

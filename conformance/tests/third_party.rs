@@ -15,8 +15,9 @@ use std::time::Duration;
 
 use mcp_conformance::checks::Status;
 use mcp_conformance::protocol::SessionConfig;
-use mcp_conformance::report::{render_text, RunReport};
-use mcp_conformance::runner::RunConfig;
+use mcp_conformance::report::{render_surface, render_text, RunReport};
+use mcp_conformance::runner::{check_surface, RunConfig};
+use mcp_conformance::surface::Snapshot;
 use mcp_conformance::transport::ServerCommand;
 
 use Status::{Fail, Warn};
@@ -159,7 +160,26 @@ fn run_server(program: PathBuf, args: &[&str], deny: &[&str]) -> RunReport {
         timeout: Duration::from_secs(20),
         ..SessionConfig::default()
     };
+    config.surface = true;
     common::run_blocking(&config)
+}
+
+/// The tools the run listed are the committed snapshot's (reports/surface/NAME.snapshot.json,
+/// written by `mcp-conformance snapshot`): the run's walks and the command's agree, and the
+/// snapshot still is what the pinned server lists.
+fn assert_surface(report: &RunReport, name: &str) {
+    let path = workspace().join(format!("reports/surface/{name}.snapshot.json"));
+    let recorded = Snapshot::load(&path).expect("the committed snapshot reads");
+    let live = report
+        .live_surface
+        .as_ref()
+        .expect("the run kept its tool surface");
+    let checked = check_surface(&path, &recorded, live, false);
+    assert!(
+        checked.changes.is_empty(),
+        "{}",
+        render_surface(&checked, false)
+    );
 }
 
 fn assert_outcome(report: &RunReport, expected: Expected) {
@@ -189,6 +209,7 @@ fn server_everything() {
     );
     assert_outcome(&report, EVERYTHING);
     assert_eq!(report.era, Some("legacy-only"), "{}", render_text(&report));
+    assert_surface(&report, "server-everything");
 }
 
 #[test]
@@ -198,6 +219,7 @@ fn python_sdk_server() {
     assert_outcome(&report, PYTHON_SDK);
     // The `mcp` 2.3 SDK speaks both eras (2026-07-28 versioning.mdx, Compatibility Matrix).
     assert_eq!(report.era, Some("dual-era"), "{}", render_text(&report));
+    assert_surface(&report, "python-sdk");
 }
 
 #[test]
@@ -214,6 +236,7 @@ fn rmcp_server() {
     assert_outcome(&report, RMCP);
     // rmcp 3.9 speaks both eras (2026-07-28 versioning.mdx, Compatibility Matrix).
     assert_eq!(report.era, Some("dual-era"), "{}", render_text(&report));
+    assert_surface(&report, "rmcp-server");
 }
 
 #[test]

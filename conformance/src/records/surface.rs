@@ -23,10 +23,21 @@ pub enum SurfaceSeen {
 }
 
 impl RevisionRecord {
-    /// What this revision's conversation saw of the tool surface.
+    /// What this revision's conversation saw of the tool surface. Only an answer makes a
+    /// revision not offered (another version negotiated, a modern server naming others, a
+    /// legacy server's refusal of the modern discovery): silence, or an answer without a
+    /// version, makes it incomplete, so a server slow to start never reads as one that
+    /// dropped a revision.
     pub fn surface(&self) -> SurfaceSeen {
         if let Some(why) = &self.stopped {
-            return SurfaceSeen::NotOffered(why.clone());
+            let unanswered = self.initialize.silence().is_some()
+                || (self.modern.is_none()
+                    && self.initialize.result().is_some()
+                    && self.negotiated.is_none());
+            return match unanswered {
+                true => SurfaceSeen::Incomplete(why.clone()),
+                false => SurfaceSeen::NotOffered(why.clone()),
+            };
         }
         if self.modern.is_none() && self.negotiated.as_deref() != Some(self.requested.id) {
             let answer = self.negotiated.as_deref().unwrap_or("nothing");
@@ -35,14 +46,19 @@ impl RevisionRecord {
         if !self.declares_tools() {
             return SurfaceSeen::Listed(Listing::default());
         }
+        if self.tools_pages.is_empty() {
+            return SurfaceSeen::Incomplete("the conversation ended before tools/list".to_string());
+        }
         if let Some(why) = walk_problem(&self.tools_pages, self.tools_walk_stopped.as_deref()) {
             return SurfaceSeen::Incomplete(why);
         }
+        // A second walk cut short (a page cap, a cursor met again) would mark every tool
+        // past the cut as varying: only a whole one is merged.
         let second = self
             .tools
             .as_ref()
             .map(|t| &t.second_walk)
-            .filter(|w| !w.is_empty() && walk_problem(w, None).is_none());
+            .filter(|w| walk_problem(w, None).is_none() && ended(w));
         let first = tools_of(&self.tools_pages);
         let second = second.map(|w| tools_of(w));
         SurfaceSeen::Listed(Listing::merge(&first, second.as_deref()))
@@ -61,6 +77,14 @@ fn walk_problem(pages: &[Exchange], stopped: Option<&str>) -> Option<String> {
     stopped.map(|why| format!("the tools/list walk {why}"))
 }
 
+/// Whether a walk reached its last page (one without `nextCursor`).
+fn ended(pages: &[Exchange]) -> bool {
+    pages
+        .last()
+        .and_then(Exchange::result)
+        .is_some_and(|r| r.get("nextCursor").is_none_or(Value::is_null))
+}
+
 /// Every tool of a walk, in listing order.
 fn tools_of(pages: &[Exchange]) -> Vec<Value> {
     let mut tools = Vec::new();
@@ -77,6 +101,8 @@ pub struct LiveSurface {
     /// The revisions it speaks for, in order: listed whole, or not offered by the server.
     /// A snapshot's other revisions are neither compared nor replaced.
     pub scope: Vec<&'static str>,
+    /// The revisions of `scope` the server does not offer.
+    pub not_offered: Vec<&'static str>,
     /// One line per revision not listed whole, and per listing that varied or repeated a
     /// name.
     pub notes: Vec<String>,
@@ -86,13 +112,14 @@ impl LiveSurface {
     /// Adds what one revision's conversation saw (`Err(why)`: it did not run).
     pub fn add(&mut self, revision: &'static str, seen: Result<SurfaceSeen, String>) {
         match seen {
-            Err(why) => self.notes.push(format!("{revision}: not compared ({why})")),
+            Err(why) => self.notes.push(format!("{revision}: not listed ({why})")),
             Ok(SurfaceSeen::NotOffered(why)) => {
                 self.scope.push(revision);
+                self.not_offered.push(revision);
                 self.notes.push(format!("{revision}: not offered ({why})"));
             }
             Ok(SurfaceSeen::Incomplete(why)) => self.notes.push(format!(
-                "{revision}: not compared, the listing is incomplete ({why})"
+                "{revision}: not listed whole, left as the snapshot had it ({why})"
             )),
             Ok(SurfaceSeen::Listed(listing)) => {
                 self.scope.push(revision);

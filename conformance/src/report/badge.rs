@@ -9,8 +9,9 @@
 
 use serde_json::json;
 
-use super::model::RunReport;
+use super::model::{counted, RunReport};
 use crate::checks::Status;
+use crate::surface::Class;
 
 /// Renders the endpoint JSON.
 pub fn to_badge(report: &RunReport) -> crate::Result<String> {
@@ -32,9 +33,28 @@ pub fn to_badge(report: &RunReport) -> crate::Result<String> {
         });
     }
     let verdict = report.verdict();
-    // Every revision passed, yet the gate failed: stale baseline entries under
-    // --strict-baseline, said so the red badge is not read as a contradiction.
-    if !verdict.passed && !parts.is_empty() && parts.iter().all(|p| p.ends_with(" passed")) {
+    // Every revision passed, yet the gate failed: said why, so the red badge is not read
+    // as a contradiction.
+    if let Some(surface) = &report.surface {
+        let breaking = surface.count(Class::Breaking);
+        let reviewed = if strict {
+            surface.count(Class::Review)
+        } else {
+            0
+        };
+        if breaking > 0 {
+            parts.push(counted(breaking, "breaking tool change"));
+        }
+        if reviewed > 0 {
+            parts.push(format!("{reviewed} tool changes to review"));
+        }
+    }
+    let stale = report
+        .baseline
+        .as_ref()
+        .is_some_and(|b| !b.stale.is_empty());
+    let all_passed = !parts.is_empty() && parts.iter().all(|p| p.ends_with(" passed"));
+    if !verdict.passed && stale && report.gate_options.strict_baseline && all_passed {
         parts.push("stale baseline".to_string());
     }
     let (message, color) = if report.incomplete.is_some() {

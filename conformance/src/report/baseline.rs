@@ -202,6 +202,14 @@ impl RunReport {
                     surface.snapshot
                 ));
             }
+            let review = surface.count(crate::surface::Class::Review);
+            if options.strict && review > 0 {
+                reasons.push(format!(
+                    "{} to review against {}, and --strict makes them fail",
+                    counted(review, "tool surface change"),
+                    surface.snapshot
+                ));
+            }
         }
         let stale = self.baseline.as_ref().map_or(0, |b| b.stale.len());
         if options.strict_baseline && stale > 0 {

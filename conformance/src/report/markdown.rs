@@ -51,9 +51,13 @@ pub fn to_markdown(report: &RunReport) -> String {
     if let Some(note) = report.timing.as_ref().and_then(|t| t.load_note()) {
         let _ = writeln!(out, "> {}\n", md_text(&note));
     }
+    let surface = match report.surface.as_ref().filter(|s| !s.changes.is_empty()) {
+        Some(s) => format!("; tool surface: {} (below)", s.tally()),
+        None => String::new(),
+    };
     let _ = writeln!(
         out,
-        "**{}**: {} across {}.",
+        "**{}**: {} across {}{surface}.",
         report.headline(),
         counts(report.summary, report.accepted_failures(None)),
         counted(report.revisions.len(), "revision")

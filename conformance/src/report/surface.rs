@@ -5,6 +5,8 @@
 //!
 //! The lines are built here once, unescaped; each renderer escapes them for its medium.
 
+use std::fmt::Write;
+
 use serde::Serialize;
 
 use super::model::counted;
@@ -21,8 +23,11 @@ pub struct SurfaceReport {
     pub snapshot: String,
     /// Every change, breaking first.
     pub changes: Vec<SurfaceChange>,
-    /// The revisions compared, in order.
+    /// The revisions compared, in order (those not offered included).
     pub compared: Vec<&'static str>,
+    /// The revisions compared that the server does not offer.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub not_offered: Vec<&'static str>,
     /// What a reader should know: revisions not compared, listings that varied.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
@@ -57,15 +62,23 @@ impl SurfaceReport {
 
     /// The section's heading line: the file and the tally.
     pub fn heading(&self) -> String {
+        let offered: Vec<&str> = self
+            .compared
+            .iter()
+            .copied()
+            .filter(|r| !self.not_offered.contains(r))
+            .collect();
+        let mut revisions = match offered.is_empty() {
+            true => "no revision listed".to_string(),
+            false => offered.join(", "),
+        };
+        if !self.not_offered.is_empty() {
+            let _ = write!(revisions, "; not offered: {}", self.not_offered.join(", "));
+        }
         format!(
-            "Tool surface against {}: {} ({})",
+            "Tool surface against {}: {} ({revisions})",
             self.snapshot,
-            self.tally(),
-            if self.compared.is_empty() {
-                "no revision compared".to_string()
-            } else {
-                self.compared.join(", ")
-            }
+            self.tally()
         )
     }
 
@@ -127,6 +140,7 @@ mod tests {
             snapshot: "tools.json".into(),
             changes: vec![],
             compared: vec!["2025-06-18"],
+            not_offered: vec![],
             notes: vec![],
             pending: None,
         };

@@ -172,7 +172,7 @@ fn totals(report: &RunReport, findings: &[DistinctFinding<'_>]) -> String {
         }
         text
     };
-    let distinct = if findings.is_empty() {
+    let mut distinct = if findings.is_empty() {
         "no findings".to_string()
     } else {
         format!(
@@ -181,6 +181,9 @@ fn totals(report: &RunReport, findings: &[DistinctFinding<'_>]) -> String {
             count(Status::Warn, "distinct warning")
         )
     };
+    if let Some(surface) = report.surface.as_ref().filter(|s| !s.changes.is_empty()) {
+        let _ = write!(distinct, "; tool surface: {}", surface.tally());
+    }
     format!(
         "Summary: {}: {distinct}; {} across {}; seed {}",
         report.headline(),
@@ -412,7 +415,6 @@ fn render_evidence_of(out: &mut String, r: &CheckResult, shown: &[(&'static str,
     }
 }
 
-/// Era, revisions not spoken, coverage lost (one line per distinct gap), baseline.
 /// The tool surface section: the heading, each change (breaking ones painted as
 /// failures, those to review as warnings), the notes and what to do.
 fn tool_surface(out: &mut String, surface: &SurfaceReport, p: Painter) {
@@ -431,6 +433,7 @@ fn tool_surface(out: &mut String, surface: &SurfaceReport, p: Painter) {
     }
 }
 
+/// Era, revisions not spoken, coverage lost (one line per distinct gap), baseline.
 fn notes(out: &mut String, report: &RunReport, p: Painter) {
     let mut lines = Vec::new();
     lines.extend(report.timing.as_ref().and_then(|t| t.load_note()));

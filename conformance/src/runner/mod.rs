@@ -14,7 +14,7 @@
 mod coverage;
 mod surface;
 
-pub use surface::{check_surface, pending_path, take_surface, walk_surface};
+pub use surface::{check_surface, pending_path, take_surface, walk_surface, write_file};
 
 use std::collections::HashMap;
 use std::future::Future;

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use crate::records::{LiveSurface, RevisionRecord};
 use crate::report::SurfaceReport;
 use crate::scenarios::list_revision;
-use crate::surface::{diff, Snapshot};
+use crate::surface::{diff, updated, Snapshot};
 
 use super::{dead_on_start, reach, Finished, RunConfig, RUN_STACK};
 
@@ -58,31 +58,53 @@ pub fn take_surface(config: &RunConfig) -> crate::Result<LiveSurface> {
 pub async fn walk_surface(config: &RunConfig) -> crate::Result<LiveSurface> {
     let (launched, detected) = reach(config).await?;
     let walking = detected.as_ref().unwrap_or(config);
-    let mut records: Vec<RevisionRecord> = Vec::new();
-    let mut failed = None;
-    for revision in &walking.revisions {
-        match list_revision(&walking.command, revision, &walking.session).await {
-            Ok(record) => records.push(record),
-            Err(err) => {
-                failed = Some(err);
-                break;
-            }
-        }
-    }
+    let walked = walk_each(walking).await;
     if let Some(server) = launched {
         server.stop(config.session.shutdown_grace).await;
     }
-    if let Some(err) = failed.or_else(|| dead_on_start(&walking.command, &records)) {
+    let (records, skipped) = walked?;
+    if let Some(err) = dead_on_start(&walking.command, &records) {
         return Err(err);
     }
     let mut live = LiveSurface::default();
     for record in &records {
         live.add(record.requested.id, Ok(record.surface()));
     }
-    for (revision, why) in &walking.not_run {
-        live.add(revision.id, Err(why.clone()));
+    for (revision, why) in walking
+        .not_run
+        .iter()
+        .map(|(r, w)| (r.id, w.clone()))
+        .chain(skipped)
+    {
+        live.add(revision, Err(why));
     }
     Ok(live)
+}
+
+/// Each revision's listing conversation, in order. Once a handshake revision's
+/// `initialize` got no answer at all, the other handshake revisions are not tried (each
+/// would wait out the same silence: a hung server costs one revision, not four); the
+/// modern one still is, as it opens another way. Returns the records and the revisions
+/// skipped, with why.
+async fn walk_each(
+    walking: &RunConfig,
+) -> crate::Result<(Vec<RevisionRecord>, Vec<(&'static str, String)>)> {
+    let mut records: Vec<RevisionRecord> = Vec::new();
+    let mut skipped = Vec::new();
+    let mut silent: Option<&'static str> = None;
+    for revision in &walking.revisions {
+        if let (Some(first), false) = (silent, revision.modern()) {
+            let why = format!("not tried: {first}'s initialize got no answer");
+            skipped.push((revision.id, why));
+            continue;
+        }
+        let record = list_revision(&walking.command, revision, &walking.session).await?;
+        if record.modern.is_none() && record.initialize.silence().is_some() {
+            silent = Some(revision.id);
+        }
+        records.push(record);
+    }
+    Ok((records, skipped))
 }
 
 /// The pending snapshot beside `path`: `FILE.new`.
@@ -94,34 +116,54 @@ pub fn pending_path(path: &Path) -> PathBuf {
 
 /// Compares `live` with `recorded` (the snapshot file at `path`) over the revisions `live`
 /// speaks for: every change, classified. When `pending`, the file the snapshot would become
-/// (its other revisions kept) is written beside it as `FILE.new` if the two differ, and a
-/// stale one is removed if they do not.
+/// ([`updated`]) is written beside it as `FILE.new` if it differs, and a stale one is
+/// removed when nothing differs in every revision the snapshot holds. A pending file that
+/// cannot be written is a note: the comparison stands.
 pub fn check_surface(
     path: &Path,
     recorded: &Snapshot,
     live: &LiveSurface,
     pending: bool,
-) -> crate::Result<SurfaceReport> {
+) -> SurfaceReport {
     let changes = diff(recorded, &live.snapshot, &live.scope);
-    let next = recorded.updated(&live.snapshot, &live.scope).to_bytes();
+    let next = updated(recorded, &live.snapshot, &live.scope).to_bytes();
     let new_path = pending_path(path);
-    let written = if pending && next != recorded.to_bytes() {
-        std::fs::write(&new_path, &next).map_err(|source| crate::Error::WriteReport {
-            path: new_path.clone(),
-            source,
-        })?;
-        Some(new_path.display().to_string())
-    } else {
-        if pending && new_path.exists() {
-            let _ = std::fs::remove_file(&new_path);
+    let mut notes = live.notes.clone();
+    let differs = next != recorded.to_bytes();
+    let whole = recorded
+        .revisions
+        .keys()
+        .all(|r| live.scope.contains(&r.as_str()));
+    let mut written = None;
+    if pending && differs {
+        match write_bytes(&new_path, &next) {
+            Ok(()) => written = Some(new_path.display().to_string()),
+            Err(e) => notes.push(format!("{} could not be written: {e}", new_path.display())),
         }
-        None
-    };
-    Ok(SurfaceReport {
+    } else if pending && whole && new_path.exists() {
+        let _ = std::fs::remove_file(&new_path);
+    }
+    SurfaceReport {
         snapshot: path.display().to_string(),
         changes,
         compared: live.scope.clone(),
-        notes: live.notes.clone(),
+        not_offered: live.not_offered.clone(),
+        notes,
         pending: written,
+    }
+}
+
+/// Writes a snapshot (or its pending file), making its folder first.
+pub fn write_file(path: &Path, bytes: &[u8]) -> crate::Result<()> {
+    write_bytes(path, bytes).map_err(|source| crate::Error::WriteSnapshot {
+        path: path.to_path_buf(),
+        source,
     })
+}
+
+fn write_bytes(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)?;
+    }
+    std::fs::write(path, bytes)
 }

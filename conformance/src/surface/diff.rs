@@ -11,11 +11,11 @@
 //! (their defaults per ToolAnnotations). The same change in several revisions is one
 //! change naming them all.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
-use super::listing::{has_varies, matches, VARIES};
+use super::listing::{matches, VARIES};
 use super::schema::{compare, Class, Direction};
 use super::snapshot::Snapshot;
 use crate::protocol::pointer_token;
@@ -43,7 +43,7 @@ pub struct SurfaceChange {
 }
 
 /// The annotation hints and their values when absent (2025-03-26 schema.json,
-/// ToolAnnotations), with the word for each hint turned on and off.
+/// ToolAnnotations).
 const HINTS: &[(&str, bool)] = &[
     ("readOnlyHint", false),
     ("destructiveHint", true),
@@ -55,6 +55,8 @@ const HINTS: &[(&str, bool)] = &[
 /// A revision of `recorded` outside `scope` is not compared (the run did not ask for it).
 pub fn diff(recorded: &Snapshot, live: &Snapshot, scope: &[&str]) -> Vec<SurfaceChange> {
     let mut found: Vec<SurfaceChange> = Vec::new();
+    // Each change once, by all but its revisions (a map: a listing may hold many tools).
+    let mut folded: HashMap<String, usize> = HashMap::new();
     for revision in scope {
         let mut here = Vec::new();
         match (
@@ -72,10 +74,12 @@ pub fn diff(recorded: &Snapshot, live: &Snapshot, scope: &[&str]) -> Vec<Surface
             (None, None) => {}
         }
         for mut change in here {
-            match found.iter_mut().find(|c| same(c, &change)) {
-                Some(seen) => seen.revisions.push(revision.to_string()),
+            let key = fold_key(&change);
+            match folded.get(&key) {
+                Some(&i) => found[i].revisions.push(revision.to_string()),
                 None => {
                     change.revisions = vec![revision.to_string()];
+                    folded.insert(key, found.len());
                     found.push(change);
                 }
             }
@@ -92,10 +96,48 @@ pub fn diff(recorded: &Snapshot, live: &Snapshot, scope: &[&str]) -> Vec<Surface
     found
 }
 
-/// Whether two changes are the same but for their revisions.
-fn same(a: &SurfaceChange, b: &SurfaceChange) -> bool {
-    (a.class, &a.tool, &a.pointer, &a.what, &a.before, &a.after)
-        == (b.class, &b.tool, &b.pointer, &b.what, &b.before, &b.after)
+/// What the snapshot becomes when `live`'s walk of the revisions of `scope` is taken:
+/// those revisions from `live` (one it lacks is dropped: no longer offered), the others
+/// kept. A tool the comparison finds unchanged keeps its recorded bytes (a set in another
+/// order, a place marked as varying that happened to agree this time), so the file moves
+/// only where a change is reported, and a snapshot never flaps.
+pub fn updated(recorded: &Snapshot, live: &Snapshot, scope: &[&str]) -> Snapshot {
+    let mut next = recorded.clone();
+    next.revisions.retain(|r, _| !scope.contains(&r.as_str()));
+    for (revision, tools) in live
+        .revisions
+        .iter()
+        .filter(|(r, _)| scope.contains(&r.as_str()))
+    {
+        let kept = recorded.revisions.get(revision);
+        let mut merged: BTreeMap<String, Value> = tools
+            .iter()
+            .map(|(name, now)| {
+                let before = kept.and_then(|k| k.get(name)).filter(|b| unchanged(b, now));
+                (name.clone(), before.unwrap_or(now).clone())
+            })
+            .collect();
+        // A tool the snapshot marks as coming and going stays, listed this time or not.
+        for (name, mark) in kept.into_iter().flatten() {
+            if mark.as_str() == Some(VARIES) {
+                merged.entry(name.clone()).or_insert_with(|| mark.clone());
+            }
+        }
+        next.revisions.insert(revision.clone(), merged);
+    }
+    next
+}
+
+/// Whether the comparison finds no change between two definitions of one tool.
+fn unchanged(before: &Value, after: &Value) -> bool {
+    let mut out = Vec::new();
+    tool("", before, after, &mut out);
+    out.is_empty()
+}
+
+/// A change but for its revisions, as one string: the same change in two revisions is one.
+fn fold_key(c: &SurfaceChange) -> String {
+    serde_json::json!([c.class.name(), c.tool, c.pointer, c.what, c.before, c.after]).to_string()
 }
 
 fn revision_change(what: &str, class: Class) -> SurfaceChange {
@@ -130,59 +172,72 @@ fn change(
     }
 }
 
-/// One revision's tools: removed, renamed, added, changed.
+/// Most removed tools times added tools searched for renames: past it none is looked
+/// for (each is still reported removed or added).
+const MAX_RENAME_PAIRS: usize = 1_000_000;
+
+/// One revision's tools: removed (or renamed), added, changed. A tool the snapshot marks
+/// as coming and going ([`VARIES`] for the whole tool) is neither removed nor added.
 fn tools(
     before: &BTreeMap<String, Value>,
     after: &BTreeMap<String, Value>,
     out: &mut Vec<SurfaceChange>,
 ) {
-    let removed: Vec<&String> = before.keys().filter(|n| !after.contains_key(*n)).collect();
-    let mut added: BTreeSet<&String> = after.keys().filter(|n| !before.contains_key(*n)).collect();
-    for name in removed {
+    let varies = |v: &Value| v.as_str() == Some(VARIES);
+    let removed: Vec<&String> = before
+        .iter()
+        .filter(|(n, v)| !after.contains_key(*n) && !varies(v))
+        .map(|(n, _)| n)
+        .collect();
+    let added: Vec<&String> = after.keys().filter(|n| !before.contains_key(*n)).collect();
+    let look = removed.len().saturating_mul(added.len()) <= MAX_RENAME_PAIRS;
+    for name in &removed {
         // A tool gone and one come with the same input is the tool renamed: a client
-        // calling it by its old name fails all the same, but the reader is told where it went.
-        let renamed = added
-            .iter()
-            .find(|n| same_tool(&before[name], &after[**n]))
-            .copied();
-        match renamed {
-            Some(new) => {
-                added.remove(new);
-                out.push(change(
-                    name,
-                    "",
-                    format!("tool renamed to {new:?}"),
-                    Some(&Value::String(name.clone())),
-                    Some(&Value::String(new.clone())),
-                    Class::Breaking,
-                ));
-            }
-            // The pointer names the tool; its definition is in the snapshot.
-            None => out.push(change(
-                name,
-                "",
-                "tool removed",
-                None,
-                None,
-                Class::Breaking,
-            )),
-        }
+        // calling it by its old name fails all the same, but the reader is told where it
+        // went. Only a match that is one of a kind: two candidates name neither.
+        let renamed = look
+            .then(|| unique_match(&before[*name], &added, after, &removed, before))
+            .flatten();
+        let what = match renamed {
+            Some(new) => format!("tool removed (renamed to {new:?}?)"),
+            None => "tool removed".to_string(),
+        };
+        // The pointer names the tool; its definition is in the snapshot.
+        out.push(change(name, "", what, None, None, Class::Breaking));
     }
     for name in added {
-        out.push(change(
-            name,
-            "",
-            "tool added",
-            None,
-            None,
-            Class::Compatible,
-        ));
+        let (what, class) = match varies(&after[name]) {
+            true => ("tool listed by one walk of two (new)", Class::Review),
+            false => ("tool added", Class::Compatible),
+        };
+        out.push(change(name, "", what, None, None, class));
     }
     for (name, old) in before {
         if let Some(new) = after.get(name) {
             tool(name, old, new, out);
         }
     }
+}
+
+/// The one added tool that `old` was renamed to, if exactly one matches it and no other
+/// removed tool matches that one.
+fn unique_match<'a>(
+    old: &Value,
+    added: &[&'a String],
+    after: &BTreeMap<String, Value>,
+    removed: &[&String],
+    before: &BTreeMap<String, Value>,
+) -> Option<&'a String> {
+    let mut matches = added.iter().filter(|n| same_tool(old, &after[**n]));
+    let new = *matches.next()?;
+    if matches.next().is_some() {
+        return None;
+    }
+    let rivals = removed
+        .iter()
+        .filter(|n| same_tool(&before[**n], &after[new]))
+        .count();
+    (rivals == 1).then_some(new)
 }
 
 /// Whether two tools of different names are one renamed: the same input, and either an
@@ -199,30 +254,91 @@ fn same_tool(old: &Value, new: &Value) -> bool {
         && (named_inputs || old.get("description") == new.get("description"))
 }
 
-/// One tool's fields.
+/// One tool's fields, once the places marked as varying are settled ([`settle`]).
 fn tool(name: &str, before: &Value, after: &Value, out: &mut Vec<SurfaceChange>) {
     if matches(before, after) {
         return;
     }
+    let (before, after) = settle(name, "", before, after, out);
     let (Some(b), Some(a)) = (before.as_object(), after.as_object()) else {
-        // One side is the whole-tool mark, the other a definition.
-        out.push(varies(name, "", before, after));
+        if before != after {
+            out.push(change(
+                name,
+                "",
+                "tool replaced",
+                Some(&before),
+                Some(&after),
+                Class::Review,
+            ));
+        }
         return;
     };
     let keys: BTreeSet<&String> = b.keys().chain(a.keys()).collect();
     for key in keys {
         let (old, new) = (b.get(key), a.get(key));
-        let at = format!("/{}", pointer_token(key));
-        match (old, new) {
-            (Some(o), Some(n)) if matches(o, n) => continue,
-            (Some(o), _) if has_varies(o) => continue,
-            (_, Some(n)) if has_varies(n) => {
-                out.push(varies(name, &at, old.unwrap_or(&Value::Null), n));
-                continue;
-            }
-            _ => {}
+        if old != new {
+            field(
+                name,
+                key,
+                &format!("/{}", pointer_token(key)),
+                old,
+                new,
+                out,
+            );
         }
-        field(name, key, &at, old, new, out);
+    }
+}
+
+/// `before` and `after` with every place marked [`VARIES`] settled: where the snapshot
+/// marks it, the live value stands on both sides (anything matches a mark); where only
+/// the live listing varies now, the recorded value stands on both sides and the place is
+/// reported to review. Every other difference is left for the comparison.
+fn settle(
+    name: &str,
+    at: &str,
+    before: &Value,
+    after: &Value,
+    out: &mut Vec<SurfaceChange>,
+) -> (Value, Value) {
+    let mark = |v: &Value| v.as_str() == Some(VARIES);
+    match (before, after) {
+        (b, a) if mark(b) => (a.clone(), a.clone()),
+        (b, a) if mark(a) => {
+            out.push(varies(name, at, b, a));
+            (b.clone(), b.clone())
+        }
+        (Value::Object(b), Value::Object(a)) => {
+            let (mut sb, mut sa) = (Map::new(), Map::new());
+            for (key, bv) in b {
+                match a.get(key) {
+                    Some(av) => {
+                        let here = format!("{at}/{}", pointer_token(key));
+                        let (x, y) = settle(name, &here, bv, av, out);
+                        sb.insert(key.clone(), x);
+                        sa.insert(key.clone(), y);
+                    }
+                    // A mark matches absence too: the walks disagreed on whether it was there.
+                    None if mark(bv) => {}
+                    None => {
+                        sb.insert(key.clone(), bv.clone());
+                    }
+                }
+            }
+            for (key, av) in a.iter().filter(|(k, _)| !b.contains_key(*k)) {
+                if mark(av) {
+                    out.push(varies(
+                        name,
+                        &format!("{at}/{}", pointer_token(key)),
+                        &Value::Null,
+                        av,
+                    ));
+                } else {
+                    sa.insert(key.clone(), av.clone());
+                }
+            }
+            (Value::Object(sb), Value::Object(sa))
+        }
+        (b, a) => (b.clone(), a.clone()),
     }
 }
 
@@ -306,6 +422,58 @@ fn schema(
             c.after.as_ref(),
             c.class,
         ));
+    }
+    wording(name, at, old, new, out);
+}
+
+/// The words inside a schema (`description` and `title` of the schema and of each
+/// subschema), which the comparison by meaning leaves out and a model reads: each one
+/// changed is to review. Walked where both sides have the same keys.
+fn wording(name: &str, at: &str, old: &Value, new: &Value, out: &mut Vec<SurfaceChange>) {
+    let (Some(o), Some(n)) = (old.as_object(), new.as_object()) else {
+        return;
+    };
+    for key in ["description", "title"] {
+        let (b, a) = (o.get(key), n.get(key));
+        if b != a {
+            let what = format!("schema {key} {}", moved(b, a));
+            out.push(change(
+                name,
+                &format!("{at}/{key}"),
+                what,
+                b,
+                a,
+                Class::Review,
+            ));
+        }
+    }
+    for (key, b) in o {
+        let Some(a) = n.get(key) else {
+            continue;
+        };
+        let here = format!("{at}/{}", pointer_token(key));
+        match (key.as_str(), b, a) {
+            // Values, not schemas.
+            ("description" | "title" | "enum" | "const" | "default" | "examples", _, _) => {}
+            // Maps of schemas by name.
+            (
+                "properties" | "$defs" | "definitions" | "patternProperties" | "dependentSchemas",
+                Value::Object(bs),
+                Value::Object(as_),
+            ) => {
+                for (k, x) in bs {
+                    if let Some(y) = as_.get(k) {
+                        wording(name, &format!("{here}/{}", pointer_token(k)), x, y, out);
+                    }
+                }
+            }
+            (_, Value::Array(bs), Value::Array(as_)) => {
+                for (i, (x, y)) in bs.iter().zip(as_).enumerate() {
+                    wording(name, &format!("{here}/{i}"), x, y, out);
+                }
+            }
+            _ => wording(name, &here, b, a, out),
+        }
     }
 }
 

@@ -13,7 +13,7 @@ mod listing;
 mod schema;
 mod snapshot;
 
-pub use diff::{diff, SurfaceChange};
+pub use diff::{diff, updated, SurfaceChange};
 pub use listing::{canonical, has_varies, matches, Listing, VARIES};
 pub use schema::{compare, normalize, Change, Class, Direction};
 pub use snapshot::{Snapshot, FORMAT};

@@ -119,14 +119,28 @@ const UPPER_BOUNDS: &[&str] = &[
     "maxContains",
 ];
 
+/// Most `$ref`s inlined one inside another: past it a reference is kept as written (a
+/// chain of references deeper than any real schema's, and the stack it would take).
+const MAX_REF_DEPTH: usize = 32;
+/// Most schema nodes one schema may grow to by inlining: past it references are kept as
+/// written (30 definitions that each use the next twice would be 2^30 nodes).
+const MAX_INLINED_NODES: usize = 100_000;
+
 /// The schema in one spelling (see the module doc).
 pub fn normalize(schema: &Value) -> Value {
-    let defs = definitions(schema);
-    let mut seen = Vec::new();
-    let mut out = inline(schema, schema, &defs, &mut seen);
+    let mut inliner = Inliner {
+        root: schema,
+        defs: definitions(schema),
+        seen: Vec::new(),
+        nodes: 0,
+    };
+    let mut out = inliner.inline(schema);
     if let Value::Object(map) = &mut out {
         map.remove("$defs");
         map.remove("definitions");
+        if map.is_empty() {
+            out = Value::Bool(true);
+        }
     }
     out
 }
@@ -142,49 +156,74 @@ fn definitions(root: &Value) -> Map<String, Value> {
     defs
 }
 
-/// `schema` with its local `$ref`s inlined and its keywords in one spelling. `seen` holds
-/// the references being inlined above: one met again is a cycle, kept as a `$ref`.
-fn inline(
-    schema: &Value,
-    root: &Value,
-    defs: &Map<String, Value>,
-    seen: &mut Vec<String>,
-) -> Value {
-    let Value::Object(map) = schema else {
-        return schema.clone();
-    };
-    if let Some(Value::String(reference)) = map.get("$ref") {
-        if let Some(target) = resolve(reference, root, defs) {
-            if seen.contains(reference) {
-                return Value::Object(Map::from_iter([(
-                    "$ref".to_string(),
-                    Value::String(canonical_ref(reference)),
-                )]));
-            }
-            seen.push(reference.clone());
-            let mut merged = inline(&target, root, defs, seen);
-            seen.pop();
-            // Keywords beside a `$ref` apply too (2020-12).
-            if let Value::Object(m) = &mut merged {
-                for (k, v) in map.iter().filter(|(k, _)| k.as_str() != "$ref") {
-                    m.insert(k.clone(), inline(v, root, defs, seen));
+/// Inlines local `$ref`s and writes keywords in one spelling, within its bounds.
+struct Inliner<'a> {
+    root: &'a Value,
+    defs: Map<String, Value>,
+    /// The references being inlined above: one met again is a cycle, kept as a `$ref`.
+    seen: Vec<String>,
+    /// Schema nodes written so far.
+    nodes: usize,
+}
+
+impl Inliner<'_> {
+    /// `schema` with its local `$ref`s inlined and its keywords in one spelling; a schema
+    /// that constrains nothing (`{}`, or only annotations) is `true`.
+    fn inline(&mut self, schema: &Value) -> Value {
+        let Value::Object(map) = schema else {
+            return schema.clone();
+        };
+        self.nodes += 1;
+        let mut out = match map.get("$ref") {
+            Some(Value::String(reference)) => match self.target(reference) {
+                Some(Value::Object(target)) => target,
+                Some(Value::Bool(true)) => Map::new(),
+                Some(other) => return other,
+                None => {
+                    Map::from_iter([("$ref".to_string(), Value::String(canonical_ref(reference)))])
                 }
+            },
+            _ => Map::new(),
+        };
+        // Keywords beside a `$ref` apply too (2020-12).
+        for (key, value) in map {
+            if key == "$ref" || ANNOTATIONS.contains(&key.as_str()) {
+                continue;
             }
-            return merged;
+            let value = self.keyword(key, value);
+            out.insert(key.clone(), value);
+        }
+        respell(&mut out);
+        if out.is_empty() {
+            Value::Bool(true)
+        } else {
+            Value::Object(out)
         }
     }
-    let mut out = Map::new();
-    for (key, value) in map {
-        if ANNOTATIONS.contains(&key.as_str()) {
-            continue;
+
+    /// The inlined target of `reference`; `None` to keep the reference as written (not
+    /// local, not found, a cycle, or past the bounds).
+    fn target(&mut self, reference: &str) -> Option<Value> {
+        let over = self.seen.len() >= MAX_REF_DEPTH || self.nodes >= MAX_INLINED_NODES;
+        if over || self.seen.iter().any(|r| r == reference) {
+            return None;
         }
-        let value = match key.as_str() {
+        let target = resolve(reference, self.root, &self.defs)?;
+        self.seen.push(reference.to_string());
+        let inlined = self.inline(&target);
+        self.seen.pop();
+        Some(inlined)
+    }
+
+    /// One keyword's value in one spelling: subschemas inlined, sets sorted, data kept.
+    fn keyword(&mut self, key: &str, value: &Value) -> Value {
+        match key {
             "properties" | "$defs" | "definitions" | "dependentSchemas" | "patternProperties" => {
                 match value {
                     Value::Object(props) => Value::Object(
                         props
                             .iter()
-                            .map(|(k, v)| (k.clone(), inline(v, root, defs, seen)))
+                            .map(|(k, v)| (k.clone(), self.inline(v)))
                             .collect(),
                     ),
                     other => other.clone(),
@@ -192,29 +231,37 @@ fn inline(
             }
             "type" => sorted_types(value),
             "required" | "enum" => sorted(value),
+            // Values, not schemas: an object here is data.
+            "const" => value.clone(),
             _ => match value {
-                Value::Object(_) => inline(value, root, defs, seen),
-                Value::Array(items) => {
-                    Value::Array(items.iter().map(|v| inline(v, root, defs, seen)).collect())
-                }
+                Value::Object(_) => self.inline(value),
+                Value::Array(items) => Value::Array(items.iter().map(|v| self.inline(v)).collect()),
                 other => other.clone(),
             },
-        };
-        out.insert(key.clone(), value);
+        }
     }
-    respell(&mut out);
-    Value::Object(out)
 }
 
-/// The target of a local reference (`#`, `#/$defs/X`, `#/definitions/X`, any pointer).
+/// The target of a local reference (`#`, `#/$defs/X`, `#/definitions/X`, a pointer
+/// below one of them, any pointer into the root).
 fn resolve(reference: &str, root: &Value, defs: &Map<String, Value>) -> Option<Value> {
     let pointer = reference.strip_prefix('#')?;
     if pointer.is_empty() {
         return Some(root.clone());
     }
     for prefix in ["/$defs/", "/definitions/"] {
-        if let Some(name) = pointer.strip_prefix(prefix) {
-            return defs.get(&pointer_name(name)).cloned();
+        if let Some(rest) = pointer.strip_prefix(prefix) {
+            let (name, below) = rest.split_once('/').map_or((rest, ""), |(n, b)| (n, b));
+            let found = defs.get(&pointer_name(name)).and_then(|def| {
+                if below.is_empty() {
+                    Some(def.clone())
+                } else {
+                    def.pointer(&format!("/{below}")).cloned()
+                }
+            });
+            if found.is_some() {
+                return found;
+            }
         }
     }
     root.pointer(pointer).cloned()
@@ -357,13 +404,22 @@ impl Walk {
             "properties" => self.properties(&here, old, new),
             "required" => self.required(&here, old, new),
             "type" => {
-                let narrows = set_change(old, new);
-                self.push(here, "type changed", old, new, narrows);
+                // `integer` is within `number`: ["number"] -> ["integer"] narrows, and
+                // ["number"] -> ["integer", "number"] is no change at all.
+                if let Some(narrows) = set_change(old, new, true) {
+                    let what = words(narrows, ["type narrowed", "type widened", "type changed"]);
+                    self.push(here, what, old, new, narrows);
+                }
             }
             "enum" => {
-                let narrows = set_change(old, new);
+                let Some(narrows) = set_change(old, new, false) else {
+                    return;
+                };
                 // An output's new enum value is a client's unhandled case: review.
-                let what = "enum changed";
+                let what = words(
+                    narrows,
+                    ["enum values removed", "enum values added", "enum changed"],
+                );
                 if self.direction == Direction::Output && narrows == Some(false) {
                     self.push(here, what, old, new, None);
                 } else {
@@ -371,15 +427,18 @@ impl Walk {
                 }
             }
             "const" => self.push(here, "const changed", old, new, const_change(old, new)),
-            "pattern" | "format" => {
+            "pattern" => {
                 // Added: narrows; removed: widens; changed: cannot be compared.
                 let narrows = match (old, new) {
                     (None, Some(_)) => Some(true),
                     (Some(_), None) => Some(false),
                     _ => None,
                 };
-                self.push(here, "pattern or format changed", old, new, narrows);
+                self.push(here, "pattern changed", old, new, narrows);
             }
+            // An annotation by default in 2020-12 (the dialect from 2025-11-25), an
+            // assertion only where a validator opts in: to review, never breaking.
+            "format" => self.push(here, "format changed", old, new, None),
             "additionalProperties" | "items" => match (old, new) {
                 (Some(o @ Value::Object(_)), Some(n @ Value::Object(_))) => {
                     self.schema(&here, o, n)
@@ -391,22 +450,27 @@ impl Walk {
                         (false, true) => Some(false),
                         _ => None,
                     };
-                    self.push(
-                        here,
-                        "additional values allowed or closed",
-                        old,
-                        new,
-                        narrows,
-                    );
+                    let what = match (key, narrows) {
+                        ("items", Some(true)) => "further items closed",
+                        ("items", Some(false)) => "further items allowed",
+                        (_, Some(true)) => "additional properties closed",
+                        (_, Some(false)) => "additional properties allowed",
+                        _ => "additional values changed",
+                    };
+                    self.push(here, what, old, new, narrows);
                 }
             },
             k if LOWER_BOUNDS.contains(&k) => {
-                let narrows = bound_change(old, new, |o, n| n > o);
-                self.push(here, "lower bound changed", old, new, narrows);
+                if let Some(narrows) = bound_change(old, new, |o, n| n > o) {
+                    let what = bound_words(old, new, narrows, "lower bound");
+                    self.push(here, what, old, new, narrows);
+                }
             }
             k if UPPER_BOUNDS.contains(&k) => {
-                let narrows = bound_change(old, new, |o, n| n < o);
-                self.push(here, "upper bound changed", old, new, narrows);
+                if let Some(narrows) = bound_change(old, new, |o, n| n < o) {
+                    let what = bound_words(old, new, narrows, "upper bound");
+                    self.push(here, what, old, new, narrows);
+                }
             }
             k if COMBINATORS.contains(&k) => {
                 self.push(here, "combinator changed (review)", old, new, None);
@@ -487,38 +551,72 @@ impl Walk {
     }
 }
 
-/// RFC 6901 escaping of one reference token.
-/// A set keyword (`type`, `enum`): `Some(true)` when values were only taken away (or the
-/// keyword appeared), `Some(false)` when only added (or it went), `None` when both.
-fn set_change(old: Option<&Value>, new: Option<&Value>) -> Option<bool> {
+/// A set keyword (`type`, `enum`): `None` when both say the same, else `Some(Some(true))`
+/// when values were only taken away (or the keyword appeared), `Some(Some(false))` when
+/// only added (or it went), `Some(None)` when both. With `integer_in_number` (`type`), a
+/// set naming `number` names `integer` too.
+fn set_change(
+    old: Option<&Value>,
+    new: Option<&Value>,
+    integer_in_number: bool,
+) -> Option<Option<bool>> {
     let set = |v: &Value| -> BTreeSet<String> {
-        v.as_array()
+        let mut s: BTreeSet<String> = v
+            .as_array()
             .map(|a| a.iter().map(Value::to_string).collect())
-            .unwrap_or_default()
+            .unwrap_or_default();
+        if integer_in_number && s.contains("\"number\"") {
+            s.insert("\"integer\"".to_string());
+        }
+        s
     };
     match (old, new) {
-        (None, Some(_)) => Some(true),
-        (Some(_), None) => Some(false),
+        (None, Some(_)) => Some(Some(true)),
+        (Some(_), None) => Some(Some(false)),
         (Some(o), Some(n)) => {
             let (o, n) = (set(o), set(n));
-            // `integer` is within `number`: ["number"] -> ["integer"] narrows.
-            let widen = |s: &BTreeSet<String>| {
-                let mut s = s.clone();
-                if s.contains("\"number\"") {
-                    s.insert("\"integer\"".to_string());
-                }
-                s
-            };
-            let (wo, wn) = (widen(&o), widen(&n));
-            if wn.is_subset(&wo) {
-                Some(true)
-            } else if wo.is_subset(&wn) {
-                Some(false)
-            } else {
+            if o == n {
                 None
+            } else if n.is_subset(&o) {
+                Some(Some(true))
+            } else if o.is_subset(&n) {
+                Some(Some(false))
+            } else {
+                Some(None)
             }
         }
         (None, None) => None,
+    }
+}
+
+/// The words for a change that narrows (`Some(true)`), widens (`Some(false)`) or neither.
+fn words(narrows: Option<bool>, [narrowed, widened, changed]: [&'static str; 3]) -> &'static str {
+    match narrows {
+        Some(true) => narrowed,
+        Some(false) => widened,
+        None => changed,
+    }
+}
+
+/// "lower bound added", "... removed", "... tightened", "... relaxed".
+fn bound_words(
+    old: Option<&Value>,
+    new: Option<&Value>,
+    narrows: Option<bool>,
+    bound: &str,
+) -> &'static str {
+    let lower = bound == "lower bound";
+    match (old.is_some(), new.is_some(), narrows, lower) {
+        (false, true, _, true) => "lower bound added",
+        (false, true, _, false) => "upper bound added",
+        (true, false, _, true) => "lower bound removed",
+        (true, false, _, false) => "upper bound removed",
+        (_, _, Some(true), true) => "lower bound tightened",
+        (_, _, Some(true), false) => "upper bound tightened",
+        (_, _, Some(false), true) => "lower bound relaxed",
+        (_, _, Some(false), false) => "upper bound relaxed",
+        (_, _, None, true) => "lower bound changed",
+        (_, _, None, false) => "upper bound changed",
     }
 }
 
@@ -530,16 +628,20 @@ fn const_change(old: Option<&Value>, new: Option<&Value>) -> Option<bool> {
     }
 }
 
-/// A bound: added narrows, removed widens; changed, `narrower(old, new)` says.
+/// A bound: added narrows, removed widens; changed, `narrower(old, new)` says; `None`
+/// when it is the same number (`100` and `100.0` alike). A bound that is not a number is
+/// compared as a keyword (`Some(None)`: to review).
 fn bound_change(
     old: Option<&Value>,
     new: Option<&Value>,
     narrower: impl Fn(f64, f64) -> bool,
-) -> Option<bool> {
-    match (old.and_then(Value::as_f64), new.and_then(Value::as_f64)) {
-        (None, Some(_)) => Some(true),
-        (Some(_), None) => Some(false),
-        (Some(o), Some(n)) => Some(narrower(o, n)),
+) -> Option<Option<bool>> {
+    match (old.map(Value::as_f64), new.map(Value::as_f64)) {
+        (None, Some(_)) => Some(Some(true)),
+        (Some(_), None) => Some(Some(false)),
+        (Some(Some(o)), Some(Some(n))) if o == n => None,
+        (Some(Some(o)), Some(Some(n))) => Some(Some(narrower(o, n))),
+        (Some(_), Some(_)) => Some(None),
         (None, None) => None,
     }
 }

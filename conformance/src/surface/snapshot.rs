@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 use serde_json::{json, Map, Value};
 
 use super::listing::{canonical, VARIES};
+use crate::protocol::{Revision, REVISIONS};
 
 /// The value of the file's `format` key: what it is and which shape it has.
 pub const FORMAT: &str = "mcp-conformance tool surface, format 1";
@@ -34,21 +35,6 @@ impl Snapshot {
             }
         }
         groups
-    }
-
-    /// This snapshot with the revisions of `scope` taken from `live` (a revision of the
-    /// scope that `live` lacks is dropped: no longer offered) and the others kept: what the
-    /// file becomes when a walk of some revisions is accepted.
-    pub fn updated(&self, live: &Snapshot, scope: &[&str]) -> Snapshot {
-        let mut next = self.clone();
-        next.revisions.retain(|r, _| !scope.contains(&r.as_str()));
-        next.revisions.extend(
-            live.revisions
-                .iter()
-                .filter(|(r, _)| scope.contains(&r.as_str()))
-                .map(|(r, t)| (r.clone(), t.clone())),
-        );
-        next
     }
 
     /// The file's bytes (ending in a newline).
@@ -119,6 +105,13 @@ impl Snapshot {
                 let revision = revision
                     .as_str()
                     .ok_or(format!("surface {i} has a revision that is not a string"))?;
+                if Revision::find(revision).is_none() {
+                    let known: Vec<&str> = REVISIONS.iter().map(|r| r.id).collect();
+                    return Err(format!(
+                        "surface {i} names the revision {revision:?}, which is none of {}",
+                        known.join(", ")
+                    ));
+                }
                 if snapshot
                     .revisions
                     .insert(revision.to_string(), tools.clone())
@@ -212,21 +205,6 @@ mod tests {
     }
 
     #[test]
-    fn an_update_replaces_the_revisions_walked_and_keeps_the_others() {
-        let recorded = sample();
-        let mut live = Snapshot::default();
-        live.revisions.insert("2025-06-18".into(), BTreeMap::new());
-        let next = recorded.updated(&live, &["2025-06-18", "2025-11-25"]);
-        let kept: Vec<&String> = next.revisions.keys().collect();
-        assert_eq!(kept, ["2024-11-05", "2025-03-26", "2025-06-18"]);
-        assert!(next.revisions["2025-06-18"].is_empty());
-        assert_eq!(
-            next.revisions["2024-11-05"],
-            recorded.revisions["2024-11-05"]
-        );
-    }
-
-    #[test]
     fn a_file_of_another_shape_is_refused_with_what_is_wrong() {
         let cases = [
             ("[]", "no \"format\""),
@@ -240,12 +218,18 @@ mod tests {
             ),
             (
                 &format!(
-                    r#"{{"format": "{FORMAT}", "surfaces": [{{"revisions": ["a"], "tools": {{}}}}, {{"revisions": ["a"], "tools": {{}}}}]}}"#
+                    r#"{{"format": "{FORMAT}", "surfaces": [{{"revisions": ["2025-06-18"], "tools": {{}}}}, {{"revisions": ["2025-06-18"], "tools": {{}}}}]}}"#
                 ),
                 "in two surfaces",
             ),
         ];
-        for (text, why) in cases {
+        let misspelt = format!(
+            r#"{{"format": "{FORMAT}", "surfaces": [{{"revisions": ["2099-01-01"], "tools": {{}}}}]}}"#
+        );
+        for (text, why) in cases
+            .into_iter()
+            .chain([(misspelt.as_str(), "which is none of")])
+        {
             let err = Snapshot::parse(text).unwrap_err();
             assert!(err.contains(why), "{text}: {err}");
         }

@@ -14,8 +14,8 @@ use mcp_conformance::config::options::CONFIG;
 use mcp_conformance::protocol::SessionConfig;
 use mcp_conformance::records::LiveSurface;
 use mcp_conformance::report::{counted, escape_server_text, render_surface, SurfaceReport};
-use mcp_conformance::runner::{check_surface, pending_path, walk_surface, RunConfig};
-use mcp_conformance::surface::{Class, Snapshot};
+use mcp_conformance::runner::{check_surface, pending_path, walk_surface, write_file, RunConfig};
+use mcp_conformance::surface::{updated, Class, Snapshot};
 use mcp_conformance::{Error, Result};
 
 use crate::args::SnapshotArgs;
@@ -34,6 +34,15 @@ pub(crate) fn snapshot(args: SnapshotArgs) -> Result<Exit> {
         .clone()
         .or_else(|| file.run.snapshot.clone())
         .unwrap_or_else(|| PathBuf::from(DEFAULT_FILE));
+    if path.extension().is_none_or(|e| e != "json") {
+        // `snapshot ./server.sh` (the `--` forgotten) would write the reference server's
+        // tools over the server's own script.
+        return Err(Error::Config {
+            path,
+            message: "a snapshot file's name ends in .json (the server command goes after                       `--`: `mcp-conformance snapshot FILE.json -- CMD`)"
+                .into(),
+        });
+    }
     if args.accept {
         return accept(&path);
     }
@@ -68,26 +77,19 @@ pub(crate) fn snapshot(args: SnapshotArgs) -> Result<Exit> {
             return Ok(Exit::Signalled(n));
         }
     };
+    // Nothing listed and nothing refused: a server that never answered, not one with no
+    // revision (an empty snapshot would be committed, and accepted over a good one).
     if live.scope.is_empty() {
-        for note in &live.notes {
-            eprintln!("mcp-conformance: {note}");
-        }
-        return Err(Error::Config {
-            path: path.clone(),
-            message: "no revision's tools could be listed; nothing was written".into(),
-        });
+        let notes: Vec<String> = live.notes.iter().map(|n| escape_server_text(n)).collect();
+        return Err(Error::NothingListed(notes.join("; ")));
     }
-    let report = check_surface(
-        &path,
-        &recorded.clone().unwrap_or_default(),
-        &live,
-        args.check,
-    )?;
+    let recorded = recorded.unwrap_or_default();
+    let report = check_surface(&path, &recorded, &live, args.check);
     if args.check {
         out!("{}", render_surface(&report, false));
         return Ok(Exit::failed_if(report.count(Class::Breaking) > 0));
     }
-    write(&path, recorded.as_ref(), &live, &report)
+    write(&path, &recorded, &live, &report)
 }
 
 /// Walks the surface until it is done (`Ok`) or a signal arrives (`Err(n)`: the walk and
@@ -106,18 +108,15 @@ fn walk(config: &RunConfig) -> Result<std::result::Result<LiveSurface, i32>> {
     })
 }
 
-/// Writes the snapshot: the file's revisions outside the walk kept, the walked ones
-/// replaced; says what changed against the file it replaces.
+/// Writes the snapshot ([`updated`]: the file's revisions outside the walk kept, a tool
+/// that did not change kept as it was); says what changed against the file it replaces.
 fn write(
     path: &Path,
-    recorded: Option<&Snapshot>,
+    recorded: &Snapshot,
     live: &LiveSurface,
     report: &SurfaceReport,
 ) -> Result<Exit> {
-    let next = recorded
-        .cloned()
-        .unwrap_or_default()
-        .updated(&live.snapshot, &live.scope);
+    let next = updated(recorded, &live.snapshot, &live.scope);
     write_file(path, &next.to_bytes())?;
     let pending = pending_path(path);
     if pending.exists() {
@@ -130,12 +129,12 @@ fn write(
         counted(tools, "tool listing"),
         counted(live.snapshot.revisions.len(), "revision")
     );
-    if recorded.is_some() {
-        out!("{}", render_surface(report, false));
-    } else {
+    if recorded.revisions.is_empty() {
         for note in &report.notes {
             out!("note: {}\n", escape_server_text(note));
         }
+    } else {
+        out!("{}", render_surface(report, false));
     }
     Ok(Exit::Pass)
 }
@@ -152,7 +151,7 @@ fn accept(path: &Path) -> Result<Exit> {
         });
     }
     Snapshot::load(&pending)?;
-    std::fs::rename(&pending, path).map_err(|source| Error::WriteReport {
+    std::fs::rename(&pending, path).map_err(|source| Error::WriteSnapshot {
         path: path.to_path_buf(),
         source,
     })?;
@@ -162,11 +161,4 @@ fn accept(path: &Path) -> Result<Exit> {
         path.display()
     );
     Ok(Exit::Pass)
-}
-
-fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
-    std::fs::write(path, bytes).map_err(|source| Error::WriteReport {
-        path: path.to_path_buf(),
-        source,
-    })
 }
