@@ -46,7 +46,7 @@ pub fn to_badge(report: &RunReport) -> crate::Result<String> {
             parts.push(counted(breaking, "breaking tool change"));
         }
         if reviewed > 0 {
-            parts.push(format!("{reviewed} tool changes to review"));
+            parts.push(format!("{} to review", counted(reviewed, "tool change")));
         }
     }
     let stale = report

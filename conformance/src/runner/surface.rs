@@ -5,6 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::protocol::Silence;
 use crate::records::{LiveSurface, RevisionRecord};
 use crate::report::SurfaceReport;
 use crate::scenarios::list_revision;
@@ -81,26 +82,33 @@ pub async fn walk_surface(config: &RunConfig) -> crate::Result<LiveSurface> {
     Ok(live)
 }
 
-/// Each revision's listing conversation, in order. Once a handshake revision's
-/// `initialize` got no answer at all, the other handshake revisions are not tried (each
-/// would wait out the same silence: a hung server costs one revision, not four); the
-/// modern one still is, as it opens another way. Returns the records and the revisions
+/// Each revision's listing conversation, in order. Once two handshake revisions in a row
+/// timed out on `initialize`, the other handshake revisions are not tried (each would wait
+/// out the same silence: a hung server costs two revisions, not four; one timeout may be a
+/// cold start); the modern one still is, as it opens another way. A server that exits is
+/// tried in every revision, as `run` tries it. Returns the records and the revisions
 /// skipped, with why.
 async fn walk_each(
     walking: &RunConfig,
 ) -> crate::Result<(Vec<RevisionRecord>, Vec<(&'static str, String)>)> {
     let mut records: Vec<RevisionRecord> = Vec::new();
     let mut skipped = Vec::new();
-    let mut silent: Option<&'static str> = None;
+    let mut timed_out: Vec<&'static str> = Vec::new();
     for revision in &walking.revisions {
-        if let (Some(first), false) = (silent, revision.modern()) {
-            let why = format!("not tried: {first}'s initialize got no answer");
+        if timed_out.len() >= 2 && !revision.modern() {
+            let why = format!(
+                "not tried: initialize timed out in {} in a row",
+                timed_out.join(" and ")
+            );
             skipped.push((revision.id, why));
             continue;
         }
         let record = list_revision(&walking.command, revision, &walking.session).await?;
-        if record.modern.is_none() && record.initialize.silence().is_some() {
-            silent = Some(revision.id);
+        if !revision.modern() {
+            match record.initialize.silence() {
+                Some(Silence::Timeout(_)) => timed_out.push(revision.id),
+                _ => timed_out.clear(),
+            }
         }
         records.push(record);
     }

@@ -15,7 +15,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use serde_json::{Map, Value};
 
-use super::listing::{matches, VARIES};
+use super::listing::{canonical, matches, VARIES};
 use super::schema::{compare, Class, Direction};
 use super::snapshot::Snapshot;
 use crate::protocol::pointer_token;
@@ -57,11 +57,13 @@ pub fn diff(recorded: &Snapshot, live: &Snapshot, scope: &[&str]) -> Vec<Surface
     let mut found: Vec<SurfaceChange> = Vec::new();
     // Each change once, by all but its revisions (a map: a listing may hold many tools).
     let mut folded: HashMap<String, usize> = HashMap::new();
+    // In date order, each once, whatever order the revisions were asked in.
+    let scope: BTreeSet<&str> = scope.iter().copied().collect();
     for revision in scope {
         let mut here = Vec::new();
         match (
-            recorded.revisions.get(*revision),
-            live.revisions.get(*revision),
+            recorded.revisions.get(revision),
+            live.revisions.get(revision),
         ) {
             (Some(_), None) => here.push(revision_change(
                 "revision no longer offered",
@@ -113,8 +115,13 @@ pub fn updated(recorded: &Snapshot, live: &Snapshot, scope: &[&str]) -> Snapshot
         let mut merged: BTreeMap<String, Value> = tools
             .iter()
             .map(|(name, now)| {
-                let before = kept.and_then(|k| k.get(name)).filter(|b| unchanged(b, now));
-                (name.clone(), before.unwrap_or(now).clone())
+                let value = match kept.and_then(|k| k.get(name)) {
+                    Some(before) if unchanged(before, now) => before.clone(),
+                    // Changed: the live definition, with the recorded marks kept.
+                    Some(before) => remark(before, now),
+                    None => now.clone(),
+                };
+                (name.clone(), value)
             })
             .collect();
         // A tool the snapshot marks as coming and going stays, listed this time or not.
@@ -126,6 +133,32 @@ pub fn updated(recorded: &Snapshot, live: &Snapshot, scope: &[&str]) -> Snapshot
         next.revisions.insert(revision.clone(), merged);
     }
     next
+}
+
+/// `live` with every place `recorded` marks as varying marked still.
+fn remark(recorded: &Value, live: &Value) -> Value {
+    match (recorded, live) {
+        (r, _) if r.as_str() == Some(VARIES) => r.clone(),
+        (Value::Object(r), Value::Object(l)) => {
+            let mut out: Map<String, Value> = l
+                .iter()
+                .map(|(k, lv)| {
+                    (
+                        k.clone(),
+                        r.get(k).map_or_else(|| lv.clone(), |rv| remark(rv, lv)),
+                    )
+                })
+                .collect();
+            for (k, rv) in r
+                .iter()
+                .filter(|(k, v)| v.as_str() == Some(VARIES) && !l.contains_key(*k))
+            {
+                out.insert(k.clone(), rv.clone());
+            }
+            canonical(&Value::Object(out))
+        }
+        (_, l) => l.clone(),
+    }
 }
 
 /// Whether the comparison finds no change between two definitions of one tool.
@@ -190,7 +223,7 @@ fn tools(
         .map(|(n, _)| n)
         .collect();
     let added: Vec<&String> = after.keys().filter(|n| !before.contains_key(*n)).collect();
-    let look = removed.len().saturating_mul(added.len()) <= MAX_RENAME_PAIRS;
+    let look = removed.len().saturating_mul(added.len().max(removed.len())) <= MAX_RENAME_PAIRS;
     for name in &removed {
         // A tool gone and one come with the same input is the tool renamed: a client
         // calling it by its old name fails all the same, but the reader is told where it
@@ -304,7 +337,7 @@ fn settle(
     match (before, after) {
         (b, a) if mark(b) => (a.clone(), a.clone()),
         (b, a) if mark(a) => {
-            out.push(varies(name, at, b, a));
+            out.push(varies(name, at, Some(b), a));
             (b.clone(), b.clone())
         }
         (Value::Object(b), Value::Object(a)) => {
@@ -326,12 +359,8 @@ fn settle(
             }
             for (key, av) in a.iter().filter(|(k, _)| !b.contains_key(*k)) {
                 if mark(av) {
-                    out.push(varies(
-                        name,
-                        &format!("{at}/{}", pointer_token(key)),
-                        &Value::Null,
-                        av,
-                    ));
+                    let here = format!("{at}/{}", pointer_token(key));
+                    out.push(varies(name, &here, None, av));
                 } else {
                     sa.insert(key.clone(), av.clone());
                 }
@@ -343,12 +372,12 @@ fn settle(
 }
 
 /// A field that now differs between two listings where it did not.
-fn varies(name: &str, at: &str, before: &Value, after: &Value) -> SurfaceChange {
+fn varies(name: &str, at: &str, before: Option<&Value>, after: &Value) -> SurfaceChange {
     change(
         name,
         at,
         format!("now differs between two listings ({VARIES:?} in the new snapshot)"),
-        Some(before),
+        before,
         Some(after),
         Class::Review,
     )
@@ -426,15 +455,26 @@ fn schema(
     wording(name, at, old, new, out);
 }
 
-/// The words inside a schema (`description` and `title` of the schema and of each
-/// subschema), which the comparison by meaning leaves out and a model reads: each one
+/// The annotations of a schema, which the comparison by meaning leaves out and a model
+/// (or a client filling in a form) reads.
+const WORDS: &[&str] = &[
+    "description",
+    "title",
+    "default",
+    "examples",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+];
+
+/// The words inside a schema ([`WORDS`] of the schema and of each subschema): each one
 /// changed is to review. Walked where both sides have the same keys.
 fn wording(name: &str, at: &str, old: &Value, new: &Value, out: &mut Vec<SurfaceChange>) {
     let (Some(o), Some(n)) = (old.as_object(), new.as_object()) else {
         return;
     };
-    for key in ["description", "title"] {
-        let (b, a) = (o.get(key), n.get(key));
+    for key in WORDS {
+        let (b, a) = (o.get(*key), n.get(*key));
         if b != a {
             let what = format!("schema {key} {}", moved(b, a));
             out.push(change(
@@ -454,7 +494,7 @@ fn wording(name: &str, at: &str, old: &Value, new: &Value, out: &mut Vec<Surface
         let here = format!("{at}/{}", pointer_token(key));
         match (key.as_str(), b, a) {
             // Values, not schemas.
-            ("description" | "title" | "enum" | "const" | "default" | "examples", _, _) => {}
+            (k, _, _) if WORDS.contains(&k) || matches!(k, "enum" | "const") => {}
             // Maps of schemas by name.
             (
                 "properties" | "$defs" | "definitions" | "patternProperties" | "dependentSchemas",

@@ -76,7 +76,7 @@ impl Listing {
 /// `a` where the walks agree, [`VARIES`] in every place they do not (recorded in
 /// `unstable`). Objects are merged key by key; any other value is taken whole.
 fn merge_values(a: &Value, b: &Value, at: &str, unstable: &mut Vec<String>) -> Value {
-    if a == b {
+    if a == b || same_items(a, b) {
         return a.clone();
     }
     let (Value::Object(a), Value::Object(b)) = (a, b) else {
@@ -99,6 +99,20 @@ fn merge_values(a: &Value, b: &Value, at: &str, unstable: &mut Vec<String>) -> V
         out.insert(key.clone(), value);
     }
     Value::Object(out)
+}
+
+/// Whether two arrays hold the same items in another order (a `required` or `enum` set a
+/// server writes from a hash set): one walk's order is kept, not marked as varying.
+fn same_items(a: &Value, b: &Value) -> bool {
+    let (Value::Array(a), Value::Array(b)) = (a, b) else {
+        return false;
+    };
+    let sorted = |items: &[Value]| {
+        let mut texts: Vec<String> = items.iter().map(Value::to_string).collect();
+        texts.sort();
+        texts
+    };
+    a.len() == b.len() && sorted(a) == sorted(b)
 }
 
 /// `value` with every object's keys in sorted order (the crate keeps insertion order, and
@@ -138,9 +152,7 @@ pub fn matches(recorded: &Value, live: &Value) -> bool {
                 && r.iter()
                     .all(|(k, rv)| l.get(k).is_some_and(|lv| matches(rv, lv)))
         }
-        (Value::Array(r), Value::Array(l)) => {
-            r.len() == l.len() && r.iter().zip(l).all(|(a, b)| matches(a, b))
-        }
+        // Arrays whole: a merge never marks inside one (see `merge_values`).
         _ => recorded == live,
     }
 }
@@ -211,5 +223,17 @@ mod tests {
         assert!(!matches(&recorded, &json!({"name": "a", "n": [1, 2]})));
         assert!(has_varies(&recorded));
         assert!(!has_varies(&json!({"a": ["b"]})));
+    }
+
+    #[test]
+    fn a_set_in_another_order_is_not_a_disagreement() {
+        let first = [json!({"name": "a", "inputSchema": {"required": ["x", "y"]}})];
+        let second = [json!({"name": "a", "inputSchema": {"required": ["y", "x"]}})];
+        let listing = Listing::merge(&first, Some(&second));
+        assert!(listing.unstable.is_empty());
+        assert_eq!(
+            listing.tools["a"]["inputSchema"]["required"],
+            json!(["x", "y"])
+        );
     }
 }

@@ -185,13 +185,36 @@ impl Inliner<'_> {
             },
             _ => Map::new(),
         };
-        // Keywords beside a `$ref` apply too (2020-12).
+        // Keywords beside a `$ref` apply too (2020-12): merged into the target's, and a
+        // keyword both have is kept apart, as `allOf`, not written over.
+        let mut beside = Map::new();
         for (key, value) in map {
-            if key == "$ref" || ANNOTATIONS.contains(&key.as_str()) {
+            // `$defs` are only targets (read from the root as written), never output.
+            if matches!(key.as_str(), "$ref" | "$defs" | "definitions")
+                || ANNOTATIONS.contains(&key.as_str())
+            {
                 continue;
             }
             let value = self.keyword(key, value);
-            out.insert(key.clone(), value);
+            match out.get(key).map(|own| both(key, own, &value)) {
+                None => {
+                    out.insert(key.clone(), value);
+                }
+                Some(Some(merged)) => {
+                    out.insert(key.clone(), merged);
+                }
+                Some(None) => {
+                    beside.insert(key.clone(), value);
+                }
+            }
+        }
+        if !beside.is_empty() {
+            respell(&mut beside);
+            let all = vec![
+                Value::Object(std::mem::take(&mut out)),
+                Value::Object(beside),
+            ];
+            out.insert("allOf".to_string(), Value::Array(all));
         }
         respell(&mut out);
         if out.is_empty() {
@@ -209,6 +232,11 @@ impl Inliner<'_> {
             return None;
         }
         let target = resolve(reference, self.root, &self.defs)?;
+        // Charged whole: what inlining copies is at least the target's size.
+        self.nodes = self.nodes.saturating_add(size(&target));
+        if self.nodes > MAX_INLINED_NODES {
+            return None;
+        }
         self.seen.push(reference.to_string());
         let inlined = self.inline(&target);
         self.seen.pop();
@@ -239,6 +267,43 @@ impl Inliner<'_> {
                 other => other.clone(),
             },
         }
+    }
+}
+
+/// One keyword that a `$ref`'s target and a keyword beside it both have, as one, where
+/// both applying is one keyword: `properties` (a name in both: `allOf` of its two
+/// schemas) and `required` (the union). `None`: kept apart.
+fn both(key: &str, own: &Value, beside: &Value) -> Option<Value> {
+    match (key, own, beside) {
+        ("properties", Value::Object(a), Value::Object(b)) => {
+            let mut merged = a.clone();
+            for (name, schema) in b {
+                let value = match a.get(name) {
+                    Some(first) if first != schema => Value::Object(Map::from_iter([(
+                        "allOf".to_string(),
+                        Value::Array(vec![first.clone(), schema.clone()]),
+                    )])),
+                    _ => schema.clone(),
+                };
+                merged.insert(name.clone(), value);
+            }
+            Some(Value::Object(merged))
+        }
+        ("required", Value::Array(a), Value::Array(b)) => {
+            let mut all = a.clone();
+            all.extend(b.iter().filter(|v| !a.contains(v)).cloned());
+            Some(sorted(&Value::Array(all)))
+        }
+        _ => None,
+    }
+}
+
+/// How many JSON values `value` holds, itself included.
+fn size(value: &Value) -> usize {
+    1 + match value {
+        Value::Object(map) => map.values().map(size).sum(),
+        Value::Array(items) => items.iter().map(size).sum(),
+        _ => 0,
     }
 }
 
@@ -408,7 +473,12 @@ impl Walk {
                 // ["number"] -> ["integer", "number"] is no change at all.
                 if let Some(narrows) = set_change(old, new, true) {
                     let what = words(narrows, ["type narrowed", "type widened", "type changed"]);
-                    self.push(here, what, old, new, narrows);
+                    match narrows {
+                        // Types taken away and others given: clients that sent one of
+                        // the old ones, or read only those, both break.
+                        None => self.push_class(here, what, old, new, Class::Breaking),
+                        _ => self.push(here, what, old, new, narrows),
+                    }
                 }
             }
             "enum" => {
@@ -420,10 +490,15 @@ impl Walk {
                     narrows,
                     ["enum values removed", "enum values added", "enum changed"],
                 );
-                if self.direction == Direction::Output && narrows == Some(false) {
-                    self.push(here, what, old, new, None);
-                } else {
-                    self.push(here, what, old, new, narrows);
+                match (self.direction, narrows) {
+                    // An input's values taken away (others given or not): clients break.
+                    (Direction::Input, None) => {
+                        self.push_class(here, what, old, new, Class::Breaking)
+                    }
+                    (Direction::Output, Some(false) | None) => {
+                        self.push(here, what, old, new, None)
+                    }
+                    _ => self.push(here, what, old, new, narrows),
                 }
             }
             "const" => self.push(here, "const changed", old, new, const_change(old, new)),

@@ -39,7 +39,8 @@ pub(crate) fn snapshot(args: SnapshotArgs) -> Result<Exit> {
         // tools over the server's own script.
         return Err(Error::Config {
             path,
-            message: "a snapshot file's name ends in .json (the server command goes after                       `--`: `mcp-conformance snapshot FILE.json -- CMD`)"
+            message: "a snapshot file's name ends in .json (the server command goes after \
+                      `--`: `mcp-conformance snapshot FILE.json -- CMD`)"
                 .into(),
         });
     }
@@ -77,9 +78,9 @@ pub(crate) fn snapshot(args: SnapshotArgs) -> Result<Exit> {
             return Ok(Exit::Signalled(n));
         }
     };
-    // Nothing listed and nothing refused: a server that never answered, not one with no
-    // revision (an empty snapshot would be committed, and accepted over a good one).
-    if live.scope.is_empty() {
+    // Nothing listed: a server that never answered, or refused every revision; an empty
+    // snapshot would be committed, and accepted over a good one.
+    if live.snapshot.revisions.is_empty() {
         let notes: Vec<String> = live.notes.iter().map(|n| escape_server_text(n)).collect();
         return Err(Error::NothingListed(notes.join("; ")));
     }

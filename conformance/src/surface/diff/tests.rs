@@ -269,3 +269,35 @@ fn an_update_keeps_what_did_not_change_byte_for_byte_and_its_marks() {
     assert!(gone.revisions.contains_key("2025-06-18"));
     assert!(!gone.revisions.contains_key("2025-11-25"));
 }
+
+#[test]
+fn schema_annotations_are_to_review_and_the_scope_order_does_not_matter() {
+    let found = changes_of(|t| t["inputSchema"]["properties"]["text"]["default"] = json!("fr"));
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].0, Class::Review);
+    let mut changed = echo();
+    changed["title"] = json!("Say");
+    let before = snapshot(&["2025-06-18", "2025-11-25"], &[echo()]);
+    let after = snapshot(&["2025-06-18", "2025-11-25"], &[changed]);
+    assert_eq!(
+        diff(&before, &after, &["2025-11-25", "2025-06-18", "2025-11-25"]),
+        diff(&before, &after, &["2025-06-18", "2025-11-25"])
+    );
+}
+
+#[test]
+fn a_changed_tool_keeps_its_recorded_marks_in_the_update() {
+    let mut recorded = echo();
+    recorded["description"] = json!(VARIES);
+    let mut live = echo();
+    live["description"] = json!("at 10:00");
+    live["title"] = json!("Say");
+    let next = updated(
+        &snapshot(&["2025-06-18"], &[recorded]),
+        &snapshot(&["2025-06-18"], &[live]),
+        &["2025-06-18"],
+    );
+    let tool = &next.revisions["2025-06-18"]["echo"];
+    assert_eq!(tool["description"], VARIES);
+    assert_eq!(tool["title"], "Say");
+}

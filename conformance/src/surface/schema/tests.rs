@@ -323,3 +323,24 @@ fn references_below_a_definition_resolve_and_hostile_ones_stay_bounded() {
     assert!(out.len() < 64 << 20, "{} bytes", out.len());
     assert!(out.contains("\"$ref\""));
 }
+
+#[test]
+fn keywords_beside_a_ref_add_to_its_target_and_defs_are_never_output() {
+    let defs = json!({"A": {"type": "object", "properties": {"a": {"type": "string"}}}});
+    let with = |a_type: &str| {
+        json!({"$defs": {"A": {"type": "object", "properties": {"a": {"type": a_type}}}},
+            "$ref": "#/$defs/A", "properties": {"extra": {"type": "string"}}})
+    };
+    let _ = defs;
+    // The target's properties are not written over by the ones beside the reference.
+    let got = classes(with("string"), with("integer"), Direction::Input);
+    assert!(
+        got.iter()
+            .any(|(p, _, c)| p.ends_with("/a/type") && *c == Class::Breaking),
+        "{got:?}"
+    );
+    // A reference to the root copies no `$defs`.
+    let recursive = json!({"$defs": {"X": {"type": "string"}}, "type": "object",
+        "properties": {"self": {"$ref": "#"}}});
+    assert!(!normalize(&recursive).to_string().contains("$defs"));
+}
