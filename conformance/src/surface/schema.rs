@@ -468,39 +468,7 @@ impl Walk {
         match key {
             "properties" => self.properties(&here, old, new),
             "required" => self.required(&here, old, new),
-            "type" => {
-                // `integer` is within `number`: ["number"] -> ["integer"] narrows, and
-                // ["number"] -> ["integer", "number"] is no change at all.
-                if let Some(narrows) = set_change(old, new, true) {
-                    let what = words(narrows, ["type narrowed", "type widened", "type changed"]);
-                    match narrows {
-                        // Types taken away and others given: clients that sent one of
-                        // the old ones, or read only those, both break.
-                        None => self.push_class(here, what, old, new, Class::Breaking),
-                        _ => self.push(here, what, old, new, narrows),
-                    }
-                }
-            }
-            "enum" => {
-                let Some(narrows) = set_change(old, new, false) else {
-                    return;
-                };
-                // An output's new enum value is a client's unhandled case: review.
-                let what = words(
-                    narrows,
-                    ["enum values removed", "enum values added", "enum changed"],
-                );
-                match (self.direction, narrows) {
-                    // An input's values taken away (others given or not): clients break.
-                    (Direction::Input, None) => {
-                        self.push_class(here, what, old, new, Class::Breaking)
-                    }
-                    (Direction::Output, Some(false) | None) => {
-                        self.push(here, what, old, new, None)
-                    }
-                    _ => self.push(here, what, old, new, narrows),
-                }
-            }
+            "type" | "enum" => self.set(key, here, old, new),
             "const" => self.push(here, "const changed", old, new, const_change(old, new)),
             "pattern" => {
                 // Added: narrows; removed: widens; changed: cannot be compared.
@@ -514,38 +482,9 @@ impl Walk {
             // An annotation by default in 2020-12 (the dialect from 2025-11-25), an
             // assertion only where a validator opts in: to review, never breaking.
             "format" => self.push(here, "format changed", old, new, None),
-            "additionalProperties" | "items" => match (old, new) {
-                (Some(o @ Value::Object(_)), Some(n @ Value::Object(_))) => {
-                    self.schema(&here, o, n)
-                }
-                _ => {
-                    let open = |v: Option<&Value>| v.is_none_or(|v| *v != Value::Bool(false));
-                    let narrows = match (open(old), open(new)) {
-                        (true, false) => Some(true),
-                        (false, true) => Some(false),
-                        _ => None,
-                    };
-                    let what = match (key, narrows) {
-                        ("items", Some(true)) => "further items closed",
-                        ("items", Some(false)) => "further items allowed",
-                        (_, Some(true)) => "additional properties closed",
-                        (_, Some(false)) => "additional properties allowed",
-                        _ => "additional values changed",
-                    };
-                    self.push(here, what, old, new, narrows);
-                }
-            },
-            k if LOWER_BOUNDS.contains(&k) => {
-                if let Some(narrows) = bound_change(old, new, |o, n| n > o) {
-                    let what = bound_words(old, new, narrows, "lower bound");
-                    self.push(here, what, old, new, narrows);
-                }
-            }
-            k if UPPER_BOUNDS.contains(&k) => {
-                if let Some(narrows) = bound_change(old, new, |o, n| n < o) {
-                    let what = bound_words(old, new, narrows, "upper bound");
-                    self.push(here, what, old, new, narrows);
-                }
+            "additionalProperties" | "items" => self.openness(key, here, old, new),
+            k if LOWER_BOUNDS.contains(&k) || UPPER_BOUNDS.contains(&k) => {
+                self.bound(k, here, old, new)
             }
             k if COMBINATORS.contains(&k) => {
                 self.push(here, "combinator changed (review)", old, new, None);
@@ -560,6 +499,71 @@ impl Walk {
             },
             "$ref" => self.push(here, "recursive reference changed", old, new, None),
             _ => self.push(here, "keyword changed", old, new, None),
+        }
+    }
+
+    /// `type` or `enum`, compared as sets. `integer` is within `number`: ["number"] ->
+    /// ["integer"] narrows, and ["number"] -> ["integer", "number"] is no change at all.
+    fn set(&mut self, key: &str, here: String, old: Option<&Value>, new: Option<&Value>) {
+        let is_type = key == "type";
+        let Some(narrows) = set_change(old, new, is_type) else {
+            return;
+        };
+        if is_type {
+            let what = words(narrows, ["type narrowed", "type widened", "type changed"]);
+            match narrows {
+                // Types taken away and others given: clients that sent one of the old
+                // ones, or read only those, both break.
+                None => self.push_class(here, what, old, new, Class::Breaking),
+                _ => self.push(here, what, old, new, narrows),
+            }
+            return;
+        }
+        let what = words(
+            narrows,
+            ["enum values removed", "enum values added", "enum changed"],
+        );
+        match (self.direction, narrows) {
+            // An input's values taken away (others given or not): clients break.
+            (Direction::Input, None) => self.push_class(here, what, old, new, Class::Breaking),
+            // An output's new enum value is a client's unhandled case: review.
+            (Direction::Output, Some(false) | None) => self.push(here, what, old, new, None),
+            _ => self.push(here, what, old, new, narrows),
+        }
+    }
+
+    /// `additionalProperties` or `items`: a subschema on both sides is compared as one;
+    /// otherwise what counts is whether more is allowed (absent or not `false`).
+    fn openness(&mut self, key: &str, here: String, old: Option<&Value>, new: Option<&Value>) {
+        if let (Some(o @ Value::Object(_)), Some(n @ Value::Object(_))) = (old, new) {
+            return self.schema(&here, o, n);
+        }
+        let open = |v: Option<&Value>| v.is_none_or(|v| *v != Value::Bool(false));
+        let narrows = match (open(old), open(new)) {
+            (true, false) => Some(true),
+            (false, true) => Some(false),
+            _ => None,
+        };
+        let what = match (key, narrows) {
+            ("items", Some(true)) => "further items closed",
+            ("items", Some(false)) => "further items allowed",
+            (_, Some(true)) => "additional properties closed",
+            (_, Some(false)) => "additional properties allowed",
+            _ => "additional values changed",
+        };
+        self.push(here, what, old, new, narrows);
+    }
+
+    /// A lower or upper bound.
+    fn bound(&mut self, key: &str, here: String, old: Option<&Value>, new: Option<&Value>) {
+        let (change, name) = if LOWER_BOUNDS.contains(&key) {
+            (bound_change(old, new, |o, n| n > o), "lower bound")
+        } else {
+            (bound_change(old, new, |o, n| n < o), "upper bound")
+        };
+        if let Some(narrows) = change {
+            let what = bound_words(old, new, narrows, name);
+            self.push(here, what, old, new, narrows);
         }
     }
 
