@@ -138,16 +138,25 @@ pub const RUN_STACK: usize = 64 << 20;
 /// [`run_until`] on a thread of [`RUN_STACK`] (the command line does: a `main` thread's
 /// 8 MiB overflowed in a debug build once the revisions lent their slots).
 pub fn run_blocking(config: &RunConfig) -> crate::Result<RunReport> {
+    on_run_thread("mcp-conformance-run", || run(config, |_| {}))
+}
+
+/// Drives the future `work` makes to its end on a scoped thread named `name` with
+/// [`RUN_STACK`] and a current-thread runtime; a panic there is resumed here.
+fn on_run_thread<T: Send, F: Future<Output = crate::Result<T>>>(
+    name: &str,
+    work: impl FnOnce() -> F + Send,
+) -> crate::Result<T> {
     std::thread::scope(|scope| {
         let driver = std::thread::Builder::new()
-            .name("mcp-conformance-run".into())
+            .name(name.into())
             .stack_size(RUN_STACK)
             .spawn_scoped(scope, || {
                 let runtime = tokio::runtime::Builder::new_current_thread()
                     .enable_all()
                     .build()
                     .map_err(crate::Error::Runtime)?;
-                runtime.block_on(run(config, |_| {}))
+                runtime.block_on(work())
             })
             .map_err(crate::Error::Runtime)?;
         match driver.join() {

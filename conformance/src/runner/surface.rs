@@ -11,7 +11,7 @@ use crate::report::SurfaceReport;
 use crate::scenarios::list_revision;
 use crate::surface::{diff, updated, Snapshot};
 
-use super::{dead_on_start, reach, Finished, RunConfig, RUN_STACK};
+use super::{dead_on_start, on_run_thread, reach, Finished, RunConfig};
 
 /// The surface the finished revisions listed; a revision that did not finish (a cut run)
 /// or was not run (not spoken over the transport) is noted, not compared.
@@ -31,29 +31,14 @@ pub(super) fn gather(config: &RunConfig, finished: &[Option<Finished>]) -> LiveS
 }
 
 /// Walks the tool surface of every revision of `config`, one fresh process (or HTTP
-/// session) at a time, on a thread of [`RUN_STACK`]: the handshake, two walks of
+/// session) at a time, on a thread of [`RUN_STACK`](super::RUN_STACK): the handshake, two walks of
 /// `tools/list`, the shutdown. `Err` as for a run: the server cannot be reached, or it
 /// exits before answering anything.
 pub fn take_surface(config: &RunConfig) -> crate::Result<LiveSurface> {
-    std::thread::scope(|scope| {
-        let driver = std::thread::Builder::new()
-            .name("mcp-conformance-snapshot".into())
-            .stack_size(RUN_STACK)
-            .spawn_scoped(scope, || {
-                let runtime = tokio::runtime::Builder::new_current_thread()
-                    .enable_all()
-                    .build()
-                    .map_err(crate::Error::Runtime)?;
-                runtime.block_on(walk_surface(config))
-            })
-            .map_err(crate::Error::Runtime)?;
-        driver
-            .join()
-            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-    })
+    on_run_thread("mcp-conformance-snapshot", || walk_surface(config))
 }
 
-/// [`take_surface`] on the caller's runtime, whose thread needs [`RUN_STACK`]. Dropping
+/// [`take_surface`] on the caller's runtime, whose thread needs [`RUN_STACK`](super::RUN_STACK). Dropping
 /// the future ends the walk and its servers (each session's process group, and a server
 /// started for `--url`).
 pub async fn walk_surface(config: &RunConfig) -> crate::Result<LiveSurface> {
