@@ -21,7 +21,7 @@ pub use jsonrpc::{classify, id_match, IdMatch, MessageKind};
 pub use meta::{
     META_CAPABILITIES, META_CLIENT_INFO, META_SERVER_INFO, META_SUBSCRIPTION, META_VERSION,
 };
-pub use pointer::{pointer_name, pointer_token};
+pub use pointer::{pointer_name, pointer_token, string_items};
 pub use revision::TransportKind;
 pub use revision::{Era, ErrorClass, Rev, Revision, REVISIONS};
 pub use schema::{result_definition, result_definition_of, SchemaSet, SchemaViolation};

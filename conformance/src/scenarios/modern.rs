@@ -22,7 +22,7 @@
 use serde_json::{json, Value};
 
 use super::{era, tools, CLIENT_NAME};
-use crate::protocol::{Exchange, Revision, Session, SessionConfig, Transcript};
+use crate::protocol::{string_items, Exchange, Revision, Session, SessionConfig, Transcript};
 use crate::records::RevisionRecord;
 use crate::records::{
     EraFinding, ModernRecord, MrtrProbe, SubscriptionProbe, INPUT_CAPABILITIES, LISTEN_ID,
@@ -100,15 +100,7 @@ pub async fn open(session: &mut Session, version: &str) -> (Exchange, ModernReco
 }
 
 fn strings(value: Option<&Value>) -> Vec<String> {
-    value
-        .and_then(Value::as_array)
-        .map(|a| {
-            a.iter()
-                .filter_map(Value::as_str)
-                .map(str::to_string)
-                .collect()
-        })
-        .unwrap_or_default()
+    string_items(value).map(str::to_string).collect()
 }
 
 fn compact(value: &Value) -> String {

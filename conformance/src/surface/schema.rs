@@ -20,7 +20,7 @@ use std::collections::BTreeSet;
 
 use serde_json::{Map, Value};
 
-use crate::protocol::{pointer_name, pointer_token};
+use crate::protocol::{pointer_name, pointer_token, string_items};
 
 /// Which way a schema's values flow.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -597,14 +597,7 @@ impl Walk {
 
     fn required(&mut self, here: &str, old: Option<&Value>, new: Option<&Value>) {
         let names = |v: Option<&Value>| -> BTreeSet<String> {
-            v.and_then(Value::as_array)
-                .map(|a| {
-                    a.iter()
-                        .filter_map(Value::as_str)
-                        .map(str::to_string)
-                        .collect()
-                })
-                .unwrap_or_default()
+            string_items(v).map(str::to_string).collect()
         };
         let (o, n) = (names(old), names(new));
         for added in n.difference(&o) {
