@@ -66,6 +66,11 @@ pub enum Error {
         /// Why (the handshake's failure, or an interrupt).
         reason: String,
     },
+    /// `fuzz --coverage` cannot measure the server's coverage: its folder cannot be made,
+    /// or no agent counts in the server (not Python or Node, too old, started in a way
+    /// that drops `PYTHONPATH` or `NODE_OPTIONS`).
+    #[error("measure the server's coverage: {0}")]
+    Coverage(String),
     /// An in-process server's constructor panicked (or never returned): nothing of the
     /// server ran, so no check can judge it.
     #[error("start the in-process server `{server}`: {message}")]

@@ -43,6 +43,22 @@ pub fn words(source: &str) -> Vec<Vec<u8>> {
     out
 }
 
+/// The words of a Python or JavaScript source (`.py`, `.js`, `.mjs`, `.cjs`, `.ts`): its
+/// quoted strings and integers, as [`words`] gives a Rust source's. What `fuzz
+/// --coverage` inserts, read from the server's own files as its agent finds them.
+pub fn script_words(source: &str, python: bool) -> Vec<Vec<u8>> {
+    let mut out = Vec::new();
+    let mut seen = BTreeSet::new();
+    for token in script_literals(source, python) {
+        for word in encode(&token) {
+            if seen.insert(word.clone()) {
+                out.push(word);
+            }
+        }
+    }
+    out
+}
+
 /// A dictionary file (libFuzzer's `-dict` format) of the words of `sources`, each named
 /// `(label, text)`; at most [`MAX_WORDS`] words, the earliest first.
 pub fn dictionary<'a>(sources: impl IntoIterator<Item = (&'a str, &'a str)>) -> String {
@@ -225,6 +241,61 @@ fn literals(source: &str) -> Vec<Literal> {
     out
 }
 
+/// The string and integer literals of Python (`python`) or JavaScript text, skipping
+/// comments and triple-quoted strings (docstrings). A string in `'` or `"` ends at its
+/// line's end; escapes keep the escaped character. Text it cannot read gives fewer words.
+fn script_literals(source: &str, python: bool) -> Vec<Literal> {
+    let bytes = source.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        let ident_before = i > 0 && is_ident(bytes[i - 1]);
+        i = match bytes[i] {
+            b'#' if python => skip_to(bytes, i, b"\n"),
+            b'/' if !python && bytes.get(i + 1) == Some(&b'/') => skip_to(bytes, i, b"\n"),
+            b'/' if !python && bytes.get(i + 1) == Some(&b'*') => skip_to(bytes, i + 2, b"*/"),
+            q @ (b'"' | b'\'') if bytes.get(i + 1..i + 3) == Some(&[q, q]) => {
+                skip_to(bytes, i + 3, &[q, q, q])
+            }
+            q @ (b'"' | b'\'' | b'`') if q != b'`' || !python => {
+                let (text, next) = quoted(bytes, i + 1, q);
+                out.extend(text.map(Literal::Text));
+                next
+            }
+            b'0'..=b'9' if !ident_before => {
+                let (value, next) = integer_literal(bytes, i);
+                out.extend(value.map(Literal::Integer));
+                next
+            }
+            _ => i + 1,
+        };
+    }
+    out
+}
+
+/// A script string's bytes from `from` to its closing `quote` (an escape keeps the
+/// character after the backslash), and the index past it; none when a `'` or `"` string
+/// meets its line's end first.
+fn quoted(bytes: &[u8], from: usize, quote: u8) -> (Option<Vec<u8>>, usize) {
+    let mut text = Vec::new();
+    let mut i = from;
+    while i < bytes.len() {
+        match bytes[i] {
+            b if b == quote => return (Some(text), i + 1),
+            b'\n' if quote != b'`' => return (None, i + 1),
+            b'\\' => {
+                text.extend(bytes.get(i + 1));
+                i += 2;
+            }
+            b => {
+                text.push(b);
+                i += 1;
+            }
+        }
+    }
+    (None, i)
+}
+
 fn is_ident(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_'
 }
@@ -399,6 +470,30 @@ mod tests {
 
     fn texts(source: &str) -> Vec<String> {
         words(source).into_iter().map(|w| escape(&w)).collect()
+    }
+
+    #[test]
+    fn python_and_javascript_constants_become_the_same_words() {
+        let python = r#"
+            PLANTED = 0x5EED_C0DE  # code: "ignored in a comment"
+            def inspect(tag: str):
+                """A docstring with "quotes" is not a word."""
+                if tag.startswith('MCP!') and x == "it's":
+                    pass
+        "#;
+        let js = r#"
+            const PLANTED = 0x5EEDC0DE; // "ignored"
+            /* 'ignored' */ if (tag.startsWith("MCP!") && y === `it's`) {}
+        "#;
+        let show = |ws: Vec<Vec<u8>>| ws.iter().map(|w| escape(w)).collect::<Vec<_>>();
+        let expected = [
+            "^\\xED\\xC0\\xDE",
+            "\\x00\\x00\\x00\\x00^\\xED\\xC0\\xDE",
+            "MCP!",
+            "it's",
+        ];
+        assert_eq!(show(script_words(python, true)), expected);
+        assert_eq!(show(script_words(js, false)), expected);
     }
 
     #[test]

@@ -6,6 +6,7 @@
 //! logic is compiled, linted and unit-tested with the rest of the library.
 
 pub mod cases;
+pub mod coverage;
 pub mod dictionary;
 pub mod live;
 

@@ -195,6 +195,21 @@ pub(crate) struct FuzzArgs {
     /// for `replay`. Implies --live.
     #[arg(long, value_name = "PATH")]
     pub input: Vec<PathBuf>,
+    /// Guide the live target by the server's own coverage: a Python (3.10+) or Node (18+)
+    /// server is started with an agent of ours that counts its lines and branches (its
+    /// own files, not the standard library, site-packages or node_modules), and inputs
+    /// that reach new code are kept and mutated. Implies --live.
+    #[arg(long)]
+    pub coverage: bool,
+    /// With --coverage: the folder of kept inputs, read at the start (a run resumes where
+    /// the last stopped) and added to (one file per input; `fuzz --input DIR` runs them)
+    /// [default: kept in memory only].
+    #[arg(long, value_name = "DIR", requires = "coverage")]
+    pub corpus: Option<PathBuf>,
+    /// With --coverage: count this folder's files too (e.g. the MCP SDK in site-packages
+    /// or node_modules); repeatable.
+    #[arg(long, value_name = "PATH", requires = "coverage")]
+    pub coverage_include: Vec<PathBuf>,
     // The server: from these flags, else the config file's `[server]`.
     #[command(flatten)]
     pub server: Given<FuzzServer>,

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use mcp_conformance::config::options::CONFIG;
+use mcp_conformance::fuzzing::coverage::{self, Agent, Corpus, GuidedConfig, GuidedEvent};
 use mcp_conformance::fuzzing::{LiveConfig, LiveTarget};
 use mcp_conformance::protocol::{Revision, SessionConfig, REVISIONS};
 use mcp_conformance::report::{counted, escape_server_text};
@@ -33,11 +34,22 @@ struct Setup {
 
 /// Dispatches to the mode asked for.
 pub(crate) fn fuzz(args: FuzzArgs) -> Result<Exit> {
-    let setup = setup(&args)?;
+    let mut setup = setup(&args)?;
+    // With --coverage the server (and what it starts) loads our agent: its command gets
+    // the variables, before an HTTP server's command is started below.
+    let agent = if args.coverage {
+        let agent = Agent::new(&args.coverage_include)?;
+        setup.server = agent.wrap(&setup.server);
+        Some(agent)
+    } else {
+        None
+    };
     // Over HTTP with a command, the server is started once for the whole fuzzing.
     let started =
         crate::target::start(&setup.server, Duration::from_secs_f64(setup.timeout), true)?;
-    let exit = if args.live || !args.input.is_empty() {
+    let exit = if let Some(agent) = agent {
+        guided(args, setup, agent)
+    } else if args.live || !args.input.is_empty() {
         live(args, setup)
     } else {
         generators(args, setup)
@@ -255,6 +267,151 @@ fn live(args: FuzzArgs, setup: Setup) -> Result<Exit> {
         saved_line(&saved, &cases_dir, findings.len())
     );
     Ok(Exit::failed_if(!findings.is_empty()))
+}
+
+/// `--coverage`: the live target's cases chosen by the server's own coverage, read by
+/// the agent the server was started with.
+fn guided(args: FuzzArgs, setup: Setup, mut agent: Agent) -> Result<Exit> {
+    let revision = setup.revision;
+    let cases_dir = setup
+        .cases_dir
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(mcp_conformance::config::DEFAULT_CASES_DIR));
+    let corpus = Corpus::open(args.corpus.as_deref())?;
+    let interrupted = Arc::new(AtomicBool::new(false));
+    catch_interrupt(Arc::clone(&interrupted))?;
+    let config = live_config(setup, &cases_dir, &interrupted);
+    let mut target = match LiveTarget::start(config) {
+        Ok(t) => t,
+        Err(_) if interrupted.load(Ordering::SeqCst) => return Ok(Exit::interrupted()),
+        Err(e) => return Err(e),
+    };
+    let (owner, partial) = agent.loaded().map_err(Error::Coverage)?;
+    eprintln!(
+        "mcp-conformance: coverage-guided fuzzing {} for {} s from seed {}: {} {} (pid {}, {}), counted by {}",
+        revision.id,
+        args.time,
+        args.seed,
+        owner.language,
+        owner.version,
+        owner.pid,
+        escape_server_text(owner.argv.first().map(String::as_str).unwrap_or("?")),
+        owner.mode
+    );
+    for note in &partial {
+        eprintln!("mcp-conformance: {note}");
+    }
+    if let Some(dir) = corpus.dir() {
+        eprintln!(
+            "mcp-conformance: corpus {} ({} read)",
+            dir.display(),
+            counted(corpus.loaded(), "input")
+        );
+    }
+    let guided = GuidedConfig {
+        seed: args.seed,
+        budget: Duration::from_secs_f64(args.time),
+        interrupt: Some(Arc::clone(&interrupted)),
+        max_execs: None,
+    };
+    let mut findings: Vec<(mcp_conformance::checks::CheckId, FailureKind)> = Vec::new();
+    let mut saved: Vec<PathBuf> = Vec::new();
+    let outcome = coverage::fuzz(
+        &mut target,
+        &mut agent,
+        corpus,
+        &guided,
+        |event| match event {
+            GuidedEvent::Finding {
+                finding,
+                lines,
+                execs,
+                seconds,
+            } => {
+                if let Some(path) = finding.saved.clone().filter(|p| !saved.contains(p)) {
+                    saved.push(path);
+                }
+                let key = (finding.check, finding.kind);
+                if !findings.contains(&key) {
+                    findings.push(key);
+                    outln!("{}", finding.report());
+                    outln!(
+                        "  found after {seconds:.1} s and {}; coverage reached: {}",
+                        counted(execs as usize, "case"),
+                        lines.summary()
+                    );
+                }
+            }
+            GuidedEvent::Progress {
+                execs,
+                corpus,
+                edges,
+                seconds,
+            } => eprintln!(
+                "mcp-conformance: {seconds:.0} s: {}, {} kept, {} reached ({:.0} cases/s)",
+                counted(execs as usize, "case"),
+                counted(corpus, "input"),
+                counted(edges, "edge"),
+                execs as f64 / seconds.max(0.001)
+            ),
+        },
+    );
+    drop(target);
+    if interrupted.load(Ordering::SeqCst) {
+        return Ok(Exit::interrupted());
+    }
+    for note in agent.partial().iter().filter(|n| !partial.contains(n)) {
+        outln!("note: {}", escape_server_text(note));
+    }
+    if agent.missed_answers() {
+        outln!("note: the Node agent did not answer after some cases within 2 s: their coverage was not counted");
+    }
+    outln!(
+        "ran {} ({:.0} cases/s) with coverage, kept {} (the corpus holds {}), reached {}: {}",
+        counted(outcome.execs as usize, "case"),
+        outcome.execs as f64 / outcome.seconds.max(0.001),
+        counted(outcome.kept, "new input"),
+        outcome.loaded + outcome.kept,
+        counted(outcome.edges, "edge"),
+        counted(findings.len(), "distinct failure")
+    );
+    outln!("coverage: {}", outcome.lines.summary());
+    for (path, lines) in outcome.lines.files().take(20) {
+        outln!(
+            "  {}: {} of {}",
+            escape_server_text(&path.display().to_string()),
+            lines.hit.len(),
+            counted(lines.lines.len(), "line")
+        );
+    }
+    if outcome.words > 0 {
+        outln!(
+            "mutated with {} of the server's source",
+            counted(outcome.words, "word")
+        );
+    }
+    eprintln!(
+        "mcp-conformance: {}",
+        saved_line(&saved, &cases_dir, findings.len())
+    );
+    Ok(Exit::failed_if(!findings.is_empty()))
+}
+
+/// The live target's configuration from the fuzz setup.
+fn live_config(
+    setup: Setup,
+    cases_dir: &std::path::Path,
+    interrupted: &Arc<AtomicBool>,
+) -> LiveConfig {
+    LiveConfig {
+        command: setup.server,
+        revision: setup.revision,
+        timeout: Duration::from_secs_f64(setup.timeout),
+        policy: setup.policy,
+        cases_dir: Some(cases_dir.to_path_buf()),
+        interrupt: Some(Arc::clone(interrupted)),
+        ignore: Vec::new(),
+    }
 }
 
 /// The stderr line after `fuzz --live`: where the case files went, how many, for how many

@@ -270,7 +270,7 @@ pub(super) fn case_file(
         seed: 0,
         description: describe(case, config.revision.liveness_method()),
         kind,
-        command: config.command.clone(),
+        command: crate::fuzzing::coverage::unwrapped(&config.command),
         messages,
         timeout_secs: Some(config.timeout.as_secs_f64()),
         output_schema,

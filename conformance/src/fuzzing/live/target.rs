@@ -260,13 +260,22 @@ impl State {
             Judged::Failed(kind, check, summary) => {
                 session.kill().await;
                 let transcript = session.into_transcript();
+                if self.saved.contains(&(check, kind)) {
+                    // Met before, shrunk and saved then: shrinking and confirming it again
+                    // would cost a fuzzing loop a dozen server starts per meeting.
+                    let summary = format!("{summary} (met before: not shrunk again)");
+                    self.kill_session().await;
+                    return Some(self.finding(case, kind, check, summary, transcript));
+                }
                 let case = &self.minimize(case, &kind, check).await;
                 let mut finding = self.finding(case, kind, check, summary, transcript);
                 self.confirm(case, &mut finding).await;
                 let key = (finding.check, finding.kind);
                 let new = !self.saved.contains(&key);
-                if let Some(dir) = self.config.cases_dir.clone().filter(|_| new) {
+                if new {
                     self.saved.push(key);
+                }
+                if let Some(dir) = self.config.cases_dir.clone().filter(|_| new) {
                     if let Err(e) = finding.save(&dir) {
                         finding.summary.push_str(&format!(
                             " (the case file could not be written to {}: {e})",

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# How fast `fuzz --coverage` finds the planted crash of a Python SDK server
+# (fixtures/python/planted_server.py) and of a TypeScript SDK server
+# (fixtures/node/planted-server.mjs): code == 0x5EEDC0DE, a tag starting "MCP!", exactly 7
+# items. RUNS runs per mode with seeds 1..RUNS, each from an empty corpus, BUDGET seconds:
+#   py-cov    fuzz --coverage on the Python server (the venv's Python: sys.settrace on 3.11)
+#   py312-cov the same on Python 3.12+ (sys.monitoring), when PY312 names such a python
+#             with the mcp SDK installed (a venv)
+#   py-live   fuzz --live on the Python server (the same live target, blind)
+#   py-gen    fuzz (the property generators, blind)
+#   node-cov, node-live, node-gen   the same three on the Node server
+# Needs .ci/install-targets.sh target/third-party first. Prints one line per run and, per
+# mode, how many runs found it, the median time to find (over the budget for a miss) and
+# the cases per second.
+#   usage: benches/coverage-planted.sh [RUNS] [BUDGET_SECONDS] [MODE...]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+runs=${1:-5}
+budget=${2:-300}
+shift 2 || true
+modes=("$@")
+[ ${#modes[@]} -gt 0 ] || modes=(py-cov py-live py-gen node-cov node-live node-gen)
+root=$PWD
+tp=$root/target/third-party
+cargo build --release -q -p mcp-conformance
+bin=$root/target/release/mcp-conformance
+cp fixtures/node/planted-server.mjs "$tp/npm/planted-server.mjs"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+server_of() {
+  case $1 in
+    py312-*) echo "${PY312:?set PY312 to a Python 3.12+ with mcp installed} $root/fixtures/python/planted_server.py" ;;
+    py-*) echo "$tp/venv/bin/python $root/fixtures/python/planted_server.py" ;;
+    node-*) echo "node $tp/npm/planted-server.mjs" ;;
+  esac
+}
+
+run_mode() {
+  local mode=$1 seed=$2 log=$3
+  local server
+  read -r -a server <<<"$(server_of "$mode")"
+  local common=(--seed "$seed" --time "$budget" --revision 2025-11-25 --cases-dir "$work/cases-$mode-$seed")
+  case $mode in
+    *-cov) "$bin" fuzz --coverage --corpus "$work/corpus-$mode-$seed" "${common[@]}" -- "${server[@]}" ;;
+    *-live) "$bin" fuzz --live "${common[@]}" -- "${server[@]}" ;;
+    *-gen) "$bin" fuzz "${common[@]}" -- "${server[@]}" ;;
+  esac >"$log" 2>&1 || true
+}
+
+for mode in "${modes[@]}"; do
+  times=()
+  found=0
+  for seed in $(seq 1 "$runs"); do
+    log=$work/$mode-$seed.log
+    start=$(date +%s.%N)
+    run_mode "$mode" "$seed" "$log"
+    end=$(date +%s.%N)
+    if grep -q 'planted bug: the process exits' "$log"; then
+      found=$((found + 1))
+      # The coverage loop says when; the blind modes are timed to their end, an upper bound.
+      t=$(grep -oE 'found after [0-9.]+ s' "$log" | head -1 | grep -oE '[0-9.]+' || echo "$end - $start" | bc)
+    else
+      t=$budget+
+    fi
+    rate=$(grep -oE '\(([0-9]+) cases/s\)' "$log" | tail -1 | grep -oE '[0-9]+' || echo '?')
+    [ "$rate" != '?' ] || rate=$(grep -oE '^(ran|fuzzed) .*' "$log" | head -1)
+    edges=$(grep -oE 'reached [0-9]+ edges?' "$log" | tail -1 || true)
+    echo "$mode seed $seed: $( [ "${t%+}" != "$t" ] && echo "not found in ${budget} s" || echo "found after $t s" ), $rate cases/s ${edges:+, $edges}"
+    times+=("${t%+}")
+  done
+  median=$(printf '%s\n' "${times[@]}" | sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}')
+  echo "== $mode: found in $found of $runs, median $median s (a miss counts as $budget s)"
+done
