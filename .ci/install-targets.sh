@@ -6,6 +6,8 @@
 # Creates, under DIR:
 #   DIR/npm   npm @modelcontextprotocol/server-everything (pinned)
 #             launch: node DIR/npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js stdio
+#             with the TypeScript SDK and zod pinned beside it, and fixtures/node/planted-server.mjs
+#             copied in: node DIR/npm/planted-server.mjs
 #   DIR/venv  Python venv with PyPI mcp and mcp-server-time (pinned)
 #             launch: DIR/venv/bin/mcp-server-time --local-timezone UTC
 #                     DIR/venv/bin/python fixtures/python/sdk_server.py [--paginate]
@@ -19,6 +21,8 @@
 set -euo pipefail
 
 EVERYTHING_VERSION="2026.8.31"   # @modelcontextprotocol/server-everything
+SDK_VERSION="1.32.2"             # @modelcontextprotocol/sdk (the TypeScript SDK: the planted server)
+ZOD_VERSION="4.6.7"              # zod (the TypeScript SDK's schemas)
 MCP_VERSION="2.3.0"              # PyPI mcp (official Python SDK)
 TIME_VERSION="2026.10.19"        # PyPI mcp-server-time
 
@@ -39,8 +43,14 @@ NPM_DIR="$DIR/npm"
 EVERYTHING_PKG="$NPM_DIR/node_modules/@modelcontextprotocol/server-everything"
 installed_everything() {
   [[ -f "$EVERYTHING_PKG/package.json" && -f "$EVERYTHING_PKG/dist/index.js" ]] || return 1
-  node -e 'process.exit(require(process.argv[1]).version === process.argv[2] ? 0 : 1)' \
-    "$EVERYTHING_PKG/package.json" "$EVERYTHING_VERSION"
+  local pkg want
+  for pkg in "@modelcontextprotocol/server-everything=$EVERYTHING_VERSION" \
+    "@modelcontextprotocol/sdk=$SDK_VERSION" "zod=$ZOD_VERSION"; do
+    want=${pkg##*=}
+    [[ -f "$NPM_DIR/node_modules/${pkg%=*}/package.json" ]] || return 1
+    node -e 'process.exit(require(process.argv[1]).version === process.argv[2] ? 0 : 1)' \
+      "$NPM_DIR/node_modules/${pkg%=*}/package.json" "$want" || return 1
+  done
 }
 if installed_everything; then
   echo "install-targets: server-everything $EVERYTHING_VERSION already installed in $NPM_DIR"
@@ -51,9 +61,14 @@ else
     printf '{\n  "name": "mcp-conformance-third-party",\n  "private": true\n}\n' > "$NPM_DIR/package.json"
   fi
   (cd "$NPM_DIR" && npm install --no-audit --no-fund --save-exact --loglevel=error \
-    "@modelcontextprotocol/server-everything@$EVERYTHING_VERSION")
+    "@modelcontextprotocol/server-everything@$EVERYTHING_VERSION" \
+    "@modelcontextprotocol/sdk@$SDK_VERSION" "zod@$ZOD_VERSION")
   installed_everything || { echo "install-targets: server-everything install did not produce $EVERYTHING_VERSION" >&2; exit 1; }
 fi
+
+# The TypeScript SDK server with a planted crash (fuzz --coverage's tests and benchmark)
+# runs from here, where its imports resolve; copied afresh each time.
+cp "$(cd "$(dirname "$0")/.." && pwd)/fixtures/node/planted-server.mjs" "$NPM_DIR/planted-server.mjs"
 
 # --- Python venv: mcp + mcp-server-time --------------------------------------
 VENV="$DIR/venv"
@@ -98,3 +113,4 @@ print(f"  mcp {version('mcp')} -> {venv}/bin/python fixtures/python/sdk_server.p
 print(f"  mcp-server-time {version('mcp-server-time')} -> {venv}/bin/mcp-server-time --local-timezone UTC")
 PY
 echo "  rmcp fixture -> $DIR/rmcp/release/mcp-rmcp-server"
+echo "  TypeScript SDK $SDK_VERSION planted server -> node $NPM_DIR/planted-server.mjs"

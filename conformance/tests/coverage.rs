@@ -340,3 +340,27 @@ fn a_server_that_starts_another_python_is_counted_partially_and_says_so() {
     );
     assert!(text.contains("with coverage"), "{text}");
 }
+
+#[test]
+fn replay_runs_a_corpus_entry_as_a_fuzz_input() {
+    let entry = std::env::temp_dir().join(format!("mcp-coverage-entry-{}", std::process::id()));
+    std::fs::write(&entry, [7u8, 1, 200, 3, 99, 42, 0, 17, 5, 5, 5, 5]).expect("write");
+    let out = Command::new(env!("CARGO_BIN_EXE_mcp-conformance"))
+        .arg("replay")
+        .arg(&entry)
+        .args(["--", "python3", &python_server()])
+        .output()
+        .expect("runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{stderr}");
+    assert!(
+        stderr.contains("is a fuzz input, not a case file"),
+        "{stderr}"
+    );
+    assert!(
+        stdout.contains(": no finding") && stdout.contains("ran 1 case"),
+        "{stdout}"
+    );
+    let _ = std::fs::remove_file(&entry);
+}

@@ -24,13 +24,87 @@ pub fn seeded_input(state: &mut u64) -> Vec<u8> {
 
 thread_local! {
     static LIVE: std::cell::RefCell<Option<LiveTarget>> = const { std::cell::RefCell::new(None) };
+    /// The live target's coverage agent, when `MCP_FUZZ_COVERAGE` asks for one.
+    static AGENT: std::cell::RefCell<Option<coverage::Agent>> = const { std::cell::RefCell::new(None) };
 }
 
 /// Starts the live-server target's server from `MCP_FUZZ_SERVER` (see
 /// [`LiveConfig::from_env`]) before the first input (libFuzzer's init hook), so a bad
 /// configuration stops the run without being blamed on an input.
 pub fn live_server_init() {
-    start_live("live_server", LiveTarget::from_env);
+    live_server_init_with(&[]);
+}
+
+/// [`live_server_init`] with the target's own defaults for the `MCP_FUZZ_*` variables
+/// (`MCP_FUZZ_SERVER` and `MCP_FUZZ_COVERAGE` included; see [`LiveConfig::from_env_with`]):
+/// a target built for ClusterFuzzLite, whose runner sets none of them, names its server
+/// and asks for its coverage in its code.
+///
+/// ```no_run
+/// // A Python server copied beside the fuzz target by the build script:
+/// const SETTINGS: &[(&str, &str)] = &[
+///     ("MCP_FUZZ_SERVER", "{exe_dir}/server/.venv/bin/python {exe_dir}/server/server.py"),
+///     ("MCP_FUZZ_COVERAGE", "1"),
+/// ];
+/// mcp_conformance::fuzzing::live_server_init_with(SETTINGS);
+/// ```
+pub fn live_server_init_with(defaults: &[(&str, &str)]) {
+    start_live("live_server", || {
+        let config = LiveConfig::from_env_with(defaults)?;
+        if !LiveConfig::coverage_from_env(defaults)? {
+            return LiveTarget::configured(config);
+        }
+        let include = LiveConfig::coverage_include_from_env(defaults);
+        let agent = coverage::Agent::new(&include).map_err(|e| e.to_string())?;
+        let mut config = config;
+        config.command = agent.wrap(&config.command);
+        let target = LiveTarget::configured(config)?;
+        let (owner, partial) = agent.loaded()?;
+        eprintln!(
+            "live_server: coverage from inside the server: {} {} (pid {}), counted by {}",
+            owner.language, owner.version, owner.pid, owner.mode
+        );
+        for note in partial {
+            eprintln!("live_server: {note}");
+        }
+        AGENT.with(|cell| *cell.borrow_mut() = Some(agent));
+        Ok(target)
+    });
+}
+
+/// [`live_server`] that also hands the server's own coverage to libFuzzer: with
+/// `MCP_FUZZ_COVERAGE=1`, the server runs with the coverage agent of `fuzz --coverage`
+/// (started by [`live_server_init`] or [`live_server_init_with`], the target's init hook)
+/// (a Python or Node server) and each input's edge counters are copied into `counters`,
+/// which the fuzz target places in libFuzzer's extra-counters section, so libFuzzer keeps
+/// the inputs that reach new code in the server. Without it, `counters` stay zero.
+///
+/// ```no_run
+/// // fuzz/fuzz_targets/live_server.rs, with #![no_main]:
+/// // #[link_section = "__libfuzzer_extra_counters"]
+/// // static COUNTERS: [AtomicU8; EDGES] = [const { AtomicU8::new(0) }; EDGES];
+/// // libfuzzer_sys::fuzz_target!(
+/// //     init: mcp_conformance::fuzzing::live_server_init(),
+/// //     |data: &[u8]| mcp_conformance::fuzzing::live_server_counted(data, &COUNTERS)
+/// // );
+/// ```
+pub fn live_server_counted(data: &[u8], counters: &[std::sync::atomic::AtomicU8]) {
+    AGENT.with(|cell| {
+        if let Some(agent) = cell.borrow_mut().as_mut() {
+            agent.before_case();
+        }
+    });
+    // A finding panics (libFuzzer keeps the input): the counters do not matter then.
+    run_live("live_server", data);
+    AGENT.with(|cell| {
+        let mut slot = cell.borrow_mut();
+        let Some(agent) = slot.as_mut() else { return };
+        let mut read = Box::new([0u8; coverage::EDGES]);
+        agent.after_case(&mut read);
+        for (counter, value) in counters.iter().zip(read.iter()) {
+            counter.store(*value, std::sync::atomic::Ordering::Relaxed);
+        }
+    });
 }
 
 /// The live-server target: each input is one case against the server started by

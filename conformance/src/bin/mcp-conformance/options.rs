@@ -38,6 +38,15 @@ impl<P> Given<P> {
         }
     }
 
+    /// The same values as the options of another part (`replay` of a corpus entry runs
+    /// it as `fuzz --input` would, with the flags `replay` was given).
+    pub(crate) fn recast<Q>(self) -> Given<Q> {
+        Given {
+            values: self.values,
+            part: PhantomData,
+        }
+    }
+
     /// [`Given::apply`] on empty flags.
     pub(crate) fn flags(&self) -> Flags {
         let mut flags = Flags::default();

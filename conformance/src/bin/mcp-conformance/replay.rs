@@ -24,6 +24,36 @@ use crate::args::ReplayArgs;
 use crate::exit::Exit;
 use crate::plan::{call_policy, config_file};
 
+/// Whether `bytes` are a case file (a JSON object); anything else is a fuzz input.
+fn is_case_file(bytes: &[u8]) -> bool {
+    serde_json::from_slice::<Value>(bytes).is_ok_and(|v| v.is_object())
+}
+
+/// A corpus entry of `fuzz --coverage` (or a libFuzzer input): raw bytes the live target
+/// decodes into a case, run as `fuzz --input FILE` runs it, with `replay`'s flags.
+fn corpus_entry(
+    file: std::path::PathBuf,
+    options: crate::options::Given<crate::args::ReplayOptions>,
+    server: crate::options::Given<crate::args::ReplayServer>,
+) -> Result<Exit> {
+    eprintln!(
+        "mcp-conformance: {} is a fuzz input, not a case file: running it as `fuzz --input` does",
+        file.display()
+    );
+    crate::fuzz::fuzz(crate::args::FuzzArgs {
+        seed: mcp_conformance::config::DEFAULT_SEED,
+        time: 60.0,
+        revision: None,
+        options: options.recast(),
+        live: true,
+        input: vec![file],
+        coverage: false,
+        corpus: None,
+        coverage_include: Vec::new(),
+        server: server.recast(),
+    })
+}
+
 /// Replays the case and prints the exchange.
 pub(crate) fn replay(args: ReplayArgs) -> Result<Exit> {
     let ReplayArgs {
@@ -36,8 +66,11 @@ pub(crate) fn replay(args: ReplayArgs) -> Result<Exit> {
         path: file.clone(),
         message,
     };
-    let text = std::fs::read_to_string(&file).map_err(|e| unreadable(e.to_string()))?;
-    let case: CaseFile = serde_json::from_str(&text).map_err(|e| unreadable(e.to_string()))?;
+    let bytes = std::fs::read(&file).map_err(|e| unreadable(e.to_string()))?;
+    if !is_case_file(&bytes) {
+        return corpus_entry(file, options, server);
+    }
+    let case: CaseFile = serde_json::from_slice(&bytes).map_err(|e| unreadable(e.to_string()))?;
 
     let config = config_file(server.path(&CONFIG))?;
     let config_name = server.path(&CONFIG).unwrap_or_else(|| CONFIG_FILE.into());

@@ -160,6 +160,9 @@ const LAUNCHERS = new Set(['npm', 'npx', 'pnpm', 'yarn', '@yarnpkg/cli-dist', 'c
     process.on('SIGUSR2', () => {
       try { take(); } catch (e) { say({ error: `the agent failed: ${e && e.message}` }); }
     });
+    // Only now the fuzzer may signal this process: its pid goes in the map's header.
+    word.writeUInt32LE(pid, 0);
+    fs.writeSync(mapFd, word, 0, 4, 8);
     say({ role: 'owner', mode: 'v8 precise coverage', scope: { include, entry_package: root } });
   } catch (e) {
     try { say({ role: 'refused', error: `the agent failed: ${e && e.message}` }); } catch (_) { /* nothing to say it to */ }
@@ -187,11 +190,6 @@ const LAUNCHERS = new Set(['npm', 'npx', 'pnpm', 'yarn', '@yarnpkg/cli-dist', 'c
     for (let i = 0; i < 2; i++) {
       try {
         fs.writeFileSync(owner, String(me), { flag: 'wx' });
-        const fd = fs.openSync(path.join(dir, 'map'), 'r+');
-        const b = Buffer.alloc(4);
-        b.writeUInt32LE(me, 0);
-        fs.writeSync(fd, b, 0, 4, 8);
-        fs.closeSync(fd);
         return true;
       } catch (e) {
         if (e.code !== 'EEXIST') return false;

@@ -36,6 +36,10 @@ const INCLUDE_VAR: &str = "MCP_CONFORMANCE_COVERAGE_INCLUDE";
 /// coverage (a stalled server answers nothing; the oracle judges that).
 const ANSWER_WAIT: Duration = Duration::from_secs(2);
 
+/// Most status files read, and the most read of each.
+const STATUSES: usize = 4096;
+const STATUS_BYTES: u64 = 64 << 10;
+
 const PYTHON_AGENT: &str = include_str!("agent.py");
 const NODE_AGENT: &str = include_str!("agent.cjs");
 
@@ -195,7 +199,8 @@ impl Agent {
         wrapped
     }
 
-    /// What every process that loaded an agent said of itself, by pid.
+    /// What every process that loaded an agent said of itself, by pid (the files are the
+    /// server's writing: each read up to [`STATUS_BYTES`], at most [`STATUSES`] of them).
     pub fn statuses(&self) -> Vec<AgentStatus> {
         let mut out: Vec<AgentStatus> = std::fs::read_dir(&self.folder)
             .into_iter()
@@ -206,8 +211,8 @@ impl Agent {
                 let name = name.to_string_lossy();
                 name.starts_with("agent-") && name.ends_with(".json")
             })
-            .filter_map(|e| std::fs::read(e.path()).ok())
-            .filter_map(|bytes| serde_json::from_slice(&bytes).ok())
+            .take(STATUSES)
+            .filter_map(|e| read_status(&e.path()))
             .collect();
         out.sort_by_key(|s| s.pid);
         out
@@ -309,10 +314,7 @@ impl Agent {
         if !environ.split(|b| *b == 0).any(|v| v == wanted.as_bytes()) {
             return None;
         }
-        let status: AgentStatus = serde_json::from_slice(
-            &std::fs::read(self.folder.join(format!("agent-{pid}.json"))).ok()?,
-        )
-        .ok()?;
+        let status = read_status(&self.folder.join(format!("agent-{pid}.json")))?;
         let known = (pid, status.language == "node");
         self.owner = Some(known);
         Some(known)
@@ -331,13 +333,47 @@ impl Drop for Agent {
     }
 }
 
+/// A status file, read up to [`STATUS_BYTES`].
+fn read_status(path: &Path) -> Option<AgentStatus> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    File::open(path)
+        .ok()?
+        .take(STATUS_BYTES)
+        .read_to_end(&mut bytes)
+        .ok()?;
+    let mut status: AgentStatus = serde_json::from_slice(&bytes).ok()?;
+    // Written by the server's process: shown only escaped and cut short.
+    let clean = |text: &mut String| {
+        let mut shown = crate::report::escape_server_text(text);
+        if shown.len() > 200 {
+            let cut = (0..=200)
+                .rev()
+                .find(|&i| shown.is_char_boundary(i))
+                .unwrap_or(0);
+            shown.truncate(cut);
+            shown.push('…');
+        }
+        *text = shown;
+    };
+    clean(&mut status.language);
+    clean(&mut status.version);
+    clean(&mut status.role);
+    clean(&mut status.mode);
+    status.error.iter_mut().for_each(clean);
+    status.argv.truncate(16);
+    status.argv.iter_mut().for_each(clean);
+    Some(status)
+}
+
 /// Why no agent counts, when none said anything.
 fn no_agent_message() -> String {
     "no coverage agent started in the server's processes. --coverage counts Python (3.10+) \
      and Node (18+) servers started by a command that passes PYTHONPATH and NODE_OPTIONS on \
      to them (python server.py, uv run ..., .venv/bin/NAME, node dist/index.js, npx ...); \
      not `python -I` or `-E`, not a compiled binary (a Rust server: the in-process target, \
-     README \"Coverage-guided fuzzing of your server\")"
+     README \"Coverage-guided fuzzing of your server\"), not a server at a --url started by \
+     someone else (give its command after --)"
         .to_string()
 }
 
@@ -373,6 +409,7 @@ fn fresh_folder() -> std::io::Result<PathBuf> {
     } else {
         std::env::temp_dir()
     };
+    remove_stale(&base);
     let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let folder = base.join(format!(
         "mcp-conformance-coverage-{}-{n}",
@@ -380,6 +417,26 @@ fn fresh_folder() -> std::io::Result<PathBuf> {
     ));
     std::fs::create_dir(&folder)?;
     Ok(folder)
+}
+
+/// Removes the folders of runs whose process is gone: a fuzz target ended by libFuzzer's
+/// `exit` runs no destructor, so its folder stays behind until the next run.
+fn remove_stale(base: &Path) {
+    let Ok(entries) = std::fs::read_dir(base) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let pid = name
+            .to_str()
+            .and_then(|n| n.strip_prefix("mcp-conformance-coverage-"))
+            .and_then(|rest| rest.split('-').next())
+            .and_then(|pid| pid.parse::<u32>().ok());
+        let gone = pid.is_some_and(|p| !Path::new(&format!("/proc/{p}")).exists());
+        if gone {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
 }
 
 fn is_writable(dir: &Path) -> bool {

@@ -120,20 +120,23 @@ pub fn fuzz(
             .is_some_and(|f| f.load(Ordering::SeqCst))
     };
     let mut replay = corpus.entries().to_vec().into_iter();
+    // How often a mutation of each entry failed: an entry one edit away from a known crash
+    // would spend the run restarting the server on it.
+    let mut failed: Vec<u32> = vec![0; corpus.entries().len()];
     let spent = |execs: u64| config.max_execs.is_some_and(|m| execs >= m);
     while started.elapsed() < config.budget && !stopped() && !spent(outcome.execs) {
-        let (input, from_corpus) = match replay.next() {
-            Some(entry) => (entry, true),
-            None => (
-                next_input(&corpus, &mut mutator, &mut state, outcome.execs),
-                false,
-            ),
+        let (input, parent) = match replay.next() {
+            Some(entry) => (entry, Parent::Corpus),
+            None => next_input(&corpus, &failed, &mut mutator, &mut state, outcome.execs),
         };
         agent.before_case();
         let finding = target.run(&input);
         agent.after_case(&mut counters);
         outcome.execs += 1;
         if let Some(finding) = finding {
+            if let Parent::Entry(i) = parent {
+                failed[i] = failed[i].saturating_add(1);
+            }
             agent.flush_lines();
             outcome.lines.harvest(agent.folder());
             on_event(GuidedEvent::Finding {
@@ -144,9 +147,10 @@ pub fn fuzz(
             });
             continue;
         }
-        if feedback.add(&counters[..]).is_new() && !from_corpus {
+        if feedback.add(&counters[..]).is_new() && parent != Parent::Corpus {
             // A folder that cannot be written to keeps the entry in memory all the same.
             let _ = corpus.add(input);
+            failed.push(0);
             outcome.kept += 1;
         }
         if last_progress.elapsed() >= PROGRESS_EVERY {
@@ -166,20 +170,49 @@ pub fn fuzz(
     outcome
 }
 
+/// Where an input came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Parent {
+    /// Read from the corpus folder (run once, not kept again).
+    Corpus,
+    /// Fresh from the seed.
+    Seed,
+    /// A mutation of this entry.
+    Entry(usize),
+}
+
 /// The next input: fresh from the seed at first and now and then, else a mutation of a
-/// kept entry (one of the newest half of the time), spliced now and then with another.
-fn next_input(corpus: &Corpus, mutator: &mut Mutator, state: &mut u64, execs: u64) -> Vec<u8> {
+/// kept entry (one of the newest half of the time), spliced now and then with another. An
+/// entry whose mutations failed `n` times is passed over with odds `n` in `n + 1` (up to
+/// three draws), so a known crash one edit away does not take the run.
+fn next_input(
+    corpus: &Corpus,
+    failed: &[u32],
+    mutator: &mut Mutator,
+    state: &mut u64,
+    execs: u64,
+) -> (Vec<u8>, Parent) {
     let entries = corpus.entries();
     if entries.is_empty() || execs < FIRST_INPUTS || mutator.below(FRESH_EVERY) == 0 {
-        return seeded_input(state);
+        return (seeded_input(state), Parent::Seed);
     }
-    let pick = if mutator.below(2) == 0 {
-        entries.len() - 1 - mutator.below(RECENT.min(entries.len()))
-    } else {
-        mutator.below(entries.len())
-    };
+    let mut pick = 0;
+    for _ in 0..3 {
+        pick = if mutator.below(2) == 0 {
+            entries.len() - 1 - mutator.below(RECENT.min(entries.len()))
+        } else {
+            mutator.below(entries.len())
+        };
+        let n = failed.get(pick).copied().unwrap_or(0) as usize;
+        if mutator.below(n + 1) == 0 {
+            break;
+        }
+    }
     let other = &entries[mutator.below(entries.len())];
-    mutator.mutate(&entries[pick], Some(other))
+    (
+        mutator.mutate(&entries[pick], Some(other)),
+        Parent::Entry(pick),
+    )
 }
 
 /// The words of the server's own source files, as its agent listed them.

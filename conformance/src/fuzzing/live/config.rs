@@ -26,6 +26,44 @@ const SETTINGS: [&str; 6] = [
     "MCP_FUZZ_IGNORE",
 ];
 
+/// The variables only the live target reads (it starts its server).
+const LIVE_SETTINGS: [&str; 3] = [
+    "MCP_FUZZ_SERVER",
+    "MCP_FUZZ_COVERAGE",
+    "MCP_FUZZ_COVERAGE_INCLUDE",
+];
+
+/// A target's defaults name only variables of [`SETTINGS`] and `more`.
+fn check_names(defaults: &[(&str, &str)], more: &[&str]) -> Result<(), String> {
+    match defaults
+        .iter()
+        .find(|(n, _)| !SETTINGS.contains(n) && !more.contains(n))
+    {
+        Some((name, _)) => Err(format!(
+            "the target's defaults: {name} is not one of {}",
+            SETTINGS
+                .iter()
+                .chain(more)
+                .copied()
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
+        None => Ok(()),
+    }
+}
+
+/// `text` with `{exe_dir}` replaced by the folder of this executable.
+fn expand_exe_dir(text: &str) -> String {
+    if !text.contains("{exe_dir}") {
+        return text.to_string();
+    }
+    let dir = std::env::current_exe()
+        .ok()
+        .and_then(|p| p.parent().map(|d| d.display().to_string()))
+        .unwrap_or_else(|| ".".into());
+    text.replace("{exe_dir}", &dir)
+}
+
 /// A setting: the variable when it is set, else the target's default.
 fn setting(defaults: &[(&str, &str)], name: &str) -> Option<String> {
     var(name).or_else(|| {
@@ -69,14 +107,45 @@ impl LiveConfig {
     /// - `MCP_FUZZ_DENY`: comma-separated globs of tools never called;
     /// - `MCP_FUZZ_CASES`: folder for case files (default `live-cases`);
     /// - `MCP_FUZZ_IGNORE`: comma-separated check ids whose findings are known and not
-    ///   reported (`rpc-error-id`).
+    ///   reported (`rpc-error-id`);
+    /// - `MCP_FUZZ_COVERAGE`, `MCP_FUZZ_COVERAGE_INCLUDE`: the server's own coverage
+    ///   (read by [`crate::fuzzing::live_server_init`]; see [`LiveConfig::coverage_from_env`]).
     pub fn from_env() -> Result<Self, String> {
-        let server = var("MCP_FUZZ_SERVER").ok_or(
+        Self::from_env_with(&[])
+    }
+
+    /// [`LiveConfig::from_env`] over the fuzz target's own `defaults` for any of its
+    /// variables (`MCP_FUZZ_SERVER` included: a target built for ClusterFuzzLite, whose
+    /// runner sets no variable of ours, names its server in its code). `{exe_dir}` in the
+    /// server command is the folder of the fuzz target's executable, where a build script
+    /// puts the server beside it.
+    pub fn from_env_with(defaults: &[(&str, &str)]) -> Result<Self, String> {
+        check_names(defaults, &LIVE_SETTINGS)?;
+        let server = setting(defaults, "MCP_FUZZ_SERVER").ok_or(
             "set MCP_FUZZ_SERVER to the server command, e.g. MCP_FUZZ_SERVER='../target/release/mcp-conformance reference-server'",
         )?;
+        let server = expand_exe_dir(&server);
         let mut words = server.split_whitespace().map(str::to_string);
         let program = words.next().unwrap_or_default();
-        Self::from_env_for(ServerCommand::new(program, words), &[])
+        Self::from_env_for(ServerCommand::new(program, words), defaults)
+    }
+
+    /// `MCP_FUZZ_COVERAGE` (over `defaults`): `1` runs the live target's server with the
+    /// coverage agent of `fuzz --coverage` (a Python or Node server), `0` or unset without.
+    pub fn coverage_from_env(defaults: &[(&str, &str)]) -> Result<bool, String> {
+        match setting(defaults, "MCP_FUZZ_COVERAGE").as_deref() {
+            None | Some("0") => Ok(false),
+            Some("1") => Ok(true),
+            Some(other) => Err(format!("MCP_FUZZ_COVERAGE: 1 or 0, not {other}")),
+        }
+    }
+
+    /// `MCP_FUZZ_COVERAGE_INCLUDE` (over `defaults`): folders counted besides the server's
+    /// own files (separated as in `PATH`; `{exe_dir}` as in the server command).
+    pub fn coverage_include_from_env(defaults: &[(&str, &str)]) -> Vec<PathBuf> {
+        setting(defaults, "MCP_FUZZ_COVERAGE_INCLUDE")
+            .map(|v| std::env::split_paths(&expand_exe_dir(&v)).collect())
+            .unwrap_or_default()
     }
 
     /// The configuration from the environment for a server linked into the fuzz target
@@ -90,12 +159,7 @@ impl LiveConfig {
         server: InProcessServer,
         defaults: &[(&str, &str)],
     ) -> Result<Self, String> {
-        if let Some((name, _)) = defaults.iter().find(|(n, _)| !SETTINGS.contains(n)) {
-            return Err(format!(
-                "the target's defaults: {name} is not one of {}",
-                SETTINGS.join(", ")
-            ));
-        }
+        check_names(defaults, &[])?;
         Self::from_env_for(ServerCommand::in_process(server), defaults)
     }
 
@@ -181,6 +245,25 @@ mod tests {
         let plain = LiveConfig::from_env_in_process(idle(), &[]).expect("valid");
         assert!(plain.ignore.is_empty());
         assert_eq!(plain.revision.id, REVISIONS.last().expect("revisions").id);
+    }
+
+    #[test]
+    fn a_live_targets_defaults_may_name_its_server_beside_the_executable() {
+        let defaults = [
+            ("MCP_FUZZ_SERVER", "{exe_dir}/server/run --flag"),
+            ("MCP_FUZZ_COVERAGE", "1"),
+        ];
+        let config = LiveConfig::from_env_with(&defaults).expect("valid");
+        let exe_dir = std::env::current_exe().expect("exe");
+        let exe_dir = exe_dir.parent().expect("dir").display().to_string();
+        assert_eq!(config.command.program, format!("{exe_dir}/server/run"));
+        assert_eq!(config.command.args, ["--flag"]);
+        assert_eq!(LiveConfig::coverage_from_env(&defaults), Ok(true));
+        assert_eq!(LiveConfig::coverage_from_env(&[]), Ok(false));
+        let bad = LiveConfig::coverage_from_env(&[("MCP_FUZZ_COVERAGE", "yes")]);
+        assert!(bad.is_err_and(|e| e.contains("1 or 0")));
+        let unknown = LiveConfig::from_env_with(&[("MCP_FUZZ_SEVRER", "x")]);
+        assert!(unknown.is_err_and(|e| e.contains("MCP_FUZZ_SEVRER is not one of")));
     }
 
     #[test]

@@ -84,7 +84,7 @@ impl LiveTarget {
         Self::configured(LiveConfig::from_env_in_process(server, defaults)?)
     }
 
-    fn configured(config: LiveConfig) -> Result<Self, String> {
+    pub(crate) fn configured(config: LiveConfig) -> Result<Self, String> {
         let shown = config.command.display();
         Self::start(config).map_err(|e| format!("cannot fuzz {shown}: {e}"))
     }
