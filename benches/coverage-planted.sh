@@ -56,17 +56,31 @@ for mode in "${modes[@]}"; do
     start=$(date +%s.%N)
     run_mode "$mode" "$seed" "$log"
     end=$(date +%s.%N)
+    secs=$(echo "$end - $start" | bc)
+    # Cases run, and cases per second over the whole run.
+    ran=$(grep -oE '^(ran|fuzzed) [0-9,]+ (rounds?, )?' "$log" | head -1 || true)
+    cases=$(grep -oE '^ran [0-9,]+ cases?|[0-9,]+ cases?:' "$log" | head -1 | grep -oE '[0-9,]+' | tr -d , || echo 0)
+    rate=$(echo "${cases:-0} / $secs" | bc)
     if grep -q 'planted bug: the process exits' "$log"; then
       found=$((found + 1))
-      # The coverage loop says when; the blind modes are timed to their end, an upper bound.
-      t=$(grep -oE 'found after [0-9.]+ s' "$log" | head -1 | grep -oE '[0-9.]+' || echo "$end - $start" | bc)
+      # The coverage loop says when, after how many cases; the blind modes run to their
+      # budget and say only that they found it (the run's length is an upper bound).
+      when=$(grep -oE 'found after [0-9.]+ s and [0-9,]+ cases?' "$log" | head -1 || true)
+      if [ -n "$when" ]; then
+        t=$(echo "$when" | grep -oE '[0-9.]+ s' | grep -oE '[0-9.]+')
+        n=$(echo "$when" | grep -oE '[0-9,]+ cases?' | grep -oE '[0-9,]+' | tr -d ,)
+        until="found after $t s and $n cases ($(echo "$n / $t" | bc) cases/s until then)"
+      else
+        t=$secs
+        until="found within $secs s"
+      fi
     else
       t=$budget+
+      until="not found in $budget s"
     fi
-    rate=$(grep -oE '\(([0-9]+) cases/s\)' "$log" | tail -1 | grep -oE '[0-9]+' || echo '?')
-    [ "$rate" != '?' ] || rate=$(grep -oE '^(ran|fuzzed) .*' "$log" | head -1)
-    edges=$(grep -oE 'reached [0-9]+ edges?' "$log" | tail -1 || true)
-    echo "$mode seed $seed: $( [ "${t%+}" != "$t" ] && echo "not found in ${budget} s" || echo "found after $t s" ), $rate cases/s ${edges:+, $edges}"
+    edges=$(grep -oE 'reached [0-9,]+ edges?' "$log" | tail -1 || true)
+    stage=$(grep -oE 'planted: code( and tag)? met' "$log" | tail -1 || true)
+    echo "$mode seed $seed: $until; $rate cases/s over the run${edges:+, $edges}${stage:+, deepest stage seen: ${stage#planted: }}"
     times+=("${t%+}")
   done
   median=$(printf '%s\n' "${times[@]}" | sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}')
