@@ -167,8 +167,9 @@ fn coverage_grows_with_each_new_branch(program: &str, args: &[&str], language: &
         0,
         "{language}: a high n again reaches nothing new"
     );
-    drop(target);
+    // While the server runs: a Node agent writes its lines when asked.
     agent.flush_lines();
+    drop(target);
     let mut lines = coverage::LineCoverage::default();
     lines.harvest(agent.folder());
     let files: Vec<_> = lines.files().collect();
@@ -185,7 +186,11 @@ fn coverage_grows_with_each_new_branch(program: &str, args: &[&str], language: &
         counted.hit.contains(&high_line),
         "{language}: the high branch ran"
     );
-    assert!(counted.hit.len() <= counted.lines.len());
+    // The error paths no case took (a parse error, an invalid request) are lines not run.
+    assert!(
+        counted.hit.len() < counted.lines.len(),
+        "{language}: lines never run are not counted as run: {counted:?}"
+    );
 }
 
 #[test]
@@ -316,6 +321,25 @@ fn a_server_no_agent_can_count_is_a_setup_error_not_a_blind_run() {
     let (code, text) = fuzz_coverage(&["python3", "-I", &python_server()]);
     assert_eq!(code, 2, "{text}");
     assert!(text.contains("no coverage agent started"), "{text}");
+    // A launcher in front of the server: the process counted runs none of its code when
+    // cases come, which is said, not fuzzed blind.
+    let launcher = std::env::temp_dir().join(format!("mcp-launcher-{}.py", std::process::id()));
+    std::fs::write(
+        &launcher,
+        format!(
+            "import subprocess, sys\nsubprocess.call([sys.executable, {:?}])\n",
+            python_server()
+        ),
+    )
+    .expect("write");
+    let (code, text) = fuzz_coverage(&["python3", &launcher.display().to_string()]);
+    let _ = std::fs::remove_file(&launcher);
+    assert_eq!(code, 2, "{text}");
+    assert!(text.contains("ran none of its counted code"), "{text}");
+    assert!(
+        text.contains("starts the server in another process"),
+        "{text}"
+    );
     // A Python too old for the agent says so.
     match pythons()
         .into_iter()

@@ -18,7 +18,7 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use crate::generate::UNBOUNDED;
+use crate::generate::{SAFE_INTEGER, UNBOUNDED, WIDE_FROM};
 
 /// Most words written: past a few thousand, libFuzzer spends its dictionary mutations on
 /// words that matter less.
@@ -31,9 +31,14 @@ const MIN_INTEGER: u64 = 2;
 
 /// The words of `source` (Rust text), in the order first seen, without repeats.
 pub fn words(source: &str) -> Vec<Vec<u8>> {
+    words_of(literals(source))
+}
+
+/// The words of `literals`, in order, without repeats.
+fn words_of(literals: Vec<Literal>) -> Vec<Vec<u8>> {
     let mut out = Vec::new();
     let mut seen = BTreeSet::new();
-    for token in literals(source) {
+    for token in literals {
         for word in encode(&token) {
             if seen.insert(word.clone()) {
                 out.push(word);
@@ -47,16 +52,7 @@ pub fn words(source: &str) -> Vec<Vec<u8>> {
 /// quoted strings and integers, as [`words`] gives a Rust source's. What `fuzz
 /// --coverage` inserts, read from the server's own files as its agent finds them.
 pub fn script_words(source: &str, python: bool) -> Vec<Vec<u8>> {
-    let mut out = Vec::new();
-    let mut seen = BTreeSet::new();
-    for token in script_literals(source, python) {
-        for word in encode(&token) {
-            if seen.insert(word.clone()) {
-                out.push(word);
-            }
-        }
-    }
-    out
+    words_of(script_literals(source, python))
 }
 
 /// A dictionary file (libFuzzer's `-dict` format) of the words of `sources`, each named
@@ -183,7 +179,27 @@ fn integer_words(n: u64) -> Vec<Vec<u8>> {
         }
         out.push(n.to_be_bytes().to_vec());
     }
+    out.extend(wide_words(n));
     out
+}
+
+/// The words of an integer past [`UNBOUNDED`] for a schema that leaves a bound out (what
+/// Python's `int` and zod's `z.number().int()` write): the choice byte that draws from
+/// the whole range, then the 7-byte offset from its start, for a range without bounds
+/// (from `-(2^53-1)`) and for one from 0 (`"minimum": 0`).
+fn wide_words(n: u64) -> Vec<Vec<u8>> {
+    let safe = SAFE_INTEGER.unsigned_abs();
+    if n <= UNBOUNDED.unsigned_abs() || n > safe {
+        return Vec::new();
+    }
+    [n + safe, n]
+        .into_iter()
+        .map(|offset| {
+            let mut word = vec![WIDE_FROM];
+            word.extend_from_slice(&offset.to_be_bytes()[1..]);
+            word
+        })
+        .collect()
 }
 
 /// Whether `text` looks like a format string (`"code {:#x}"`, `"{what}"`): what a server
@@ -489,6 +505,9 @@ mod tests {
         let expected = [
             "^\\xED\\xC0\\xDE",
             "\\x00\\x00\\x00\\x00^\\xED\\xC0\\xDE",
+            // For a schema without bounds (Python's `int`), and one from 0.
+            "\\xE0 \\x00\\x00^\\xED\\xC0\\xDD",
+            "\\xE0\\x00\\x00\\x00^\\xED\\xC0\\xDE",
             "MCP!",
             "it's",
         ];
@@ -508,9 +527,13 @@ mod tests {
             [
                 "^\\xED\\xC0\\xDE",
                 "\\x00\\x00\\x00\\x00^\\xED\\xC0\\xDE",
+                "\\xE0 \\x00\\x00^\\xED\\xC0\\xDD",
+                "\\xE0\\x00\\x00\\x00^\\xED\\xC0\\xDE",
                 "MCP!",
                 "\\xFF\\xFF\\xFF\\xFF",
                 "\\x00\\x00\\x00\\x00\\xFF\\xFF\\xFF\\xFF",
+                "\\xE0 \\x00\\x00\\xFF\\xFF\\xFF\\xFE",
+                "\\xE0\\x00\\x00\\x00\\xFF\\xFF\\xFF\\xFF",
             ]
         );
     }
@@ -542,6 +565,17 @@ mod tests {
         assert_eq!(choices.int_in(-1000, 1000), 7);
         let mut choices = crate::generate::Choices::new(&[0x00, 0x07]);
         assert_eq!(choices.int_in(0, 1000), 7);
+        // A constant past the default range, for a schema that leaves the bounds out (or
+        // gives only "minimum": 0): the word draws it from the whole range.
+        let safe = SAFE_INTEGER;
+        for (word, wide) in wide_words(0x5EED_C0DE)
+            .iter()
+            .zip([(-safe, safe), (0, safe)])
+        {
+            let (lo, hi) = (wide.0.max(-UNBOUNDED), wide.0.max(0) + UNBOUNDED);
+            let mut choices = crate::generate::Choices::new(word);
+            assert_eq!(choices.integer(lo, hi, wide), 0x5EED_C0DE);
+        }
     }
 
     #[test]
@@ -554,6 +588,8 @@ mod tests {
                 "raw \\\"quoted\\\"",
                 "\\x00\\x01\\x11p",
                 "\\x00\\x00\\x00\\x00\\x00\\x01\\x11p",
+                "\\xE0 \\x00\\x00\\x00\\x01\\x11o",
+                "\\xE0\\x00\\x00\\x00\\x00\\x01\\x11p",
                 "by"
             ]
         );

@@ -80,13 +80,17 @@ pub fn live_server_init_with(defaults: &[(&str, &str)]) {
 /// the inputs that reach new code in the server. Without it, `counters` stay zero.
 ///
 /// ```no_run
-/// // fuzz/fuzz_targets/live_server.rs, with #![no_main]:
-/// // #[link_section = "__libfuzzer_extra_counters"]
-/// // static COUNTERS: [AtomicU8; EDGES] = [const { AtomicU8::new(0) }; EDGES];
+/// use std::sync::atomic::AtomicU8;
+/// use mcp_conformance::fuzzing::coverage::EDGES;
+///
+/// // In fuzz/fuzz_targets/live_server.rs (with #![no_main]), placed where libFuzzer reads
+/// // them: #[link_section = "__libfuzzer_extra_counters"]
+/// static COUNTERS: [AtomicU8; EDGES] = [const { AtomicU8::new(0) }; EDGES];
 /// // libfuzzer_sys::fuzz_target!(
 /// //     init: mcp_conformance::fuzzing::live_server_init(),
 /// //     |data: &[u8]| mcp_conformance::fuzzing::live_server_counted(data, &COUNTERS)
 /// // );
+/// mcp_conformance::fuzzing::live_server_counted(b"some input", &COUNTERS);
 /// ```
 pub fn live_server_counted(data: &[u8], counters: &[std::sync::atomic::AtomicU8]) {
     AGENT.with(|cell| {

@@ -27,6 +27,9 @@ const BENT_FROM: u8 = 160;
 /// ... the node at the byte's remainder by this, counted in the order built (a value with
 /// fewer nodes is left whole).
 const BENT_NODES: u8 = 16;
+/// From this choice byte on, an integer whose schema leaves a bound out is drawn from the
+/// whole range it allows (one in eight).
+pub(crate) const WIDE_FROM: u8 = 224;
 /// How deep generated values nest.
 const MAX_DEPTH: u32 = 6;
 
@@ -96,6 +99,19 @@ impl Choices<'_> {
         &items[self.below(items.len())]
     }
 
+    /// An integer of a schema that leaves a bound out: a choice byte first, then mostly
+    /// one in `lo..=hi`, and from a byte of [`WIDE_FROM`] on one in the `wide` range the
+    /// schema allows (the fuzz dictionary writes a constant as that byte and its offset).
+    pub(crate) fn integer(&mut self, lo: i64, hi: i64, wide: (i64, i64)) -> i64 {
+        if wide == (lo, hi) {
+            return self.int_in(lo, hi);
+        }
+        if self.byte() >= WIDE_FROM {
+            return self.int_in(wide.0, wide.1);
+        }
+        self.int_in(lo, hi)
+    }
+
     /// An integer in `lo..=hi` (`lo` once the bytes run out).
     pub(crate) fn int_in(&mut self, lo: i64, hi: i64) -> i64 {
         if lo >= hi {
@@ -153,7 +169,8 @@ impl Choices<'_> {
             Shape::String { min, max, format } => {
                 Value::String(self.string_for(*min, *max, *format))
             }
-            Shape::Integer { lo, hi } | Shape::Number { lo, hi } => json!(self.int_in(*lo, *hi)),
+            Shape::Integer { lo, hi, wide } => json!(self.integer(*lo, *hi, *wide)),
+            Shape::Number { lo, hi } => json!(self.int_in(*lo, *hi)),
             Shape::Boolean => Value::Bool(self.byte() & 1 == 1),
             Shape::Null => Value::Null,
         }
@@ -203,7 +220,7 @@ impl Choices<'_> {
                 }
                 out
             }
-            (0, Shape::Integer { lo, hi } | Shape::Number { lo, hi }) => {
+            (0, Shape::Integer { lo, hi, .. } | Shape::Number { lo, hi }) => {
                 json!(if self.byte() & 1 == 0 { *lo } else { *hi })
             }
             (1, Shape::Number { lo, hi }) => {

@@ -55,14 +55,14 @@ mod valid;
 mod tests;
 
 pub use budget::{MAX_INSTANCE_BYTES, MAX_INSTANCE_NODES};
-pub(crate) use bytes::Choices;
+pub(crate) use bytes::{Choices, WIDE_FROM};
 pub use invalid::{
     invalid, invalid_doc, invalid_in, Invalids, INVALID_PLAN_VALUES, PROBES_PER_VARIANT,
 };
 pub use judge::{surely_valid, SchemaDoc};
 pub use minimal::minimal_instance;
-pub(crate) use shape::UNBOUNDED;
 pub use shape::{Compiled, Format, Shape};
+pub(crate) use shape::{SAFE_INTEGER, UNBOUNDED};
 pub use shrink::{shrink, Shrunk};
 pub use types::{Dialect, InvalidVariant, Unsupported};
 pub use valid::{valid, valid_doc, valid_in};

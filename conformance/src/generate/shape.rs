@@ -52,6 +52,12 @@ pub enum Shape {
         lo: i64,
         /// Greatest value.
         hi: i64,
+        /// The range the schema allows when a bound is missing (up to JavaScript's safe
+        /// integers, ±(2^53-1)): `lo..=hi` is only what is drawn most of the time, and now
+        /// and then a value from the whole range is, so a server's comparison with a large
+        /// constant can be met (`int` in Python and `z.number().int()` write no bounds).
+        /// Equal to `(lo, hi)` when the schema gives both.
+        wide: (i64, i64),
     },
     /// A number in a range (integers and fractions).
     Number {
@@ -97,6 +103,10 @@ const MAX_DEFS: usize = 256;
 /// 1000` (from 0 for a negative `lo`) without a maximum. The fuzz dictionary writes a
 /// literal in the bytes these ranges read (`fuzzing/dictionary.rs`).
 pub(crate) const UNBOUNDED: i64 = 1000;
+
+/// The largest integer a JavaScript number holds exactly: how far a missing bound reaches
+/// when the whole range is drawn ([`Shape::Integer`]'s `wide`).
+pub(crate) const SAFE_INTEGER: i64 = (1 << 53) - 1;
 
 impl Compiled {
     /// Compiles `schema` (`$ref`s resolve against `schema` itself).
@@ -231,17 +241,21 @@ impl Compiler<'_> {
                 },
             },
             "integer" | "number" => {
-                let lo = int("minimum")
-                    .or(int("exclusiveMinimum").map(|m| m + 1.0))
-                    .unwrap_or(-UNBOUNDED as f64);
-                let hi = int("maximum")
-                    .or(int("exclusiveMaximum").map(|m| m - 1.0))
-                    .unwrap_or(lo.max(0.0) + UNBOUNDED as f64);
+                let min = int("minimum").or(int("exclusiveMinimum").map(|m| m + 1.0));
+                let max = int("maximum").or(int("exclusiveMaximum").map(|m| m - 1.0));
+                let lo = min.unwrap_or(-UNBOUNDED as f64);
+                let hi = max.unwrap_or(lo.max(0.0) + UNBOUNDED as f64);
                 // `as` saturates: out-of-range bounds become i64's own.
                 let (lo, hi) = (lo.ceil() as i64, hi.floor() as i64);
                 let hi = hi.max(lo);
                 if ty == "integer" {
-                    Shape::Integer { lo, hi }
+                    let wide_lo = min.map_or(-SAFE_INTEGER, |_| lo);
+                    let wide_hi = max.map_or(SAFE_INTEGER.max(lo), |_| hi);
+                    Shape::Integer {
+                        lo,
+                        hi,
+                        wide: (wide_lo, wide_hi),
+                    }
                 } else {
                     Shape::Number { lo, hi }
                 }

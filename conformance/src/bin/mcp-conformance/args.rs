@@ -33,7 +33,8 @@ pub(crate) enum Command {
     /// Replay a saved failing case (from --cases-dir) against a fresh server process.
     Replay(ReplayArgs),
     /// Fuzz a server without cargo-fuzz: the property generators with fresh seeds until
-    /// the time is spent (no coverage guidance). Exit 1 when anything failed.
+    /// the time is spent; with --live the live target, and with --coverage the live target
+    /// guided by a Python or Node server's own coverage. Exit 1 when anything failed.
     Fuzz(FuzzArgs),
     /// Print a libFuzzer dictionary of a Rust server's constants: its string and integer
     /// literals, written as the fuzz input carries them (for `cargo fuzz run ... --

@@ -284,7 +284,7 @@ fn guided(args: FuzzArgs, setup: Setup, mut agent: Agent) -> Result<Exit> {
     let mut target = match LiveTarget::start(config) {
         Ok(t) => t,
         Err(_) if interrupted.load(Ordering::SeqCst) => return Ok(Exit::interrupted()),
-        Err(e) => return Err(e),
+        Err(e) => return Err(agent.refusal().map_or(e, Error::Coverage)),
     };
     let (owner, partial) = agent.loaded().map_err(Error::Coverage)?;
     eprintln!(
@@ -295,7 +295,7 @@ fn guided(args: FuzzArgs, setup: Setup, mut agent: Agent) -> Result<Exit> {
         owner.language,
         owner.version,
         owner.pid,
-        escape_server_text(owner.argv.first().map(String::as_str).unwrap_or("?")),
+        escape_server_text(owner.entry()),
         owner.mode
     );
     for note in &partial {
@@ -360,6 +360,22 @@ fn guided(args: FuzzArgs, setup: Setup, mut agent: Agent) -> Result<Exit> {
     if interrupted.load(Ordering::SeqCst) {
         return Ok(Exit::interrupted());
     }
+    if outcome.blind {
+        let partial = agent.partial();
+        let why = match partial.first() {
+            Some(note) => format!(
+                "the process counted ({}) ran none of its counted code in {} cases: it starts the server in another process ({note}); give the server's own command after --",
+                escape_server_text(owner.entry()),
+                outcome.execs
+            ),
+            None => format!(
+                "the process counted ({}) ran none of its counted code in {} cases: the server's code is outside what is counted (installed in site-packages or node_modules?); name its folder with --coverage-include",
+                escape_server_text(owner.entry()),
+                outcome.execs
+            ),
+        };
+        return Err(Error::Coverage(why));
+    }
     for note in agent.partial().iter().filter(|n| !partial.contains(n)) {
         outln!("note: {}", escape_server_text(note));
     }
@@ -376,7 +392,8 @@ fn guided(args: FuzzArgs, setup: Setup, mut agent: Agent) -> Result<Exit> {
         counted(findings.len(), "distinct failure")
     );
     outln!("coverage: {}", outcome.lines.summary());
-    for (path, lines) in outcome.lines.files().take(20) {
+    let listed = outcome.lines.files().filter(|(_, l)| !l.lines.is_empty());
+    for (path, lines) in listed.take(20) {
         outln!(
             "  {}: {} of {}",
             escape_server_text(&path.display().to_string()),

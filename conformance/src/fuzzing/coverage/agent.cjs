@@ -97,9 +97,9 @@ const LAUNCHERS = new Set(['npm', 'npx', 'pnpm', 'yarn', '@yarnpkg/cli-dist', 'c
     const MASK = 0xffff;
     const edges = new Uint8Array(MASK + 1);
     const word = Buffer.alloc(4);
-    // Per file in scope: every block seen ("start:end" -> whether it ever ran, and the
-    // function it belongs to, by its own range).
-    const blocks = new Map();
+    // Per file in scope: its text's line starts, every function seen (by its range), the
+    // lines run, and the reports already turned into lines (most takes repeat one).
+    const files = new Map();
     let dirty = false;
     let written = 0;
     const take = () => {
@@ -110,51 +110,76 @@ const LAUNCHERS = new Set(['npm', 'npx', 'pnpm', 'yarn', '@yarnpkg/cli-dist', 'c
       for (const script of result) {
         const scope = inScope(script.url);
         if (!scope) continue;
-        let seen = blocks.get(scope.file);
-        if (!seen) { seen = new Map(); blocks.set(scope.file, seen); dirty = true; }
+        const file = fileState(scope.file);
+        // Every function first, so that the lines of one inside another are its own.
         for (const fn of script.functions) {
-          if (fn.ranges.length && fn.ranges[0].count > 0) dirty = count(scope, seen, fn.ranges) || dirty;
+          const [whole] = fn.ranges;
+          if (whole) file.functions.set(`${whole.startOffset}:${whole.endOffset}`, [whole.startOffset, whole.endOffset]);
+        }
+        for (const fn of script.functions) {
+          if (!fn.ranges.length || fn.ranges[0].count === 0) continue;
+          count(scope, fn.ranges);
+          const signature = JSON.stringify(fn.ranges.map((r) => [r.startOffset, r.endOffset, r.count > 0]));
+          if (!file.reports.has(signature)) {
+            file.reports.add(signature);
+            dirty = markRun(file, fn.ranges) || dirty;
+          }
         }
       }
       fs.writeSync(mapFd, edges, 0, edges.length, HEADER);
       const now = Date.now();
       if ((request & 0x80000000) || (dirty && now - written >= 1000)) {
-        writeLines(folder, pid, blocks);
+        writeLines(folder, pid, files);
         dirty = false;
         written = now;
       }
       word.writeUInt32LE(request >>> 0, 0);
       fs.writeSync(mapFd, word, 0, 4, 16);
     };
-    // One function that ran since the last take. V8 reports a block only where its count
-    // differs from the block around it, so a block's count is that of the innermost
-    // block reported around it: each reported block is a feature (one never run is a
-    // feature of its own: "this branch not taken"), and a block of this function seen
-    // before as never run now ran if the innermost block reported around it did.
-    const count = (scope, seen, ranges) => {
-      let changed = false;
-      const owner = `${ranges[0].startOffset}:${ranges[0].endOffset}`;
-      const reported = new Set();
+    const fileState = (file) => {
+      let state = files.get(file);
+      if (!state) {
+        let text = '';
+        try { text = fs.readFileSync(file, 'utf8'); } catch (_) { /* counted without lines */ }
+        const starts = [0];
+        for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) starts.push(i + 1);
+        // Each line's first non-blank offset, or -1 for a blank line.
+        const firsts = starts.map((at, n) => {
+          const end = n + 1 < starts.length ? starts[n + 1] - 1 : text.length;
+          for (let i = at; i < end; i++) if (!/\s/.test(text[i])) return i;
+          return -1;
+        });
+        state = { firsts, functions: new Map(), reports: new Set(), hit: new Set() };
+        files.set(file, state);
+        dirty = true;
+      }
+      return state;
+    };
+    // V8 reports a block only where its count differs from the block around it. Each
+    // reported block is a feature, and one not run ("this branch not taken") one of its own.
+    const count = (scope, ranges) => {
       for (const range of ranges) {
-        const key = `${range.startOffset}:${range.endOffset}`;
         const ran = range.count > 0;
-        reported.add(key);
-        const before = seen.get(key);
-        if (!before) { seen.set(key, { ran, owner }); changed = true; }
-        else if (ran && !before.ran) { before.ran = true; changed = true; }
         const i = (scope.base ^ Math.imul(range.startOffset, 0x9e3779b1) ^ Math.imul(range.endOffset, 40503) ^ (ran ? 0 : 0x5bd1)) & MASK;
         const v = edges[i] + (ran ? Math.min(range.count, 255) : 1);
         edges[i] = v > 255 ? 255 : v;
       }
-      for (const [key, block] of seen) {
-        if (block.ran || block.owner !== owner || reported.has(key)) continue;
-        const [s, e] = key.split(':').map(Number);
-        let inner = null;
-        for (const r of ranges) {
-          if (r.startOffset <= s && e <= r.endOffset && (!inner || r.endOffset - r.startOffset < inner.endOffset - inner.startOffset)) inner = r;
-        }
-        if (inner && inner.count > 0) { block.ran = true; changed = true; }
-      }
+    };
+    // The lines a function that ran has run: those in its range, but in a block of it not
+    // run, or in another function inside it (which reports its own).
+    const markRun = (file, ranges) => {
+      const [whole] = ranges;
+      const [s, e] = [whole.startOffset, whole.endOffset];
+      const notRun = ranges.filter((r) => r.count === 0).map((r) => [r.startOffset, r.endOffset]);
+      const inner = [...file.functions.values()].filter(([a, b]) => s <= a && b <= e && (a !== s || b !== e));
+      const inside = (at, spans) => spans.some(([a, b]) => a <= at && at < b);
+      let changed = false;
+      file.firsts.forEach((at, n) => {
+        if (at < s || at >= e || file.hit.has(n + 1)) return;
+        if (inside(at, notRun) || inside(at, inner)) return;
+        file.hit.add(n + 1);
+        changed = true;
+      });
       return changed;
     };
     process.on('SIGUSR2', () => {
@@ -217,34 +242,16 @@ const LAUNCHERS = new Set(['npm', 'npx', 'pnpm', 'yarn', '@yarnpkg/cli-dist', 'c
     return h >>> 0;
   }
 
-  // Lines as c8 counts them: a line is run unless it lies inside a block never run; every
-  // non-blank line counts.
-  function writeLines(dir, me, blocks) {
-    const files = {};
-    for (const [file, seen] of blocks) {
-      let text;
-      try { text = fs.readFileSync(file, 'utf8'); } catch (_) { continue; }
-      const starts = [0];
-      for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) starts.push(i + 1);
+  // Every non-blank line counts (as c8 counts them), and those a function that ran ran.
+  function writeLines(dir, me, files) {
+    const out = {};
+    for (const [file, state] of files) {
       const lines = [];
-      const hit = [];
-      const never = [];
-      for (const [key, block] of seen) {
-        if (!block.ran) { const [s, e] = key.split(':').map(Number); never.push([s, e]); }
-      }
-      for (let n = 0; n < starts.length; n++) {
-        const s = starts[n];
-        const e = n + 1 < starts.length ? starts[n + 1] - 1 : text.length;
-        const body = text.slice(s, e);
-        const first = s + (body.length - body.trimStart().length);
-        if (body.trim() === '') continue;
-        lines.push(n + 1);
-        if (!never.some(([a, b]) => a <= first && e <= b)) hit.push(n + 1);
-      }
-      files[file] = { lines, hit };
+      state.firsts.forEach((at, n) => { if (at >= 0) lines.push(n + 1); });
+      out[file] = { lines, hit: [...state.hit].sort((a, b) => a - b) };
     }
     const tmp = path.join(dir, `.lines-${me}.tmp`);
-    fs.writeFileSync(tmp, JSON.stringify({ files }));
+    fs.writeFileSync(tmp, JSON.stringify({ files: out }));
     fs.renameSync(tmp, path.join(dir, `lines-${me}.json`));
   }
 })();

@@ -27,6 +27,9 @@ def _mcp_coverage_agent():
     import zlib
 
     pid = os.getpid()
+    if sys.version_info < (3, 10):
+        _refuse(folder, "Python %d.%d.%d is older than 3.10, the oldest the agent supports" % tuple(sys.version_info[:3]))
+        return
     status = {
         "language": "python",
         "version": "%d.%d.%d" % sys.version_info[:3],
@@ -42,9 +45,6 @@ def _mcp_coverage_agent():
             json.dump(status, f)
         os.replace(tmp, os.path.join(folder, "agent-%d.json" % pid))
 
-    if sys.version_info < (3, 10):
-        say(role="refused", error="Python %s is older than 3.10, the oldest the agent supports" % status["version"])
-        return
     main = _main_path()
     status["argv"] = [main] + list(sys.argv[1:]) if main else status["argv"]
     if _launcher(main):
@@ -146,6 +146,16 @@ def _mcp_coverage_agent():
     else:
         mode = _trace(file_info, edges, hits, header, mask)
     say(role="owner", mode=mode, scope={"include": include, "library": library, "entry_package": entry_package})
+
+
+def _refuse(folder, why):
+    # Plain file calls only: this runs on any Python (2.7 included) to say why it cannot.
+    import json
+
+    with open(os.path.join(folder, "agent-%d.json" % os.getpid()), "w") as f:
+        json.dump({"language": "python", "pid": os.getpid(), "role": "refused",
+                   "version": "%d.%d.%d" % tuple(sys.version_info[:3]),
+                   "executable": sys.executable, "error": why}, f)
 
 
 def _main_path():
@@ -350,13 +360,7 @@ try:
     _mcp_coverage_agent()
 except Exception as error:  # never break the server: say why and run uncounted
     try:
-        import json
-
-        folder = os.environ.get("MCP_CONFORMANCE_COVERAGE", "")
-        with open(os.path.join(folder, "agent-%d.json" % os.getpid()), "w") as f:
-            json.dump({"language": "python", "pid": os.getpid(), "role": "refused",
-                       "version": "%d.%d.%d" % sys.version_info[:3],
-                       "error": "the agent failed: %r" % (error,)}, f)
+        _refuse(os.environ.get("MCP_CONFORMANCE_COVERAGE", ""), "the agent failed: %r" % (error,))
     except Exception:
         pass
 try:

@@ -56,6 +56,9 @@ pub struct AgentStatus {
     /// Its command line (the entry point first).
     #[serde(default)]
     pub argv: Vec<String>,
+    /// The interpreter.
+    #[serde(default)]
+    pub executable: Option<String>,
     /// `owner` (it counts), `extra` (another process counts: this one is not counted),
     /// `launcher` (npm, pipx...: not the server), `refused` (see `error`).
     #[serde(default)]
@@ -71,7 +74,7 @@ pub struct AgentStatus {
 impl AgentStatus {
     /// Language, version and entry point, without the pid.
     fn kind(&self) -> String {
-        let entry = self.argv.first().map(String::as_str).unwrap_or("?");
+        let entry = self.entry();
         format!("{} {}, {entry}", self.language_name(), self.version)
     }
 
@@ -83,8 +86,17 @@ impl AgentStatus {
         }
     }
 
+    /// The entry point, else the interpreter.
+    pub fn entry(&self) -> &str {
+        self.argv
+            .first()
+            .filter(|a| !a.is_empty())
+            .or(self.executable.as_ref())
+            .map_or("?", String::as_str)
+    }
+
     fn describe(&self) -> String {
-        let entry = self.argv.first().map(String::as_str).unwrap_or("?");
+        let entry = self.entry();
         format!(
             "{} {} (pid {}, {entry})",
             self.language_name(),
@@ -111,6 +123,12 @@ impl Agent {
     /// A fresh folder with both agents and a zeroed map. `include`: folders to count
     /// besides the server's own files (the MCP SDK, say).
     pub fn new(include: &[PathBuf]) -> crate::Result<Self> {
+        if let Some(missing) = include.iter().find(|p| !p.exists()) {
+            return Err(crate::Error::Coverage(format!(
+                "--coverage-include {}: no such file or folder",
+                missing.display()
+            )));
+        }
         let folder = fresh_folder().map_err(|e| crate::Error::Coverage(e.to_string()))?;
         let made = (|| -> std::io::Result<File> {
             std::fs::create_dir_all(folder.join("python"))?;
@@ -222,17 +240,25 @@ impl Agent {
     /// `--coverage` never runs blind). `Ok` carries notes for a partial count.
     pub fn loaded(&self) -> Result<(AgentStatus, Vec<String>), String> {
         let statuses = self.statuses();
-        if let Some(refused) = statuses.iter().find(|s| s.role == "refused") {
-            return Err(format!(
-                "the coverage agent cannot count in {}: {}",
-                refused.describe(),
-                refused.error.as_deref().unwrap_or("no reason given")
-            ));
+        if let Some(why) = self.refusal() {
+            return Err(why);
         }
         let Some(owner) = statuses.iter().find(|s| s.role == "owner") else {
             return Err(no_agent_message());
         };
         Ok((owner.clone(), partial_notes(&statuses)))
+    }
+
+    /// Why an agent said it cannot count, if one did (a server that then failed to start
+    /// is better explained by this than by its exit).
+    pub fn refusal(&self) -> Option<String> {
+        let statuses = self.statuses();
+        let refused = statuses.iter().find(|s| s.role == "refused")?;
+        Some(format!(
+            "the coverage agent cannot count in {}: {}",
+            refused.describe(),
+            refused.error.as_deref().unwrap_or("no reason given")
+        ))
     }
 
     /// Notes on processes that loaded an agent but are not counted (a server that starts
@@ -363,6 +389,7 @@ fn read_status(path: &Path) -> Option<AgentStatus> {
     status.error.iter_mut().for_each(clean);
     status.argv.truncate(16);
     status.argv.iter_mut().for_each(clean);
+    status.executable.iter_mut().for_each(clean);
     Some(status)
 }
 
@@ -391,9 +418,12 @@ fn partial_notes(statuses: &[AgentStatus]) -> Vec<String> {
     kinds
         .into_iter()
         .map(|(kind, n)| {
+            let others = match n {
+                1 => "another process".to_string(),
+                n => format!("{n} other processes"),
+            };
             format!(
-                "coverage is partial: the server started {} besides the one counted ({kind}), whose code is not counted",
-                crate::report::counted(n, "other process")
+                "coverage is partial: the server started {others} besides the one counted ({kind}), whose code is not counted"
             )
         })
         .collect()

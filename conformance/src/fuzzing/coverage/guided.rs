@@ -55,10 +55,11 @@ pub enum GuidedEvent<'a> {
         lines: &'a LineCoverage,
         /// Cases run, this one included.
         execs: u64,
-        /// Seconds since the start.
+        /// Seconds from the start to when the failing case was sent (its shrinking and
+        /// confirmation come after).
         seconds: f64,
     },
-    /// Every [`PROGRESS_EVERY`]: cases run, entries kept, edges reached.
+    /// Every ten seconds: cases run, entries kept, edges reached.
     Progress {
         /// Cases run.
         execs: u64,
@@ -88,6 +89,9 @@ pub struct GuidedOutcome {
     pub lines: LineCoverage,
     /// Seconds spent.
     pub seconds: f64,
+    /// Stopped after the first inputs because none of them reached any code counted: a
+    /// run so guided would be a blind one.
+    pub blind: bool,
 }
 
 /// Fuzzes `target` (started on `agent`'s wrapped command) until the budget is spent or
@@ -129,6 +133,7 @@ pub fn fuzz(
             Some(entry) => (entry, Parent::Corpus),
             None => next_input(&corpus, &failed, &mut mutator, &mut state, outcome.execs),
         };
+        let sent = started.elapsed().as_secs_f64();
         agent.before_case();
         let finding = target.run(&input);
         agent.after_case(&mut counters);
@@ -143,7 +148,7 @@ pub fn fuzz(
                 finding: Box::new(finding),
                 lines: &outcome.lines,
                 execs: outcome.execs,
-                seconds: started.elapsed().as_secs_f64(),
+                seconds: sent,
             });
             continue;
         }
@@ -152,6 +157,12 @@ pub fn fuzz(
             let _ = corpus.add(input);
             failed.push(0);
             outcome.kept += 1;
+        }
+        if outcome.execs == FIRST_INPUTS && feedback.edges() == 0 {
+            // The process counted runs none of its code when cases come: a launcher in front
+            // of the real server, or a server whose code lies outside the scope.
+            outcome.blind = true;
+            break;
         }
         if last_progress.elapsed() >= PROGRESS_EVERY {
             last_progress = Instant::now();

@@ -141,7 +141,7 @@ impl LineCoverage {
             .fold((0, 0), |(h, l), f| (h + f.hit.len(), l + f.lines.len()))
     }
 
-    /// "412 of 1,020 lines (40.4%) in 6 files of the server's own".
+    /// "412 of 1,020 lines (40.4%) in 6 files counted".
     pub fn summary(&self) -> String {
         let (hit, lines) = self.totals();
         let percent = if lines == 0 {
@@ -150,7 +150,7 @@ impl LineCoverage {
             100.0 * hit as f64 / lines as f64
         };
         format!(
-            "{hit} of {} ({percent:.1}%) in {} of the server's own",
+            "{hit} of {} ({percent:.1}%) in {} counted",
             crate::report::counted(lines, "line"),
             crate::report::counted(self.files.len(), "file")
         )
@@ -220,7 +220,7 @@ mod tests {
         assert_eq!(coverage.totals(), (4, 7));
         assert_eq!(
             coverage.summary(),
-            "4 of 7 lines (57.1%) in 2 files of the server's own"
+            "4 of 7 lines (57.1%) in 2 files counted"
         );
         // Read once, the files of ended processes are gone; the count stays.
         assert_eq!(std::fs::read_dir(&dir).expect("dir").count(), 0);

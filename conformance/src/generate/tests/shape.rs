@@ -22,7 +22,15 @@ fn recursive_refs_stay_finite() {
     assert_eq!(properties[0], ("next".into(), Shape::Ref(0), false));
     assert_eq!(
         properties[1],
-        ("value".into(), Shape::Integer { lo: 3, hi: 1003 }, true)
+        (
+            "value".into(),
+            Shape::Integer {
+                lo: 3,
+                hi: 1003,
+                wide: (3, (1 << 53) - 1)
+            },
+            true
+        )
     );
 }
 
