@@ -4,7 +4,7 @@
 A crate that declares an older toolchain than one of its locked dependencies fails to build
 there with `--locked` (issue 31: 1.85 was declared while uuid 1.29 needs 1.89). The need is
 the highest `rust-version` any resolved package declares, dev-dependencies included (the
-tests build them). Run after the dependencies are fetched; reads the lock file only.
+tests build them). Reads the lock file, fetching what a build here did not (other platforms').
 """
 import json
 import subprocess
@@ -19,7 +19,9 @@ def version(text):
 
 meta = json.loads(
     subprocess.check_output(
-        ["cargo", "metadata", "--format-version", "1", "--locked", "--offline"]
+        # Not --offline: the metadata covers every platform's dependencies, and a machine
+        # that built for this one alone has not fetched the others (anstyle-wincon).
+        ["cargo", "metadata", "--format-version", "1", "--locked"]
     )
 )
 resolved = {node["id"] for node in meta["resolve"]["nodes"]}

@@ -9,6 +9,11 @@
 #   py-live   fuzz --live on the Python server (the same live target, blind)
 #   py-gen    fuzz (the property generators, blind)
 #   node-cov, node-live, node-gen   the same three on the Node server
+#   overhead  what the agent costs: the same 2,000 inputs with and without it, on the Python
+#             SDK server (3.11 and, with PY312, 3.12) and on server-everything
+#             (cargo bench --bench coverage_overhead)
+# PY312 defaults to target/third-party/venv312, made here (mcp 2.3.0) from a python3.12 or
+# later found on PATH or in pyenv, when there is one.
 # Needs .ci/install-targets.sh target/third-party first. Prints one line per run and, per
 # mode, how many runs found it, the median time to find (over the budget for a miss) and
 # the cases per second.
@@ -27,6 +32,29 @@ bin=$root/target/release/mcp-conformance
 cp fixtures/node/planted-server.mjs "$tp/npm/planted-server.mjs"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+
+# A Python 3.12+ venv with the SDK, for the sys.monitoring modes.
+if [ -z "${PY312:-}" ]; then
+  venv312=$tp/venv312
+  if [ ! -x "$venv312/bin/python" ]; then
+    for py in python3.14 python3.13 python3.12 $(ls -d "$(pyenv root 2>/dev/null)"/versions/3.1[2-9]*/bin/python 2>/dev/null); do
+      if "$py" -c 'import sys; sys.exit(sys.version_info < (3, 12))' 2>/dev/null; then
+        "$py" -m venv "$venv312" && "$venv312/bin/python" -m pip install --quiet mcp==2.3.0
+        break
+      fi
+    done
+  fi
+  [ -x "$venv312/bin/python" ] && export PY312=$venv312/bin/python
+fi
+
+overhead() {
+  local cases=2000
+  cargo bench -q -p mcp-conformance --bench coverage_overhead -- $cases "$tp/venv/bin/python" "$root/fixtures/python/sdk_server.py"
+  if [ -n "${PY312:-}" ]; then
+    cargo bench -q -p mcp-conformance --bench coverage_overhead -- $cases "$PY312" "$root/fixtures/python/sdk_server.py"
+  fi
+  cargo bench -q -p mcp-conformance --bench coverage_overhead -- $cases node "$tp/npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js" stdio
+}
 
 server_of() {
   case $1 in
@@ -49,6 +77,10 @@ run_mode() {
 }
 
 for mode in "${modes[@]}"; do
+  if [ "$mode" = overhead ]; then
+    overhead
+    continue
+  fi
   times=()
   found=0
   for seed in $(seq 1 "$runs"); do
