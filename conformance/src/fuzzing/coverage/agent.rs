@@ -112,7 +112,7 @@ pub struct Agent {
     folder: PathBuf,
     map: File,
     include: Vec<PathBuf>,
-    /// The process counting now, checked to carry our variable, and its language.
+    /// The process counting now and whether it is Node (its status read once per pid).
     owner: Option<(u32, bool)>,
     request: u32,
     /// Node agents that did not answer a request in time (said once).
@@ -332,13 +332,15 @@ impl Agent {
     /// in its environment (a server could write any pid there: never signal another).
     fn current_owner(&mut self) -> Option<(u32, bool)> {
         let pid = self.read_u32(OWNER_AT).filter(|p| *p != 0)?;
-        if let Some(known) = self.owner.filter(|(p, _)| *p == pid) {
-            return Some(known);
-        }
+        // Checked on every call, not once per pid: an owner that died leaves its pid in the
+        // header until the next process claims it, and the pid may be another's by then.
         let wanted = format!("{FOLDER_VAR}={}", self.folder.display());
         let environ = std::fs::read(format!("/proc/{pid}/environ")).ok()?;
         if !environ.split(|b| *b == 0).any(|v| v == wanted.as_bytes()) {
             return None;
+        }
+        if let Some(known) = self.owner.filter(|(p, _)| *p == pid) {
+            return Some(known);
         }
         let status = read_status(&self.folder.join(format!("agent-{pid}.json")))?;
         let known = (pid, status.language == "node");
