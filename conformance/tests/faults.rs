@@ -110,6 +110,10 @@ const EXPECTATIONS: &[Row] = &[
         ],
     ),
     ("no-tools-capability", &[("lc-cap-tools", Fail, LEGACY)]),
+    ("tools-list-not-found", &[("lc-cap-tools", Fail, LEGACY)]),
+    // A listing that fails with a server error (no network, a backend down) is a
+    // legitimate protocol error, not a missing capability: nothing fails.
+    ("tools-list-server-error", &[]),
     (
         "version-echo-unsupported",
         &[("lc-version-fallback", Fail, LEGACY)],
@@ -120,6 +124,16 @@ const EXPECTATIONS: &[Row] = &[
     ),
     ("version-error", &[("lc-version-fallback", Warn, LEGACY)]),
     ("ignore-stdin-eof", &[("lc-shutdown-stdio", Warn, ALL)]),
+    // A crash is shown where it happened: the empty batch's check fails with the batch
+    // line, and the shutdown is still judged, on a fresh process, in that revision too.
+    ("empty-batch-crash", &[("rpc-batch-response", Fail, R2)]),
+    (
+        "empty-batch-crash-ignore-eof",
+        &[
+            ("rpc-batch-response", Fail, R2),
+            ("lc-shutdown-stdio", Warn, ALL),
+        ],
+    ),
     // Operation rule: a SHOULD before 2025-06-18, a MUST from it.
     ("batch-ignored", &[("rpc-batch", Fail, R2)]),
     (
@@ -242,6 +256,21 @@ const EXPECTATIONS: &[Row] = &[
     ),
     // The crash ends the conversation: the probes after it are not sent, and skip.
     (
+        "arguments-omitted-refused",
+        &[("tc-arguments-omitted", Warn, ALL)],
+    ),
+    // noop fails every call with a server error: with `arguments` left out as with `{}`,
+    // so tc-arguments-omitted does not blame the omission; the warnings are noop's.
+    (
+        "noop-down",
+        &[
+            ("prop-invalid-call-rejected", Warn, ALL),
+            ("prop-valid-call-accepted", Warn, ALL),
+            ("tc-err-arguments-type", Warn, ALL),
+            ("tc-err-execution", Warn, ALL),
+        ],
+    ),
+    (
         "arguments-omitted-crash",
         &[
             ("tc-arguments-omitted", Fail, ALL),
@@ -310,6 +339,18 @@ const EXPECTATIONS: &[Row] = &[
     // A tool that answers late, with ping answered meanwhile, is slow, not stalled: a
     // warning with the time it took, never a failure (issue 12, server-everything).
     ("slow-tool", &[("prop-server-survives", Warn, LEGACY)]),
+    // A stall that does not recur alone in a fresh process (a rate limiter delays the
+    // 41st call) is a warning, never a failure (issue 52).
+    ("rate-limit", &[("prop-server-survives", Warn, ALL)]),
+    // Every tool answers invalid arguments in the wrong class: the first cases of the
+    // kind are shrunk and confirmed, the rest named (see thirty_tools_cost_few_processes).
+    (
+        "thirty-tools-wrong-class",
+        &[
+            ("prop-invalid-call-rejected", Warn, ALL),
+            ("tc-err-input-validation", Warn, ALL),
+        ],
+    ),
     (
         "nested-wrong-class",
         &[("prop-invalid-call-rejected", Fail, LEGACY)],
@@ -458,6 +499,8 @@ const SHORT_WAITS: &[&str] = &[
     "slow-tool",
     "pipelined-drop",
     "ignore-stdin-eof",
+    "empty-batch-crash-ignore-eof",
+    "rate-limit",
 ];
 
 /// The waits for one fault's run: short for the faults in [`SHORT_WAITS`], the defaults
@@ -672,4 +715,49 @@ fn schema_failures_carry_a_hint_for_common_mistakes() {
             result.evidence
         );
     }
+}
+
+/// A server whose thirty-odd tools all answer invalid arguments in the wrong class costs
+/// a handful of processes per revision, not one per tool: the first cases of the kind are
+/// shrunk (a warning-grade kind in at most 16 steps) and confirmed in a fresh process, the
+/// rest are named as drawn (issue 52: 27 tools once cost 1,139 processes).
+#[test]
+fn thirty_tools_cost_few_processes() {
+    let report = expect::run_fault(&TABLE, "thirty-tools-wrong-class", R3);
+    let result = report
+        .result("2025-06-18", "prop-invalid-call-rejected")
+        .unwrap();
+    assert_eq!(result.status, Warn, "{}", result.message);
+    let texts: Vec<&str> = result.evidence.iter().map(|e| e.text.as_str()).collect();
+    let shrunk = texts
+        .iter()
+        .filter(|t| t.contains("shrink step(s)"))
+        .count();
+    assert_eq!(
+        shrunk,
+        mcp_conformance::records::SHRUNK_PER_KIND,
+        "{texts:#?}"
+    );
+    for t in texts.iter().filter(|t| t.contains("shrink step(s)")) {
+        let steps: u32 = t
+            .split("after ")
+            .nth(1)
+            .and_then(|rest| rest.split(' ').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("no step count in {t:?}"));
+        assert!(steps <= 16, "{t}");
+    }
+    assert!(
+        texts
+            .iter()
+            .any(|t| t.contains("more case(s) failed as the first")),
+        "{texts:#?}"
+    );
+    let timing = report.timing.as_ref().expect("timing");
+    let revision = &timing.revisions[0];
+    assert!(
+        revision.total.processes <= 12,
+        "{} processes for one revision",
+        revision.total.processes
+    );
 }

@@ -400,6 +400,17 @@ const LIVE: &[LiveRow] = &[
     ("stall-on-long-string", R4, None),
     // A slow answer is not a MUST broken: the live target notes the tool and moves on.
     ("slow-tool", R4, None),
+    // A rate limiter's late answers are slow answers: noted, no finding.
+    ("rate-limit", R4, None),
+    // Warning-grade answers and faults of probes the live target does not send (an empty
+    // batch exists in 2025-03-26 only; it closes no stdin).
+    ("thirty-tools-wrong-class", R4, None),
+    ("arguments-omitted-refused", R4, None),
+    ("noop-down", R4, None),
+    ("tools-list-server-error", R4, None),
+    ("tools-list-not-found", R4, None),
+    ("empty-batch-crash", R4, None),
+    ("empty-batch-crash-ignore-eof", R4, None),
     ("nested-wrong-class", R4, None),
     (
         "negative-id-stringified",

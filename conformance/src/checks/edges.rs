@@ -112,6 +112,28 @@ pub(super) fn batch_response(ctx: &Ctx<'_>) -> Verdict {
         return skip;
     }
     let edges = &ctx.record.edges;
+    // A batch after which the server answers nothing more (exited, or hung) is this
+    // check's finding, not a skip and not the next request's: the line that did it is here.
+    if let Some(verdict) = [
+        (
+            &edges.empty_batch,
+            "an empty batch",
+            "an empty batch with one -32600 error",
+        ),
+        (
+            &edges.notification_batch,
+            "a batch of notifications only",
+            "a batch of notifications with nothing",
+        ),
+    ]
+    .into_iter()
+    .find_map(|(batch, what, rule)| {
+        batch
+            .as_ref()
+            .and_then(|b| batch_killed(ctx, b, what, rule))
+    }) {
+        return verdict;
+    }
     let (Some(empty), Some(notes)) = (&edges.empty_batch, &edges.notification_batch) else {
         return Verdict::Skip("the empty and notification-only batches were not sent".into());
     };
@@ -175,6 +197,30 @@ pub(super) fn batch_response(ctx: &Ctx<'_>) -> Verdict {
     Verdict::Pass(
         "an empty batch got one -32600 error, and a batch of notifications got no answer".into(),
     )
+}
+
+/// The finding when `batch` left the server answering nothing: the request after it (a
+/// liveness request) got no response because the server exited or stopped answering;
+/// `rule` is how JSON-RPC answers such a batch.
+fn batch_killed(ctx: &Ctx<'_>, batch: &BatchExchange, what: &str, rule: &str) -> Option<Verdict> {
+    let silence = batch.fence.unanswered()?;
+    if matches!(silence, Silence::Starved { .. } | Silence::Flooded { .. }) {
+        return None;
+    }
+    let mut seqs = vec![batch.request_seq];
+    seqs.extend(batch_answers(ctx, batch).iter().map(|(s, _)| *s));
+    let mut evidence = ctx.evidence(&seqs);
+    evidence.extend(ctx.exchange_evidence(&batch.fence));
+    Some(Verdict::Violation(
+        format!(
+            "after {what}, {} got no response: {}; JSON-RPC 2.0 section 6 answers {}, and the \
+             server goes on",
+            batch.fence.method,
+            silence.describe(),
+            rule
+        ),
+        evidence,
+    ))
 }
 
 /// The transcript seqs of responses taken as answers to the edge probe's cancellations:

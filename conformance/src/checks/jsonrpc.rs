@@ -5,7 +5,7 @@ use serde_json::Value;
 
 use super::model::{evidence_from, Ctx, Evidence, Verdict, MAX_EXAMPLES};
 use crate::protocol::{
-    flood_bound, thousands, Entry, Exchange, FrameProblem, IdMatch, MessageKind, Tally,
+    flood_bound, thousands, Entry, Exchange, FrameProblem, IdMatch, MessageKind, Silence, Tally,
 };
 use crate::rules;
 
@@ -484,7 +484,15 @@ pub(super) fn method_not_found(ctx: &Ctx<'_>) -> Verdict {
 /// mid-conversation breaks it. The malformed probes are exempt (their silence is policy).
 pub(super) fn response_required(ctx: &Ctx<'_>) -> Verdict {
     let record = ctx.record;
-    let exempt = [record.parse_error.as_ref(), record.invalid_request.as_ref()];
+    // The requests after a batch are the batch checks' evidence: a server the batch
+    // killed is rpc-batch's or rpc-batch-response's finding, shown with the batch line.
+    let exempt = [
+        record.parse_error.as_ref(),
+        record.invalid_request.as_ref(),
+        record.batch.as_ref().map(|b| &b.fence),
+        record.edges.empty_batch.as_ref().map(|b| &b.fence),
+        record.edges.notification_batch.as_ref().map(|b| &b.fence),
+    ];
     let silent: Vec<&Exchange> = record
         .exchanges()
         .filter(|x| {
@@ -508,7 +516,15 @@ pub(super) fn response_required(ctx: &Ctx<'_>) -> Verdict {
         })
         .collect();
     if silent.is_empty() {
-        let n = record.exchanges().count();
+        let n = record
+            .exchanges()
+            .filter(|x| {
+                x.silence().is_none()
+                    || !exempt
+                        .iter()
+                        .any(|e| e.is_some_and(|e| std::ptr::eq(e, *x)))
+            })
+            .count();
         // The property phase's processes are the same server: one that fails whatever it
         // is sent there (a plain ping unanswered in a fresh process) breaks this rule,
         // and no input-validation check is to blame (prop-server-survives defers here).
@@ -651,6 +667,22 @@ pub(super) fn batch(ctx: &Ctx<'_>) -> Verdict {
         })
         .collect();
     let n = batch.ids.len();
+    // A server that stops answering after the batch: the request after it is this
+    // check's evidence (rpc-response-required leaves it here).
+    if let Some(silence) = batch
+        .fence
+        .unanswered()
+        .filter(|s| !matches!(s, Silence::Starved { .. } | Silence::Flooded { .. }))
+    {
+        return Verdict::Violation(
+            format!(
+                "after a batch of {n} ping requests, {} got no response: {}",
+                batch.fence.method,
+                silence.describe()
+            ),
+            evidence,
+        );
+    }
     if batch.in_array.len() == n {
         return Verdict::Pass(format!(
             "a batch of {n} requests was answered with an array of {n} responses"

@@ -3,9 +3,9 @@
 
 use serde_json::Value;
 
-use super::model::{exchange_evidence, Ctx, Evidence, Verdict, MAX_EXAMPLES};
-use crate::protocol::Silence;
-use crate::records::UNSUPPORTED_VERSION;
+use super::model::{evidence_from, exchange_evidence, Ctx, Evidence, Verdict, MAX_EXAMPLES};
+use crate::protocol::{Silence, Transcript};
+use crate::records::{ShutdownRecord, UNSUPPORTED_VERSION};
 
 /// `LC-INIT-RESULT`: protocolVersion and capabilities.
 pub(super) fn init_result(ctx: &Ctx<'_>) -> Verdict {
@@ -260,10 +260,18 @@ pub(super) fn capability_tools(ctx: &Ctx<'_>) -> Verdict {
                 .into(),
             evidence,
         ),
-        (true, false, _) => Verdict::Violation(
-            "capabilities.tools is declared but tools/list fails".into(),
+        (true, false, Some(-32601)) => Verdict::Violation(
+            "capabilities.tools is declared but tools/list is answered -32601 (method not found)"
+                .into(),
             evidence,
         ),
+        // A server error (a listing that needs the network, a backend down) is a
+        // legitimate protocol error: the method exists, so the capability is not missing.
+        (true, false, code) => Verdict::Pass(format!(
+            "the tools capability is declared and tools/list exists: it answered {}, a server \
+             error, not a missing capability (no listed tool could be judged)",
+            code.map_or_else(|| "an error".to_string(), |c| format!("error {c}"))
+        )),
         (false, false, Some(-32601)) => {
             Verdict::Pass("no tools capability, and tools/list is answered with -32601".into())
         }
@@ -336,6 +344,9 @@ pub(super) fn shutdown(ctx: &Ctx<'_>) -> Verdict {
         }
         return Verdict::Skip("the shutdown sequence did not run".into());
     };
+    if let Some(fresh) = &shutdown.fresh {
+        return fresh_shutdown(shutdown, fresh);
+    }
     if let Some(why) = &shutdown.already_ended {
         return Verdict::Skip(format!(
             "the server had stopped before stdin was closed: {why}"
@@ -377,6 +388,32 @@ pub(super) fn shutdown(ctx: &Ctx<'_>) -> Verdict {
             evidence,
         )
     }
+}
+
+/// [`shutdown`] judged on a fresh process: the main session had ended before its stdin
+/// could be closed, so the shutdown ran on a process of its own (initialized, pinged).
+fn fresh_shutdown(shutdown: &ShutdownRecord, fresh: &Transcript) -> Verdict {
+    let why = match &shutdown.already_ended {
+        Some(why) => format!("the main session had ended ({why}), so a fresh process"),
+        None => "a fresh process".into(),
+    };
+    if shutdown.voluntary {
+        return Verdict::Pass(format!(
+            "{why} exited after stdin was closed ({})",
+            shutdown.exit.describe()
+        ));
+    }
+    let seqs: Vec<usize> = (0..fresh.entries().len()).collect();
+    let mut evidence = vec![Evidence::fresh_process()];
+    evidence.extend(evidence_from(fresh, &seqs));
+    evidence.push(Evidence::note(format!(
+        "still running when the grace period after closing its stdin ended; then ended by us ({})",
+        shutdown.exit.describe()
+    )));
+    Verdict::Violation(
+        format!("{why} kept running after its stdin was closed; servers SHOULD exit promptly"),
+        evidence,
+    )
 }
 
 /// `LC-OPERATION-RESPECT`: we declare no client capabilities, so the server may ask us

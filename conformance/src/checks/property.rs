@@ -3,7 +3,8 @@
 //! case (shrunk, then confirmed in a fresh process) and the command that replays it.
 
 use super::model::{evidence_from, Ctx, Evidence, Verdict};
-use crate::records::{PropertyFailure, SlowCall};
+use crate::protocol::cut_text;
+use crate::records::{PropertyFailure, Repeat, SlowCall, SHRUNK_PER_KIND};
 use crate::rules::CheckId;
 
 fn findings<'a>(ctx: &'a Ctx<'_>, check: CheckId) -> Result<Vec<&'a PropertyFailure>, Verdict> {
@@ -41,8 +42,17 @@ pub(super) fn failure_evidence(f: &PropertyFailure) -> Vec<Evidence> {
                  it failed the same way), {} bytes:",
                 f.input.to_string().len()
             ),
+            None if !f.reproduced && f.shrink_steps == 0 => format!(
+                "the input as the walk found it (nothing smaller failed alone), {} bytes:",
+                f.input.to_string().len()
+            ),
             None => format!(
-                "minimal input after {} shrink step(s), {} bytes:",
+                "{} input after {} shrink step(s), {} bytes:",
+                if f.shrink_cut.is_some() {
+                    "smallest"
+                } else {
+                    "minimal"
+                },
                 f.shrink_steps,
                 f.input.to_string().len()
             ),
@@ -50,12 +60,16 @@ pub(super) fn failure_evidence(f: &PropertyFailure) -> Vec<Evidence> {
         Evidence::note(f.input.to_string()),
         Evidence::note(format!("outcome: {}", f.outcome)),
     ];
+    if let Some(cut) = &f.shrink_cut {
+        out.push(Evidence::note(format!("{cut}: the input is not minimal")));
+    }
     if let Some(rule) = f.rule {
         out.push(Evidence::note(format!("rule broken: {rule}")));
     }
     if !f.reproduced {
         out.push(Evidence::note(
-            "the minimal case did not fail the same way in a fresh process (flaky?)",
+            "this case did not fail the same way alone in a fresh process: earlier cases, a \
+             rate limit, load or the server's state may explain what was seen",
         ));
     }
     out.push(Evidence::fresh_process());
@@ -71,6 +85,35 @@ pub(super) fn failure_evidence(f: &PropertyFailure) -> Vec<Evidence> {
     out
 }
 
+/// Evidence for the failures not shrunk (their check and kind had their minimal cases):
+/// each named with its input as drawn, the first few shown.
+fn repeat_evidence(repeats: &[&Repeat]) -> Vec<Evidence> {
+    const SHOWN: usize = 8;
+    if repeats.is_empty() {
+        return Vec::new();
+    }
+    let mut out = vec![Evidence::note(format!(
+        "{} more case(s) failed as the first {SHRUNK_PER_KIND} of their kind (shrunk above) \
+         did; not shrunk or confirmed, as drawn:",
+        repeats.len()
+    ))];
+    out.extend(repeats.iter().take(SHOWN).map(|r| {
+        Evidence::note(format!(
+            "{}: {} -> {}",
+            r.label,
+            cut_text(&r.input.to_string(), 200),
+            r.outcome
+        ))
+    }));
+    if repeats.len() > SHOWN {
+        out.push(Evidence::note(format!(
+            "and {} more",
+            repeats.len() - SHOWN
+        )));
+    }
+    out
+}
+
 fn judge(ctx: &Ctx<'_>, check: CheckId, what: &str) -> Verdict {
     let failed = match findings(ctx, check) {
         Ok(f) => f,
@@ -81,26 +124,63 @@ fn judge(ctx: &Ctx<'_>, check: CheckId, what: &str) -> Verdict {
     let seed = props
         .and_then(|p| p.failures.first())
         .map_or(0, |f| f.case.seed);
-    let Some(first) = failed.first() else {
+    if failed.is_empty() {
         return Verdict::Pass(format!("{n} generated case(s) of {what}, none failed"));
-    };
-    let evidence: Vec<Evidence> = failed.iter().flat_map(|f| failure_evidence(f)).collect();
+    }
+    let (grave, first) = headline(&failed);
+    let mut evidence: Vec<Evidence> = failed.iter().flat_map(|f| failure_evidence(f)).collect();
+    let repeats: Vec<&Repeat> = props
+        .iter()
+        .flat_map(|p| &p.repeats)
+        .filter(|r| r.check == check)
+        .collect();
+    evidence.extend(repeat_evidence(&repeats));
     let message = format!(
-        "{} of {what} failed{}: {} (minimal case: {})",
-        failed.len(),
+        "{} of {what} failed{}: {} ({}: {}){}",
+        failed.len() + repeats.len(),
         if seed > 0 {
             format!(" (seed {seed})")
         } else {
             String::new()
         },
         first.outcome,
-        first.input
+        case_word(first),
+        first.input,
+        if first.reproduced { "" } else { NOT_REPRODUCED }
     );
-    if failed.iter().all(|f| f.kind.is_policy_warning()) {
-        Verdict::Warn(message, evidence)
-    } else {
+    if grave {
         Verdict::Violation(message, evidence)
+    } else {
+        Verdict::Warn(message, evidence)
     }
+}
+
+/// How a headline names a failure's input: minimal once confirmed, as found otherwise.
+fn case_word(f: &PropertyFailure) -> &'static str {
+    match (f.reproduced, f.shrink_cut.is_some()) {
+        (false, _) => "case",
+        (true, true) => "smallest case reached",
+        (true, false) => "minimal case",
+    }
+}
+
+/// Said of a case that did not fail again alone in a fresh process.
+const NOT_REPRODUCED: &str = "; not reproduced alone in a fresh process, so a warning";
+
+/// The case a verdict's headline quotes, and whether the verdict is a failure: the first
+/// failure when there is one, never a warning-grade case beside it (`failed` is not
+/// empty).
+fn headline<'f>(failed: &[&'f PropertyFailure]) -> (bool, &'f PropertyFailure) {
+    match failed.iter().find(|f| is_failure(f)) {
+        Some(f) => (true, *f),
+        None => (false, failed[0]),
+    }
+}
+
+/// Whether a generated case's failure is a failure of the run: it breaks a rule, not a
+/// policy, and it failed again alone in a fresh process (no FAIL without reproduction).
+fn is_failure(f: &PropertyFailure) -> bool {
+    f.reproduced && !f.kind.is_policy_warning()
 }
 
 /// `TC-VALIDATE-INPUTS`: no generated input crashes or stalls the server.
@@ -187,15 +267,26 @@ pub(super) fn server_survives(ctx: &Ctx<'_>) -> Verdict {
         .unwrap_or_default();
     let mut evidence: Vec<Evidence> = failed.iter().flat_map(|f| failure_evidence(f)).collect();
     evidence.extend(slow_evidence());
-    Verdict::Violation(
-        format!(
-            "{} generated case(s) killed or stalled the server: {} (minimal case: {}); servers MUST validate all tool inputs{stopped}",
-            failed.len(),
-            first.outcome,
-            first.input
-        ),
-        evidence,
-    )
+    // No FAIL without reproduction: a case that killed or stalled the server in the run
+    // but not alone in a fresh process may owe it to what came before (a rate limiter
+    // the spec asks for, load, state). The headline quotes a reproduced case when one is.
+    let reproduced = failed.iter().find(|f| f.reproduced);
+    let first = reproduced.copied().unwrap_or(first);
+    let message = format!(
+        "{} generated case(s) killed or stalled the server: {} ({}: {}){}{stopped}",
+        failed.len(),
+        first.outcome,
+        case_word(first),
+        first.input,
+        match reproduced {
+            Some(_) => "; servers MUST validate all tool inputs",
+            None => NOT_REPRODUCED,
+        }
+    );
+    match reproduced {
+        Some(_) => Verdict::Violation(message, evidence),
+        None => Verdict::Warn(message, evidence),
+    }
 }
 
 /// Valid generated arguments get schema-valid results that conform to the outputSchema.
@@ -257,4 +348,66 @@ pub(super) fn pipelined(ctx: &Ctx<'_>) -> Verdict {
 /// `CANCEL-RACE` / `CANCEL-IGNORE-INVALID`: cancellations are handled gracefully.
 pub(super) fn cancel(ctx: &Ctx<'_>) -> Verdict {
     judge(ctx, CheckId::SeqCancel, "cancellation sequences")
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::protocol::Transcript;
+    use crate::records::CaseFile;
+    use crate::rules::FailureKind;
+    use crate::transport::ServerCommand;
+
+    fn failure(kind: FailureKind, input: serde_json::Value, reproduced: bool) -> PropertyFailure {
+        PropertyFailure {
+            check: CheckId::PropInvalidCallRejected,
+            rule: None,
+            kind,
+            description: "invalid echo".into(),
+            input,
+            outcome: format!("{kind:?}"),
+            shrink_steps: 0,
+            shrink_cut: None,
+            transcript: Transcript::default(),
+            reproduced,
+            same_as: None,
+            case: CaseFile {
+                mcp_conformance_case: 1,
+                check: "prop-invalid-call-rejected".into(),
+                revision: "2025-06-18".into(),
+                seed: 0,
+                description: String::new(),
+                kind,
+                command: ServerCommand::new("server", Vec::new()),
+                messages: Vec::new(),
+                timeout_secs: None,
+                output_schema: None,
+                tool_headers: Default::default(),
+            },
+            case_path: None,
+        }
+    }
+
+    #[test]
+    fn the_headline_quotes_the_failing_case_not_a_warning_before_it() {
+        let warning = failure(FailureKind::WrongErrorClass, json!({"a": 1}), true);
+        let accepted = failure(FailureKind::InvalidAccepted, json!({"b": 2}), true);
+        let (grave, first) = headline(&[&warning, &accepted]);
+        assert!(grave);
+        assert_eq!(first.input, json!({"b": 2}));
+        let (grave, first) = headline(&[&warning]);
+        assert!(!grave);
+        assert_eq!(first.input, json!({"a": 1}));
+    }
+
+    #[test]
+    fn a_failure_not_reproduced_alone_is_no_failure() {
+        let flaky = failure(FailureKind::InvalidAccepted, json!({"c": 3}), false);
+        let (grave, first) = headline(&[&flaky]);
+        assert!(!grave);
+        assert_eq!(first.input, json!({"c": 3}));
+        assert!(!is_failure(&flaky));
+    }
 }

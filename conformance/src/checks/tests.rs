@@ -151,6 +151,8 @@ struct Script {
     invalid_arguments: Option<Value>,
     arguments_type: Option<Value>,
     arguments_omitted: Option<Value>,
+    /// The answer to the same tool's call with `"arguments": {}`, sent for comparison.
+    arguments_empty: Option<Option<Value>>,
     invalid_request: Value,
     stray_line: Option<(&'static str, FrameProblem)>,
     /// A response the server wrote late in the session that answers nothing outstanding.
@@ -195,6 +197,7 @@ impl Script {
             arguments_omitted: result(
                 json!({"content": [{"type": "text", "text": "text is required"}], "isError": true}),
             ),
+            arguments_empty: None,
             invalid_request: json!({"jsonrpc": "2.0", "id": 900_001,
                 "error": {"code": -32600, "message": "Invalid Request"}}),
             stray_line: None,
@@ -302,6 +305,17 @@ impl Script {
             exchange: Some(omitted),
             skipped: None,
         });
+        let arguments_empty = self.arguments_empty.clone().map(|answer| ToolCall {
+            name: ECHO.into(),
+            tool: crate::records::ToolDef::new(tool.clone()),
+            intent: "arguments given an empty object".into(),
+            exchange: Some(r.exchange(
+                "tools/call",
+                json!({"name": ECHO, "arguments": {}}),
+                answer,
+            )),
+            skipped: None,
+        });
         let unknown_method = Some(r.exchange(
             "conformance/unknown",
             json!({}),
@@ -336,6 +350,7 @@ impl Script {
                 invalid_arguments,
                 arguments_type,
                 arguments_omitted,
+                arguments_empty,
                 task_calls: Vec::new(),
                 params_forms,
                 progress,
@@ -676,6 +691,33 @@ const ROWS: &[Row] = &[
                 .unwrap()
                 .remove("required");
             s.arguments_omitted = error(-32602);
+        },
+        &[(CheckId::TcArgumentsOmitted, Status::Warn)],
+    ),
+    (
+        "arguments left out and {} both get -32603 for a tool that requires none",
+        Rev::R2025_11_25,
+        |s| {
+            s.tools[0]["inputSchema"]
+                .as_object_mut()
+                .unwrap()
+                .remove("required");
+            s.arguments_omitted = error(-32603);
+            s.arguments_empty = Some(error(-32603));
+        },
+        // The tool's error (a backend down), not the omission's.
+        &[],
+    ),
+    (
+        "arguments left out gets -32602 where {} gets a result",
+        Rev::R2025_11_25,
+        |s| {
+            s.tools[0]["inputSchema"]
+                .as_object_mut()
+                .unwrap()
+                .remove("required");
+            s.arguments_omitted = error(-32602);
+            s.arguments_empty = Some(result(json!({"content": []})));
         },
         &[(CheckId::TcArgumentsOmitted, Status::Warn)],
     ),

@@ -32,7 +32,8 @@ pub use modern::{
 pub(crate) use negotiation::answered;
 pub use negotiation::{NegotiationRecord, ServerEra, VersionProbe, UNSUPPORTED_VERSION};
 pub use property::{
-    InputIndependent, PropertyFailure, PropertyRecord, SlowCall, ToolError, MAX_TOOL_ERRORS,
+    InputIndependent, PropertyFailure, PropertyRecord, Repeat, SlowCall, ToolError,
+    MAX_TOOL_ERRORS, SHRUNK_PER_KIND,
 };
 pub use revision::{
     PhaseTimes, RevisionRecord, ShutdownRecord, MALFORMED_JSON, MAX_PAGES, PING_IDS,

@@ -31,6 +31,10 @@ pub struct PropertyFailure {
     pub outcome: String,
     /// Shrink steps taken.
     pub shrink_steps: u32,
+    /// Why the shrinking stopped before it was done, when a budget cut it (the revision's
+    /// shrink steps spent, or its --time-budget): the input is then smaller than the one
+    /// found, not minimal.
+    pub shrink_cut: Option<String>,
     /// The confirming session's transcript (fresh process, minimal case).
     pub transcript: Transcript,
     /// Whether the minimal case failed the same way in the fresh process.
@@ -124,6 +128,29 @@ impl InputIndependent {
     }
 }
 
+/// Minimal cases a revision's property phase shrinks and confirms per check and kind of
+/// failure (a crash or a stall excepted): a server whose every tool fails the same way
+/// has its first ones shrunk, each confirmed in a fresh process, and the rest named as
+/// [`Repeat`]s (thirty tools answering a network error must not cost thirty shrinks and
+/// thirty processes, nor bury the report).
+pub const SHRUNK_PER_KIND: usize = 4;
+
+/// A generated case that failed as [`SHRUNK_PER_KIND`] minimal cases of its check and kind
+/// already had: named with its input as drawn, not shrunk or confirmed.
+#[derive(Debug, Clone)]
+pub struct Repeat {
+    /// The check that reports it.
+    pub check: CheckId,
+    /// The failure.
+    pub kind: FailureKind,
+    /// The property ("invalid echo", ...).
+    pub label: String,
+    /// The input as drawn.
+    pub input: Value,
+    /// What happened to it.
+    pub outcome: String,
+}
+
 /// Counts and findings of the property phase.
 #[derive(Debug, Clone, Default)]
 pub struct PropertyRecord {
@@ -134,6 +161,8 @@ pub struct PropertyRecord {
     pub tool_errors: Vec<ToolError>,
     /// What failed.
     pub failures: Vec<PropertyFailure>,
+    /// What failed as [`SHRUNK_PER_KIND`] failures before it had (not shrunk).
+    pub repeats: Vec<Repeat>,
     /// Things a reader should know (tools skipped, budget exhausted).
     pub notes: Vec<String>,
     /// Tool calls that were slow, not broken.
@@ -159,6 +188,12 @@ impl PropertyRecord {
             *n = n.saturating_sub(1);
         }
         self.cases.retain(|(_, n)| *n > 0);
+    }
+
+    /// Whether `check` already has its [`SHRUNK_PER_KIND`] minimal cases of `kind`.
+    pub(crate) fn shrunk_enough(&self, check: CheckId, kind: FailureKind) -> bool {
+        let same = |f: &&PropertyFailure| f.check == check && f.kind == kind;
+        self.failures.iter().filter(same).count() >= SHRUNK_PER_KIND
     }
 
     /// Cases run for a check.

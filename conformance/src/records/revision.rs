@@ -33,6 +33,10 @@ pub struct ShutdownRecord {
     pub voluntary: bool,
     /// How long we waited.
     pub waited: Duration,
+    /// When the main session had ended before its stdin could be closed: the fresh
+    /// process the shutdown was judged on instead (initialized, pinged, then its stdin
+    /// closed), as its transcript.
+    pub fresh: Option<crate::protocol::Transcript>,
 }
 
 /// Everything one revision's conversation produced.
@@ -117,6 +121,7 @@ impl RevisionRecord {
                         t.arguments_type
                             .iter()
                             .chain(&t.arguments_omitted)
+                            .chain(&t.arguments_empty)
                             .chain(t.progress.iter().map(|p| &p.call))
                             .filter_map(|c| c.exchange.as_ref()),
                     )

@@ -70,6 +70,11 @@ pub struct ToolsRecord {
     /// A call of the same tool without `arguments`, the last call of the conversation
     /// (a server that crashes on it still had every other tools probe judged).
     pub arguments_omitted: Option<ToolCall>,
+    /// The same tool called with `"arguments": {}` right after, when the call without
+    /// `arguments` got a JSON-RPC error and the tool's valid call had sent other arguments:
+    /// what the omission is compared with (an error `{}` gets too is the tool's, not the
+    /// omission's).
+    pub arguments_empty: Option<ToolCall>,
     /// Task-augmented calls (`params.task`), made only when the server declares
     /// `tasks.requests.tools.call`: each tool offering tasks, and one tool that does not.
     pub task_calls: Vec<ToolCall>,

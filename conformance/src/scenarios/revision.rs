@@ -244,7 +244,13 @@ impl Ending {
         }
         match ended {
             Ok(ended) => {
-                self.record.shutdown = Some(shutdown_record(&self.already_ended, ended));
+                let mut record = shutdown_record(&self.already_ended, ended);
+                if self.already_ended.is_some() && !self.record.in_process {
+                    record = fresh_shutdown(plan, &self.already_ended)
+                        .await
+                        .unwrap_or(record);
+                }
+                self.record.shutdown = Some(record);
                 Ok(Ok(()))
             }
             Err(pending) => Ok(Err(pending)),
@@ -322,6 +328,37 @@ impl Ending {
     }
 }
 
+/// The stdio shutdown judged on a fresh process, when the main session had ended before
+/// its stdin could be closed (a probe crashed it): initialize, `initialized`, a liveness
+/// request, then stdin closed. `None` when that process does not get that far (a
+/// server that fails whatever it is sent: nothing to judge a shutdown on).
+async fn fresh_shutdown(
+    plan: &RevisionPlan<'_>,
+    already_ended: &Option<String>,
+) -> Option<ShutdownRecord> {
+    let started = Instant::now();
+    let mut session = Session::start(plan.command, plan.session.clone()).ok()?;
+    let (initialize, modern, _) = handshake(&mut session, plan.revision).await;
+    let start_up = started.elapsed();
+    let opened = initialize.result().is_some() && session.ended().is_none();
+    if opened && modern.is_none() {
+        session.notify("notifications/initialized", None).await;
+    }
+    let answered = opened && session.liveness().await.result().is_some();
+    if !answered || session.ended().is_some() {
+        session.kill().await;
+        return None;
+    }
+    let grace = start_up.saturating_mul(SHUTDOWN_PER_START_UP);
+    let ended = match session.begin_shutdown(grace, grace).await {
+        Ok(ended) => ended,
+        Err(pending) => session.finish_shutdown(pending).await,
+    };
+    let mut record = shutdown_record(already_ended, ended);
+    record.fresh = Some(session.into_transcript());
+    Some(record)
+}
+
 /// What the shutdown record says of how a server ended.
 fn shutdown_record(
     already_ended: &Option<String>,
@@ -332,6 +369,7 @@ fn shutdown_record(
         already_ended: already_ended.clone(),
         voluntary,
         waited,
+        fresh: None,
     }
 }
 

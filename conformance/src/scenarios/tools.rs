@@ -419,10 +419,24 @@ impl Talk<'_> {
                 .arguments_type
                 .push(probe(format!("arguments given {what}"), exchange));
         }
-        if self.session.ended().is_none() {
-            let params = json!({"name": tool.name});
+        if self.session.ended().is_some() {
+            return;
+        }
+        let params = json!({"name": tool.name});
+        let exchange = call_tool(self.session, params).await;
+        let refused = exchange.error().is_some();
+        self.record.arguments_omitted = Some(probe("arguments left out".into(), exchange));
+        // What `{}` gets, to compare: the valid call already says so when it sent `{}`.
+        let sent_empty = tool
+            .exchange
+            .as_ref()
+            .and_then(|x| x.request.pointer("/params/arguments"))
+            == Some(&json!({}));
+        if refused && !sent_empty && self.session.ended().is_none() {
+            let params = json!({"name": tool.name, "arguments": {}});
             let exchange = call_tool(self.session, params).await;
-            self.record.arguments_omitted = Some(probe("arguments left out".into(), exchange));
+            self.record.arguments_empty =
+                Some(probe("arguments given an empty object".into(), exchange));
         }
     }
 }

@@ -233,6 +233,28 @@ pub(in crate::checks) fn arguments_type(ctx: &Ctx<'_>) -> Verdict {
 /// `TC-ARGS-OMITTED`: `arguments` is optional; a call without it is answered and the
 /// server lives on. A tool that requires nothing should run; one that requires arguments
 /// may refuse in either error class.
+/// The tool `name`'s answer to `"arguments": {}`: the probe made for the comparison, or
+/// the tool's valid call when that sent `{}`; with how it was made, in words.
+fn empty_arguments_answer<'a>(
+    record: &'a ToolsRecord,
+    name: &str,
+) -> Option<(&'a Exchange, &'static str)> {
+    let probe = record
+        .arguments_empty
+        .as_ref()
+        .and_then(|c| c.exchange.as_ref());
+    if let Some(x) = probe {
+        return Some((x, ", sent right after"));
+    }
+    record
+        .calls
+        .iter()
+        .filter(|c| c.name == name)
+        .filter_map(|c| c.exchange.as_ref())
+        .find(|x| x.request.pointer("/params/arguments") == Some(&serde_json::json!({})))
+        .map(|x| (x, " (its valid call)"))
+}
+
 pub(in crate::checks) fn arguments_omitted(ctx: &Ctx<'_>) -> Verdict {
     let record = match conversation(ctx) {
         Ok(r) => r,
@@ -259,6 +281,20 @@ pub(in crate::checks) fn arguments_omitted(ctx: &Ctx<'_>) -> Verdict {
     }
     let needs = requires_arguments(&call.tool);
     if let Some(breach) = rules::arguments_omitted(x.error(), needs) {
+        // The omission is to blame only when `{}` is answered otherwise: an error the
+        // tool gives `{}` too (a backend down) is the tool's.
+        if let Some((_, how)) = empty_arguments_answer(record, &call.name)
+            .filter(|(e, _)| e.error().is_some() && e.error_code() == x.error_code())
+        {
+            return Verdict::Pass(format!(
+                "tools/call of {:?} without arguments got JSON-RPC error {}, the answer its \
+                 call with \"arguments\": {{}}{how} got too: the tool's error, not the \
+                 omission's",
+                call.name,
+                x.error_code()
+                    .map_or_else(|| "without a code".into(), |c| c.to_string()),
+            ));
+        }
         return Verdict::Warn(
             format!(
                 "tools/call of {:?} without arguments (they are optional) got {}",

@@ -117,6 +117,53 @@ impl Parked {
     }
 }
 
+/// Shrink steps a revision's property phase may spend in all: a server whose every tool
+/// fails the same way (thirty tools, each answering a network error) has each failure
+/// shrunk until this is spent, and the rest reported as found. A count, not a time, so
+/// that the same seed gives the same minimal cases.
+pub(super) const SHRINK_STEPS_PER_REVISION: u32 = 256;
+
+/// What a revision's shrinking may still spend: steps (deterministic), and time when
+/// `--time-budget` is set (every phase stays inside it, shrinking included).
+#[derive(Debug)]
+pub(super) struct ShrinkBudget {
+    pub(super) steps_left: u32,
+    deadline: Option<Instant>,
+    /// Failures whose shrinking a budget cut.
+    pub(super) cut: u32,
+}
+
+impl ShrinkBudget {
+    pub(super) fn new(deadline: Option<Instant>) -> Self {
+        ShrinkBudget {
+            steps_left: SHRINK_STEPS_PER_REVISION,
+            deadline,
+            cut: 0,
+        }
+    }
+
+    pub(super) fn past_deadline(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// The note a run's record gets when budgets cut some shrinking.
+    pub(super) fn note(&self) -> Option<String> {
+        (self.cut > 0).then(|| {
+            format!(
+                "shrinking: {} failure(s) were shrunk less than fully, the revision's budget of \
+                 {SHRINK_STEPS_PER_REVISION} shrink steps{} being spent; their inputs are \
+                 smaller than found, not minimal",
+                self.cut,
+                if self.deadline.is_some() {
+                    " or its --time-budget"
+                } else {
+                    ""
+                }
+            )
+        })
+    }
+}
+
 /// The server's sessions during the property phase: restarted after every death.
 pub(super) struct Env<'a> {
     pub(super) command: &'a ServerCommand,
@@ -159,6 +206,8 @@ pub(super) struct Env<'a> {
     /// Set by [`Env::explore`] when the case it was given was never sent: the server had
     /// ended after answering the case before.
     pub(super) unsent: bool,
+    /// What the revision's shrinking may still spend.
+    pub(super) shrink_budget: ShrinkBudget,
 }
 
 impl<'a> Env<'a> {
@@ -187,6 +236,7 @@ impl<'a> Env<'a> {
             on_session: 0,
             suspect: None,
             unsent: false,
+            shrink_budget: ShrinkBudget::new(None),
         }
     }
 

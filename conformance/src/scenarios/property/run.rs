@@ -12,13 +12,13 @@ use proptest::strategy::{Strategy, ValueTree};
 use serde_json::Value;
 
 use super::carry::{Carried, Carry};
-use super::env::{fatal_kind, probe_checks, probe_tool, Env, Outcome, Probe};
+use super::env::{fatal_kind, probe_checks, probe_tool, Env, Outcome, Probe, ShrinkBudget};
 use super::plan::{Item, PlanCache, TOOL_CASE_BUDGET};
 use super::shrink::Confirmed;
 use super::validators::Which;
 use crate::protocol::{Exchange, Revision, SchemaSet, Session, SessionConfig, Silence};
 use crate::records::{
-    CaseFile, CaseMessage, InputIndependent, PropertyFailure, PropertyRecord, SlowCall,
+    CaseFile, CaseMessage, InputIndependent, PropertyFailure, PropertyRecord, Repeat, SlowCall,
 };
 use crate::rules::CheckId;
 use crate::rules::FailureKind;
@@ -177,6 +177,7 @@ impl PropertyRun<'_> {
         let mut record = PropertyRecord::default();
         let mut env = Env::new(self.command, self.session, self.revision, self.schemas);
         env.session = opened;
+        env.shrink_budget = ShrinkBudget::new(self.config.time_budget.map(|b| started + b));
         let mut items = self.plan(&mut record).await;
         progress::enter(Phase::Property);
         let total: u64 = items.iter().map(|i| u64::from(i.n)).sum();
@@ -244,6 +245,7 @@ impl PropertyRun<'_> {
             }
         }
         self.last_answer_survived(&mut env, &mut record).await;
+        record.notes.extend(env.shrink_budget.note());
         if let Some((carry, order)) = self.carry {
             carry.ended(order);
         }
@@ -386,6 +388,16 @@ impl PropertyRun<'_> {
         }
         let probe = &turn.item.probe;
         let label = turn.item.label.as_str();
+        if !fatal && turn.record.shrunk_enough(kind.reported_by(), kind) {
+            turn.record.repeats.push(Repeat {
+                check: kind.reported_by(),
+                kind,
+                label: label.to_string(),
+                input: drawn,
+                outcome,
+            });
+            return turn.skip_item();
+        }
         let value = drawn.clone();
         let (failure, late) = match parked {
             None => {

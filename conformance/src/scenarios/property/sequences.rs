@@ -169,6 +169,7 @@ impl PropertyRun<'_> {
                 input: Value::Array(messages.clone()),
                 outcome: problems.join("; "),
                 shrink_steps: 0,
+                shrink_cut: None,
                 transcript: session.transcript().clone(),
                 reproduced: true,
                 same_as: None,

@@ -20,7 +20,10 @@ use jsonschema::Validator;
 use proptest::strategy::ValueTree;
 use serde_json::{json, Value};
 
-use super::env::{case_id, case_messages, probe_tool, probe_tool_def, Env, Outcome, Parked, Probe};
+use super::env::{
+    case_id, case_messages, probe_tool, probe_tool_def, Env, Outcome, Parked, Probe,
+    SHRINK_STEPS_PER_REVISION,
+};
 use super::validators::Which;
 use super::PropertyRun;
 use crate::generate::{shrink, surely_valid};
@@ -33,6 +36,10 @@ use crate::scenarios::era;
 /// Most shrink steps for a stall (each waits a multiple of the tool's latency): enough to
 /// bisect a string of a megabyte from both ends and simplify what is left.
 const STALL_STEPS: u32 = 48;
+
+/// Most shrink steps for a failure that is a warning by policy (a wrong error class, an
+/// answer sent twice): its minimal case is a courtesy, not the evidence of a failure.
+const POLICY_STEPS: u32 = 16;
 
 /// A minimal case as its fresh process saw it.
 pub(super) struct Confirmed {
@@ -112,17 +119,18 @@ impl PropertyRun<'_> {
         (kind, rule): (FailureKind, Option<CheckId>),
         outcome: String,
     ) -> PropertyFailure {
-        let original = value.clone();
+        let original = (value.clone(), outcome.clone());
         let same = |o: &Outcome| o.failed().is_some_and(|(k, ..)| k == kind);
         // Every stalled candidate waits out its wait: shrink those in fewer steps, each
         // waiting a multiple of the tool's measured latency (it answers other inputs
         // promptly), not the timeout. The confirmation below uses the full timeout again.
         let stall = kind == FailureKind::Stall;
-        let max_steps = if stall {
-            self.config.max_shrink.min(STALL_STEPS)
-        } else {
-            self.config.max_shrink
+        let wanted = match kind {
+            FailureKind::Stall => self.config.max_shrink.min(STALL_STEPS),
+            k if k.is_policy_warning() => self.config.max_shrink.min(POLICY_STEPS),
+            _ => self.config.max_shrink,
         };
+        let max_steps = wanted.min(env.shrink_budget.steps_left);
         if stall {
             env.shrink_timeout = Some(env.step_wait(probe_tool(probe)));
         }
@@ -139,6 +147,18 @@ impl PropertyRun<'_> {
             }
         };
         env.shrink_timeout = None;
+        let timed_out = env.shrink_budget.past_deadline();
+        env.shrink_budget.steps_left = env.shrink_budget.steps_left.saturating_sub(steps);
+        let mut shrink_cut = (steps >= max_steps && max_steps < wanted || timed_out).then(|| {
+            env.shrink_budget.cut += 1;
+            match timed_out {
+                true => format!("shrinking stopped after {steps} step(s): --time-budget spent"),
+                false => format!(
+                    "shrinking stopped after {steps} step(s): the revision's budget of \
+                     {SHRINK_STEPS_PER_REVISION} shrink steps was spent"
+                ),
+            }
+        });
         // A candidate's stalled call parked meanwhile belongs to no case of the walk.
         if let Some(mut parked) = env.parked.take() {
             parked.session.kill().await;
@@ -146,23 +166,28 @@ impl PropertyRun<'_> {
         // Confirm the minimal case in a fresh process with the full timeout (no late-answer
         // window: the case that started the shrink had it), recording a clean transcript;
         // the outcome reported is the confirmation's. A stall shrunk with short waits may
-        // have reached an input that is merely slow: then the original input is confirmed
-        // instead.
+        // have reached an input that is merely slow, and any shrink one that fails only
+        // after what came before it: then the original input is confirmed instead.
         let (mut input, mut outcome) = best;
         let (mut reproduced, mut transcript, confirmed) =
             self.confirm(env, probe, &input, &same).await;
-        if !reproduced && stall && input != original {
+        if !reproduced && input != original.0 {
             let (again, again_transcript, again_confirmed) =
-                self.confirm(env, probe, &original, &same).await;
-            if again {
-                (input, reproduced, transcript) = (original, again, again_transcript);
-                steps = 0;
-                outcome = again_confirmed.map_or(outcome, |(text, _)| text);
-            }
+                self.confirm(env, probe, &original.0, &same).await;
+            // Reproduced or not, the input reported is then the one the walk found, with
+            // its own confirmation: a shrink whose candidates failed only for what came
+            // before them (a rate limit, load, state) reached nothing smaller that fails
+            // alone.
+            (input, steps, shrink_cut) = (original.0, 0, None);
+            (reproduced, transcript) = (again, again_transcript);
+            outcome = match again_confirmed.filter(|_| again) {
+                Some((text, _)) => text,
+                None => original.1,
+            };
         } else if let Some((text, _)) = confirmed.filter(|_| reproduced) {
             outcome = text;
         }
-        self.failure_of(
+        let mut failure = self.failure_of(
             probe,
             label,
             (kind, rule),
@@ -173,7 +198,9 @@ impl PropertyRun<'_> {
                 transcript,
                 reproduced,
             },
-        )
+        );
+        failure.shrink_cut = shrink_cut;
+        failure
     }
 
     /// The failure a confirmed minimal case makes: what it was, its evidence, its case file.
@@ -217,6 +244,7 @@ impl PropertyRun<'_> {
             input,
             outcome,
             shrink_steps: steps,
+            shrink_cut: None,
             transcript,
             reproduced,
             same_as: None,
@@ -281,7 +309,13 @@ impl PropertyRun<'_> {
             _ => true,
         };
         let mut said = outcome;
+        let mut ran = 0;
         let shrunk = shrink(value, max_steps, &valid, async |candidate: &Value| {
+            // Past the --time-budget no candidate is run (each is taken as passing).
+            if env.shrink_budget.past_deadline() {
+                return false;
+            }
+            ran += 1;
             let o = env.evaluate(probe, candidate).await;
             match o.failed() {
                 Some((k, text, _)) if k == kind => {
@@ -292,7 +326,7 @@ impl PropertyRun<'_> {
             }
         })
         .await;
-        ((shrunk.value, said), shrunk.steps)
+        ((shrunk.value, said), ran.min(shrunk.steps))
     }
 
     /// The rules of the tool's inputSchema `value` breaks (`format`s included: a server
@@ -321,7 +355,7 @@ impl PropertyRun<'_> {
     ) -> ((Value, String), u32) {
         let mut steps = 0;
         if tree.simplify() {
-            while steps < max_steps {
+            while steps < max_steps && !env.shrink_budget.past_deadline() {
                 steps += 1;
                 let candidate = tree.current();
                 let o = env.evaluate(probe, &candidate).await;
