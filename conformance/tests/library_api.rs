@@ -163,3 +163,26 @@ async fn the_same_seed_gives_the_same_report() {
         Format::Json.render(&second).unwrap()
     );
 }
+
+/// What a budget cut is said at the top of the readable reports and in the JSON report,
+/// not only inside a passing check's message (issue 52). A zero budget cuts before the
+/// first generated case.
+#[tokio::test]
+async fn a_time_budget_cut_is_a_note_of_the_report() {
+    let mut config = reference(None);
+    config.revisions = vec![mcp_conformance::protocol::Revision::find("2025-06-18").unwrap()];
+    if let Some(p) = config.properties.as_mut() {
+        p.time_budget = Some(std::time::Duration::ZERO);
+    }
+    let report = run(&config, |_| {}).await.unwrap();
+    assert_eq!(report.budget.len(), 1, "{:?}", report.budget);
+    assert!(report.budget[0].what.contains("time budget exhausted"));
+    let text = render_text(&report);
+    assert!(
+        text.contains("NOTE 2025-06-18: time budget exhausted"),
+        "{text}"
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&Format::Json.render(&report).unwrap()).unwrap();
+    assert_eq!(json["budget"][0]["revision"], "2025-06-18");
+}

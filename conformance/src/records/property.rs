@@ -165,6 +165,9 @@ pub struct PropertyRecord {
     pub repeats: Vec<Repeat>,
     /// Things a reader should know (tools skipped, budget exhausted).
     pub notes: Vec<String>,
+    /// What a budget cut (`--time-budget`, the revision's shrink steps), in words: also
+    /// among `notes`, and shown at the top of the readable reports.
+    pub cut: Vec<String>,
     /// Tool calls that were slow, not broken.
     pub slow: Vec<SlowCall>,
     /// Why the argument cases stopped before the plan's end, when they did.

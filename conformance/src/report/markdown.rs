@@ -48,6 +48,9 @@ pub fn to_markdown(report: &RunReport) -> String {
     for note in &report.coverage {
         let _ = writeln!(out, "> {}\n", md_text(&note.describe()));
     }
+    for note in &report.budget {
+        let _ = writeln!(out, "> {}\n", md_text(&note.describe()));
+    }
     if let Some(note) = report.timing.as_ref().and_then(|t| t.load_note()) {
         let _ = writeln!(out, "> {}\n", md_text(&note));
     }

@@ -25,7 +25,7 @@ pub use junit::to_junit;
 pub(crate) use markdown::is_own_markup;
 pub use markdown::to_markdown;
 pub use model::{
-    counted, policy_grade, BaselineEntry, BaselineOutcome, Baselined, CoverageNote,
+    counted, policy_grade, BaselineEntry, BaselineOutcome, Baselined, BudgetNote, CoverageNote,
     DistinctFinding, Gate, GateOptions, Incomplete, NotSpoken, PartTiming, RevisionReport,
     RevisionTiming, RunReport, RunTiming, Summary, TargetInfo, ToolGap, ToolInfo,
 };

@@ -140,6 +140,10 @@ pub struct RunReport {
     /// that cost (a note at the top of the readable reports).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub coverage: Vec<CoverageNote>,
+    /// Per revision, what a budget cut in the property phase (`--time-budget`, the
+    /// revision's shrink steps): a note at the top of the readable reports.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub budget: Vec<BudgetNote>,
     /// Which eras the server speaks, when a modern revision ran ("legacy-only",
     /// "modern-only", "dual-era").
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -277,6 +281,22 @@ pub struct ToolGap {
     pub tool: String,
     /// What its call got instead (server text).
     pub got: String,
+}
+
+/// What a budget cut in one revision's property phase.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct BudgetNote {
+    /// The revision.
+    pub revision: &'static str,
+    /// What was cut, in words.
+    pub what: String,
+}
+
+impl BudgetNote {
+    /// One line for the readable formats.
+    pub fn describe(&self) -> String {
+        format!("NOTE {}: {}", self.revision, self.what)
+    }
 }
 
 impl CoverageNote {
@@ -449,6 +469,7 @@ impl RunReport {
             baseline: None,
             incomplete: None,
             coverage: Vec::new(),
+            budget: Vec::new(),
             era: None,
             not_spoken: Vec::new(),
             timing: None,

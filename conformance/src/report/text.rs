@@ -462,6 +462,13 @@ fn notes(out: &mut String, report: &RunReport, p: Painter) {
     for (revs, note) in gaps {
         lines.push(escape_server_text(&note.describe_for(&revs.join(", "))));
     }
+    // Property names and inputs in a cut note are the server's words.
+    lines.extend(
+        report
+            .budget
+            .iter()
+            .map(|b| escape_server_text(&b.describe())),
+    );
     if let Some(b) = &report.baseline {
         lines.push(format!(
             "Baseline: {}, {}",

@@ -31,8 +31,8 @@ use crate::protocol::{
 };
 use crate::records::{NegotiationRecord, RevisionRecord, VersionProbe};
 use crate::report::{
-    CoverageNote, Incomplete, NotSpoken, PartTiming, RevisionReport, RevisionTiming, RunReport,
-    RunTiming, Summary, TargetInfo,
+    BudgetNote, CoverageNote, Incomplete, NotSpoken, PartTiming, RevisionReport, RevisionTiming,
+    RunReport, RunTiming, Summary, TargetInfo,
 };
 use crate::scenarios::slot::{self, Pool, Slot};
 use crate::scenarios::{
@@ -462,6 +462,7 @@ struct Judged {
     reports: Vec<RevisionReport>,
     timings: Vec<RevisionTiming>,
     notes: Vec<CoverageNote>,
+    budget: Vec<BudgetNote>,
     not_spoken: Vec<NotSpoken>,
 }
 
@@ -502,6 +503,18 @@ fn judge(
             revision.unwrap_or(record.requested),
             &results,
         ));
+        judged
+            .budget
+            .extend(
+                record
+                    .properties
+                    .iter()
+                    .flat_map(|p| &p.cut)
+                    .map(|what| BudgetNote {
+                        revision: record.requested.id,
+                        what: what.clone(),
+                    }),
+            );
         results.retain(|r| config.checks.selects(r.check));
         on_event(RunEvent::RevisionJudged(
             record.requested.id,
@@ -553,6 +566,7 @@ impl Judged {
             mut reports,
             timings,
             notes,
+            budget,
             not_spoken,
         } = self;
         // In revision order, wherever the not-run ones fall.
@@ -561,6 +575,7 @@ impl Judged {
         let mut report = RunReport::new(target, config.seed, reports);
         report.link_causes();
         report.coverage = notes;
+        report.budget = budget;
         report.era = negotiation.era.map(|e| e.describe());
         report.not_spoken = not_spoken;
         (report, timings)

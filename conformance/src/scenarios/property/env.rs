@@ -725,3 +725,28 @@ pub(super) fn probe_checks(probe: &Probe) -> &'static [CheckId] {
         Probe::Cursor => &[CheckId::PropRandomCursor],
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::time::{Duration, Instant};
+
+    use super::{ShrinkBudget, SHRINK_STEPS_PER_REVISION};
+
+    #[test]
+    fn a_shrink_budget_stops_at_its_deadline_and_says_so() {
+        let open = ShrinkBudget::new(None);
+        assert!(!open.past_deadline());
+        assert_eq!(open.steps_left, SHRINK_STEPS_PER_REVISION);
+        assert_eq!(open.note(), None);
+
+        let past = Instant::now()
+            .checked_sub(Duration::from_millis(1))
+            .unwrap();
+        let mut spent = ShrinkBudget::new(Some(past));
+        assert!(spent.past_deadline());
+        spent.cut = 2;
+        let note = spent.note().unwrap();
+        assert!(note.contains("2 failure(s)"), "{note}");
+        assert!(note.contains("--time-budget"), "{note}");
+    }
+}

@@ -217,6 +217,7 @@ impl PropertyRun<'_> {
                         .is_some_and(|b| started.elapsed() > b)
                     {
                         let why = budget_cut(&items, pass, &items[at].label);
+                        record.cut.push(why.clone());
                         record.notes.push(why);
                         break 'passes;
                     }
@@ -245,7 +246,10 @@ impl PropertyRun<'_> {
             }
         }
         self.last_answer_survived(&mut env, &mut record).await;
-        record.notes.extend(env.shrink_budget.note());
+        if let Some(note) = env.shrink_budget.note() {
+            record.cut.push(note.clone());
+            record.notes.push(note);
+        }
         if let Some((carry, order)) = self.carry {
             carry.ended(order);
         }
