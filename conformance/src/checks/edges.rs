@@ -203,10 +203,7 @@ pub(super) fn batch_response(ctx: &Ctx<'_>) -> Verdict {
 /// liveness request) got no response because the server exited or stopped answering;
 /// `rule` is how JSON-RPC answers such a batch.
 fn batch_killed(ctx: &Ctx<'_>, batch: &BatchExchange, what: &str, rule: &str) -> Option<Verdict> {
-    let silence = batch.fence.unanswered()?;
-    if matches!(silence, Silence::Starved { .. } | Silence::Flooded { .. }) {
-        return None;
-    }
+    let silence = batch.fence_lost()?;
     let mut seqs = vec![batch.request_seq];
     seqs.extend(batch_answers(ctx, batch).iter().map(|(s, _)| *s));
     let mut evidence = ctx.evidence(&seqs);

@@ -5,7 +5,7 @@ use serde_json::Value;
 
 use super::model::{evidence_from, Ctx, Evidence, Verdict, MAX_EXAMPLES};
 use crate::protocol::{
-    flood_bound, thousands, Entry, Exchange, FrameProblem, IdMatch, MessageKind, Silence, Tally,
+    flood_bound, thousands, Entry, Exchange, FrameProblem, IdMatch, MessageKind, Tally,
 };
 use crate::rules;
 
@@ -669,11 +669,7 @@ pub(super) fn batch(ctx: &Ctx<'_>) -> Verdict {
     let n = batch.ids.len();
     // A server that stops answering after the batch: the request after it is this
     // check's evidence (rpc-response-required leaves it here).
-    if let Some(silence) = batch
-        .fence
-        .unanswered()
-        .filter(|s| !matches!(s, Silence::Starved { .. } | Silence::Flooded { .. }))
-    {
+    if let Some(silence) = batch.fence_lost() {
         return Verdict::Violation(
             format!(
                 "after a batch of {n} ping requests, {} got no response: {}",

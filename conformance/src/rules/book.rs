@@ -583,9 +583,20 @@ pub fn arguments_type(
 /// `arguments` is optional in CallToolRequest: a call that leaves it out gets an answer.
 /// A JSON-RPC error is a breach only for a tool whose inputSchema requires nothing, where
 /// the call is valid as it stands (`needs_arguments` false); a tool that requires some
-/// may refuse it in whichever class the revision uses for invalid arguments.
-pub fn arguments_omitted(error: Option<&Value>, needs_arguments: bool) -> Option<Breach> {
+/// may refuse it in whichever class the revision uses for invalid arguments. `empty` is
+/// the same tool's answer to `"arguments": {}`, when known: an error with the same code is
+/// the tool's (a backend down, no network), not the omission's, and no breach.
+pub fn arguments_omitted(
+    error: Option<&Value>,
+    needs_arguments: bool,
+    empty: Option<&Value>,
+) -> Option<Breach> {
     let error = error.filter(|_| !needs_arguments)?;
+    let code_of = |e: &Value| e.get("code").and_then(Value::as_i64);
+    let empty_error = empty.and_then(|answer| answer.get("error"));
+    if empty_error.is_some_and(|e| code_of(e) == code_of(error)) {
+        return None;
+    }
     let code = code_text(error);
     breach(
         CheckId::TcArgumentsOmitted,

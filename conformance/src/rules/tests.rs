@@ -331,17 +331,35 @@ fn probe_answer_rules() {
         ),
         (
             "arguments omitted: error, arguments required",
-            verdict(arguments_omitted(Some(&e32602), true)),
+            verdict(arguments_omitted(Some(&e32602), true, None)),
             OK,
         ),
         (
             "arguments omitted: error, nothing required",
-            verdict(arguments_omitted(Some(&e32602), false)),
+            verdict(arguments_omitted(Some(&e32602), false, None)),
+            Some((TcArgumentsOmitted, ProtocolErrorOnValid)),
+        ),
+        (
+            "arguments omitted: the same error as for {}",
+            verdict(arguments_omitted(
+                Some(&e32602),
+                false,
+                Some(&json!({"jsonrpc": "2.0", "id": 1, "error": e32602})),
+            )),
+            OK,
+        ),
+        (
+            "arguments omitted: an error where {} gets a result",
+            verdict(arguments_omitted(
+                Some(&e32602),
+                false,
+                Some(&json!({"jsonrpc": "2.0", "id": 1, "result": {"content": []}})),
+            )),
             Some((TcArgumentsOmitted, ProtocolErrorOnValid)),
         ),
         (
             "arguments omitted: a result",
-            verdict(arguments_omitted(None, false)),
+            verdict(arguments_omitted(None, false, None)),
             OK,
         ),
         ("valid call: result", verdict(valid_call(F, None)), OK),

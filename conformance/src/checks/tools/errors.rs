@@ -230,9 +230,6 @@ pub(in crate::checks) fn arguments_type(ctx: &Ctx<'_>) -> Verdict {
     ))
 }
 
-/// `TC-ARGS-OMITTED`: `arguments` is optional; a call without it is answered and the
-/// server lives on. A tool that requires nothing should run; one that requires arguments
-/// may refuse in either error class.
 /// The tool `name`'s answer to `"arguments": {}`: the probe made for the comparison, or
 /// the tool's valid call when that sent `{}`; with how it was made, in words.
 fn empty_arguments_answer<'a>(
@@ -255,6 +252,9 @@ fn empty_arguments_answer<'a>(
         .map(|x| (x, " (its valid call)"))
 }
 
+/// `TC-ARGS-OMITTED`: `arguments` is optional; a call without it is answered and the
+/// server lives on. A tool that requires nothing should run; one that requires arguments
+/// may refuse in either error class.
 pub(in crate::checks) fn arguments_omitted(ctx: &Ctx<'_>) -> Verdict {
     let record = match conversation(ctx) {
         Ok(r) => r,
@@ -280,21 +280,9 @@ pub(in crate::checks) fn arguments_omitted(ctx: &Ctx<'_>) -> Verdict {
         );
     }
     let needs = requires_arguments(&call.tool);
-    if let Some(breach) = rules::arguments_omitted(x.error(), needs) {
-        // The omission is to blame only when `{}` is answered otherwise: an error the
-        // tool gives `{}` too (a backend down) is the tool's.
-        if let Some((_, how)) = empty_arguments_answer(record, &call.name)
-            .filter(|(e, _)| e.error().is_some() && e.error_code() == x.error_code())
-        {
-            return Verdict::Pass(format!(
-                "tools/call of {:?} without arguments got JSON-RPC error {}, the answer its \
-                 call with \"arguments\": {{}}{how} got too: the tool's error, not the \
-                 omission's",
-                call.name,
-                x.error_code()
-                    .map_or_else(|| "without a code".into(), |c| c.to_string()),
-            ));
-        }
+    let empty = empty_arguments_answer(record, &call.name);
+    let empty_message = empty.and_then(|(e, _)| e.response());
+    if let Some(breach) = rules::arguments_omitted(x.error(), needs, empty_message) {
         return Verdict::Warn(
             format!(
                 "tools/call of {:?} without arguments (they are optional) got {}",
@@ -302,6 +290,16 @@ pub(in crate::checks) fn arguments_omitted(ctx: &Ctx<'_>) -> Verdict {
             ),
             evidence,
         );
+    }
+    // Refused as `{}` was (the rule book's exception): the tool's error, not the omission's.
+    if let (Some(_), false, Some((_, made))) = (x.error(), needs, empty) {
+        return Verdict::Pass(format!(
+            "tools/call of {:?} without arguments got JSON-RPC error {}, the answer its \
+             call with \"arguments\": {{}}{made} got too: the tool's error, not the omission's",
+            call.name,
+            x.error_code()
+                .map_or_else(|| "without a code".into(), |c| c.to_string()),
+        ));
     }
     let how = match (x.error_code(), x.result()) {
         (Some(code), _) => format!("JSON-RPC error {code}"),

@@ -270,3 +270,14 @@ pub struct BatchExchange {
     /// The ping sent after the batch.
     pub fence: Exchange,
 }
+
+impl BatchExchange {
+    /// Why the ping after the batch got no answer, when the server is to blame (it exited
+    /// or stopped answering; not a machine too loaded to judge, nor a session cut for
+    /// flooding): the batch's own check then reports it.
+    pub fn fence_lost(&self) -> Option<&Silence> {
+        self.fence
+            .unanswered()
+            .filter(|s| !matches!(s, Silence::Starved { .. } | Silence::Flooded { .. }))
+    }
+}
