@@ -186,3 +186,31 @@ async fn a_time_budget_cut_is_a_note_of_the_report() {
         serde_json::from_str(&Format::Json.render(&report).unwrap()).unwrap();
     assert_eq!(json["budget"][0]["revision"], "2025-06-18");
 }
+
+/// A raised interrupt (what the binary's signal handlers raise) makes every tool's
+/// strategy build give up at once, so a build holding the runtime's thread never keeps a
+/// signal waiting (issue 48); the run itself goes on until its stop future says so, and
+/// says why each tool got no generated arguments.
+#[tokio::test]
+async fn an_interrupt_makes_every_strategy_build_give_up() {
+    let mut config = reference(None);
+    config.revisions = vec![mcp_conformance::protocol::Revision::find("2025-06-18").unwrap()];
+    let interrupt = mcp_conformance::generate::Interrupt::default();
+    interrupt.raise();
+    if let Some(p) = config.properties.as_mut() {
+        p.interrupt = interrupt;
+    }
+    let report = run(&config, |_| {}).await.unwrap();
+    let said: Vec<&str> = report
+        .revisions
+        .iter()
+        .flat_map(|r| &r.results)
+        .filter(|r| r.check == "prop-valid-call-result")
+        .map(|r| r.message.as_str())
+        .collect();
+    assert_eq!(said.len(), 1);
+    assert!(
+        said[0].contains("valid arguments not generated: interrupted"),
+        "{said:?}"
+    );
+}

@@ -354,6 +354,7 @@ impl Script {
                 task_calls: Vec::new(),
                 params_forms,
                 progress,
+                answered_slowly: Vec::new(),
             }),
             unknown_method,
             invalid_request,

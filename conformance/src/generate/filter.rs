@@ -59,6 +59,9 @@ fn guard_probed<T: fmt::Debug + Clone + 'static>(
     let mut runner = probe_runner();
     let mut kept = 0;
     for _ in 0..probes {
+        if super::interrupt::interrupted() {
+            return Err(Unsupported::new(super::interrupt::INTERRUPTED));
+        }
         let tree = base
             .new_tree(&mut runner)
             .map_err(|e| Unsupported::new(format!("{what}: {e}")))?;

@@ -112,6 +112,9 @@ fn invalid_at(
     let whole = Arc::new(cx.hold(schema));
     let mut variants = Vec::new();
     for p in sampled(pending, tried) {
+        if super::interrupt::interrupted() {
+            return Err(Unsupported::new(super::interrupt::INTERRUPTED));
+        }
         let judge = cx.judge.clone();
         let whole = whole.clone();
         let broken = move |v: &Value| judge.check_held(v, &whole) == Some(false);

@@ -37,6 +37,7 @@ mod bytes;
 mod decimal;
 mod filter;
 mod flat;
+mod interrupt;
 mod invalid;
 mod judge;
 mod minimal;
@@ -56,6 +57,7 @@ mod tests;
 
 pub use budget::{MAX_INSTANCE_BYTES, MAX_INSTANCE_NODES};
 pub(crate) use bytes::{Choices, WIDE_FROM};
+pub use interrupt::{within as within_interrupt, Interrupt, INTERRUPTED};
 pub use invalid::{
     invalid, invalid_doc, invalid_in, Invalids, INVALID_PLAN_VALUES, PROBES_PER_VARIANT,
 };

@@ -184,6 +184,9 @@ impl<'a> Cx<'a> {
         if let Some(hit) = self.memo.borrow().get(&key) {
             return hit.clone();
         }
+        if super::interrupt::interrupted() {
+            return Err(Unsupported::new(super::interrupt::INTERRUPTED));
+        }
         let left = self.budget.get();
         if left == 0 {
             return Err(Unsupported::new("the schema is too large to generate for"));

@@ -83,6 +83,11 @@ pub struct ToolsRecord {
     pub params_forms: Vec<Exchange>,
     /// A call with a `progressToken` (`PROG-*`), to the tool the `arguments` probes call.
     pub progress: Option<ProgressProbe>,
+    /// Tools whose valid call answered, but only after more than a tenth of the timeout
+    /// (at least 1 s) while the server slept on it (a timer or I/O of its own, not a
+    /// loaded machine's scheduler; any answer that slow where the server's processes
+    /// cannot be seen): a slow tool, called the fewest times the checks need.
+    pub answered_slowly: Vec<String>,
 }
 
 /// Whether a tool's inputSchema names a required property.

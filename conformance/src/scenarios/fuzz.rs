@@ -75,6 +75,7 @@ pub async fn fuzz(
             seed: seed.wrapping_add(outcome.rounds),
             config: &config,
             slow_tools: &[],
+            answered_slowly: &[],
             plans: Some(&plans),
             carry: None,
         };

@@ -39,6 +39,13 @@ pub use tools::{valid_arguments, walk};
 
 use serde_json::{json, Value};
 
+/// A tool answer slower than this (within the timeout) is slow: a tenth of the timeout, at
+/// least 1 s, far above any prompt answer even on a loaded machine. A slow tool costs its
+/// latency once (its scripted call, or its first generated case), not every time.
+pub(crate) fn slow_answer(timeout: std::time::Duration) -> std::time::Duration {
+    (timeout / 10).max(std::time::Duration::from_secs(1))
+}
+
 /// The client name we announce.
 pub const CLIENT_NAME: &str = "mcp-conformance";
 

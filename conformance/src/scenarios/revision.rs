@@ -421,6 +421,10 @@ async fn generate(
         })
         .map(|c| c.name.clone())
         .collect();
+    let answered_slowly: &[String] = record
+        .tools
+        .as_ref()
+        .map_or(&[], |t| t.answered_slowly.as_slice());
     let run = PropertyRun {
         command: plan.command,
         session: plan.session,
@@ -432,6 +436,7 @@ async fn generate(
         seed: plan.seed,
         config: props,
         slow_tools: &slow_tools,
+        answered_slowly,
         plans: Some(plan.plans),
         carry: plan.carry,
     };

@@ -10,11 +10,12 @@
 //! against a capability a server did not declare.
 
 use std::collections::HashSet;
+use std::time::Instant;
 
 use serde_json::{json, Value};
 
 use super::policy::CallPolicy;
-use super::slot;
+use super::{slot, slow_answer};
 use crate::generate::minimal_instance;
 use crate::protocol::{Exchange, Revision, Session, Silence};
 use crate::records::{
@@ -67,17 +68,26 @@ fn wrong_arguments() -> [(Value, &'static str); 4] {
 /// The tool the `arguments` probes call: one the call policy let us call and that
 /// answered its valid call (so a slow tool costs nothing twice), preferring one whose
 /// inputSchema requires nothing, so that leaving `arguments` out is a valid call. Never a
-/// tool that requires a task: it refuses every plain call, whatever its arguments.
-fn arguments_probe_tool<'a>(calls: &'a [ToolCall], revision: &Revision) -> Option<&'a ToolCall> {
-    let answered = || {
-        calls.iter().filter(|c| {
+/// tool that requires a task: it refuses every plain call, whatever its arguments. A tool
+/// that answered slowly (`slow`) only when no other did: each probe would wait it out.
+fn arguments_probe_tool<'a>(
+    calls: &'a [ToolCall],
+    revision: &Revision,
+    slow: &[String],
+) -> Option<&'a ToolCall> {
+    let answered = |prompt: bool| {
+        calls.iter().filter(move |c| {
             c.exchange.as_ref().is_some_and(|x| x.response().is_some())
                 && TaskSupport::of(&c.tool, revision) != TaskSupport::Required
+                && (!prompt || !slow.contains(&c.name))
         })
     };
-    answered()
-        .find(|c| !requires_arguments(&c.tool))
-        .or_else(|| answered().next())
+    let pick = |prompt: bool| {
+        answered(prompt)
+            .find(|c| !requires_arguments(&c.tool))
+            .or_else(|| answered(prompt).next())
+    };
+    pick(true).or_else(|| pick(false))
 }
 
 /// Most bytes of tools/list results followed in one walk: a listing is bounded in bytes
@@ -341,7 +351,10 @@ impl Talk<'_> {
             Err(why) => call.skipped = Some(why),
             Ok(args) => {
                 let params = json!({"name": name, "arguments": args});
-                let exchange = call_tool(self.session, params).await;
+                let (exchange, answered_slowly) = call_tool_timed(self.session, params).await;
+                if answered_slowly {
+                    self.record.answered_slowly.push(name.clone());
+                }
                 // A tool that outlasted the timeout costs its latency once: its
                 // invalid-argument probes would each wait it out again.
                 let slow = exchange.silence().is_some_and(Silence::timed_out);
@@ -396,7 +409,12 @@ impl Talk<'_> {
     /// The progress probe and the `arguments` probes (of the wrong JSON type, left out),
     /// on a tool that answered before.
     async fn arguments_probes(&mut self) {
-        let Some(tool) = arguments_probe_tool(&self.record.calls, self.revision).cloned() else {
+        let Some(tool) = arguments_probe_tool(
+            &self.record.calls,
+            self.revision,
+            &self.record.answered_slowly,
+        )
+        .cloned() else {
             return;
         };
         let probe = |intent: String, exchange: Exchange| ToolCall {
@@ -445,9 +463,26 @@ impl Talk<'_> {
 /// tool that waits on a timer of its own: see `scenarios::slot`). What is sent and how
 /// long it is waited for do not change.
 async fn call_tool(session: &mut Session, params: Value) -> Exchange {
+    call_tool_timed(session, params).await.0
+}
+
+/// [`call_tool`], also telling whether the call answered slowly: after more than
+/// [`slow_answer`] while its server slept on it (seen asleep, so the slot was lent: the
+/// tool waited on a timer or I/O of its own, which a loaded machine's scheduler does not
+/// fake), or, where the server's processes cannot be seen (an HTTP endpoint), after more
+/// than that at all: a tool that takes about `--timeout` by design would otherwise land on
+/// either side of it, and be a slow tool in one revision and a stall in the next.
+/// Waiting for the slot back is no part of the answer's time.
+async fn call_tool_timed(session: &mut Session, params: Value) -> (Exchange, bool) {
     let server = session.server_group();
     let asleep = move || server.and_then(group_asleep);
-    slot::lend_while(asleep, session.request("tools/call", Some(params))).await
+    let sent = Instant::now();
+    let (exchange, lent) =
+        slot::lend_while_timed(asleep, session.request("tools/call", Some(params))).await;
+    let took = sent.elapsed().saturating_sub(lent.unwrap_or_default());
+    let slept = lent.is_some() || server.is_none();
+    let slow = slept && exchange.response().is_some() && took > slow_answer(session.timeout());
+    (exchange, slow)
 }
 
 /// The progress probe: `tool`'s valid call again, with `_meta.progressToken`

@@ -57,6 +57,9 @@ pub(crate) fn run_command(args: RunArgs) -> Result<Exit> {
     let mut status = Status::new();
     let mut report = runtime.block_on(async {
         let mut signals = Signals::register()?;
+        if let Some(properties) = &plan.config.properties {
+            signals.raise(&properties.interrupt)?;
+        }
         let stop = async {
             let n = signals.recv().await;
             signalled.set(Some(n));

@@ -9,6 +9,7 @@
 
 use tokio::signal::unix::{signal, Signal, SignalKind};
 
+use mcp_conformance::generate::Interrupt;
 use mcp_conformance::{Error, Result};
 
 /// The three signals, registered.
@@ -27,6 +28,28 @@ impl Signals {
             term: on(SignalKind::terminate())?,
             hup: on(SignalKind::hangup())?,
         })
+    }
+
+    /// Also raises `interrupt` from inside the signal handler, for a strategy build that
+    /// holds the runtime's one thread (where the task waiting in [`Signals::recv`] cannot
+    /// run until it ends): the build gives up at once, and the run is cut as for any
+    /// signal.
+    pub(crate) fn raise(&self, interrupt: &Interrupt) -> Result<()> {
+        for kind in [
+            SignalKind::interrupt(),
+            SignalKind::terminate(),
+            SignalKind::hangup(),
+        ] {
+            let raised = interrupt.clone();
+            // SAFETY: the action is one atomic store (`Interrupt::raise`): no allocation,
+            // no lock, so it is async-signal-safe. The registry chains it with tokio's.
+            #[allow(unsafe_code)]
+            let registered = unsafe {
+                signal_hook_registry::register(kind.as_raw_value(), move || raised.raise())
+            };
+            registered.map_err(Error::Runtime)?;
+        }
+        Ok(())
     }
 
     /// Waits for one of them and returns its number.

@@ -9,11 +9,15 @@
 //! that is the finding ("same minimal case as REVISION") and the property is done; else
 //! the revision searches and shrinks on its own.
 //!
-//! Determinism: a revision waits, property by property, until the revision before it in
-//! the run's order is done with that property (each waited for the one before it, so all
-//! earlier ones are), lending its job slot meanwhile. What it tries therefore depends on
-//! the revisions before it only, never on `--jobs` or timing. A revision that ends (or is
-//! dropped) marks every property done.
+//! Determinism: before a revision searches a property on its own, it waits until the
+//! revision before it in the run's order is done with that property (each waited for the
+//! one before it, so all earlier ones are), lending its job slot meanwhile. While it
+//! waits, it tries each case an earlier revision keeps as soon as it is kept: cases are
+//! tried in the order found, and the list only grows, so what it tries, and what it
+//! finds, is what it would find after the wait, never dependent on `--jobs` or timing
+//! (a server that stalls on long strings costs each revision one call at the same time,
+//! not one after the other). A revision that ends (or is dropped) marks every property
+//! done.
 
 use std::cell::RefCell;
 use std::collections::HashSet;
@@ -34,6 +38,8 @@ pub struct Carried {
     pub input: Value,
     /// The revision that found it.
     pub revision: &'static str,
+    /// That revision's place in the run's order.
+    pub order: usize,
     /// The tool's slowest prompt answer there, if it is a tool's: a stall is told from a
     /// slow answer by it (the tool answered other inputs in time, in that revision), and
     /// the one call here waits a multiple of it.
@@ -57,21 +63,23 @@ struct State {
 }
 
 impl Carry {
-    /// Waits until the revision before `order` is done with `label` (at once for the
-    /// first revision).
-    pub async fn wait_for(&self, order: usize, label: &str) {
+    /// Whether the revision before `order` is done with `label` (always, for the first
+    /// revision): then every case earlier revisions will keep for it is kept.
+    pub fn settled(&self, order: usize, label: &str) -> bool {
         let Some(before) = order.checked_sub(1) else {
-            return;
+            return true;
         };
+        let state = self.state.borrow();
+        state.ended.contains(&before) || state.done.contains(&(before, label.to_string()))
+    }
+
+    /// Waits until `label` is [`Carry::settled`] for `order`, or earlier revisions keep
+    /// more than `known` cases for it.
+    pub async fn news(&self, order: usize, label: &str, known: usize) {
         loop {
             let notified = self.changed.notified();
-            {
-                let state = self.state.borrow();
-                if state.ended.contains(&before)
-                    || state.done.contains(&(before, label.to_string()))
-                {
-                    return;
-                }
+            if self.settled(order, label) || self.cases_for(order, label).len() > known {
+                return;
             }
             notified.await;
         }
@@ -102,16 +110,17 @@ impl Carry {
             .any(|c| c.label == case.label && c.kind == case.kind)
         {
             state.cases.push(case);
+            self.changed.notify_waiters();
         }
     }
 
-    /// The minimal cases kept for `label`, in the order found.
-    pub fn cases_for(&self, label: &str) -> Vec<Carried> {
+    /// The minimal cases revisions before `order` kept for `label`, in the order found.
+    pub fn cases_for(&self, order: usize, label: &str) -> Vec<Carried> {
         let state = self.state.borrow();
         state
             .cases
             .iter()
-            .filter(|c| c.label == label)
+            .filter(|c| c.label == label && c.order < order)
             .cloned()
             .collect()
     }
@@ -144,33 +153,48 @@ mod tests {
     use std::rc::Rc;
 
     #[test]
-    fn a_revision_waits_for_the_one_before_it_property_by_property() {
+    fn a_revision_hears_of_each_case_kept_before_it_and_when_the_one_before_is_done() {
         let runtime = tokio::runtime::Builder::new_current_thread()
             .build()
             .unwrap();
         let local = tokio::task::LocalSet::new();
+        let case = |order: usize, kind| Carried {
+            label: "valid echo".into(),
+            kind,
+            input: serde_json::json!({"text": "0"}),
+            revision: "2024-11-05",
+            order,
+            latency: None,
+        };
         local.block_on(&runtime, async {
             let carry = Rc::new(Carry::default());
             let c = Rc::clone(&carry);
             let waiter = tokio::task::spawn_local(async move {
-                c.wait_for(1, "valid echo").await;
-                c.cases_for("valid echo").len()
+                c.news(2, "valid echo", 0).await;
+                let first = c.cases_for(2, "valid echo").len();
+                c.news(2, "valid echo", first).await;
+                (first, c.settled(2, "valid echo"))
             });
             tokio::task::yield_now().await;
             assert!(!waiter.is_finished());
-            carry.keep(Carried {
-                label: "valid echo".into(),
-                kind: FailureKind::Stall,
-                input: serde_json::json!({"text": "0"}),
-                revision: "2024-11-05",
-                latency: None,
-            });
-            carry.done(0, "valid echo");
-            assert_eq!(waiter.await.unwrap(), 1);
-            // The first revision never waits; an ended revision releases every property.
-            carry.wait_for(0, "anything").await;
-            drop(EndGuard::new(&carry, 1));
-            carry.wait_for(2, "anything").await;
+            // A case of the revision itself or a later one is not news to it.
+            carry.keep(case(2, FailureKind::Crash));
+            tokio::task::yield_now().await;
+            assert!(!waiter.is_finished());
+            assert!(carry.cases_for(2, "valid echo").is_empty());
+            // One an earlier revision keeps is, before that revision is done.
+            carry.keep(case(0, FailureKind::Stall));
+            tokio::task::yield_now().await;
+            assert!(!waiter.is_finished());
+            assert_eq!(carry.cases_for(2, "valid echo").len(), 1);
+            carry.done(1, "valid echo");
+            assert_eq!(waiter.await.unwrap(), (1, true));
+            // The first revision is always settled; an ended revision settles every
+            // property of the one after it.
+            assert!(carry.settled(0, "anything"));
+            assert!(!carry.settled(3, "anything"));
+            drop(EndGuard::new(&carry, 2));
+            assert!(carry.settled(3, "anything"));
         });
     }
 }

@@ -16,7 +16,7 @@ use crate::records::{ToolDef, ToolError, MAX_TOOL_ERRORS};
 use crate::rules;
 use crate::rules::CheckId;
 use crate::rules::FailureKind;
-use crate::scenarios::{era, slot};
+use crate::scenarios::{era, slot, slow_answer};
 use crate::transport::{group_asleep, ServerCommand};
 
 /// What one case is.
@@ -61,7 +61,7 @@ pub(super) enum Outcome {
     /// A rule of the rule book was broken.
     Broke(rules::Breach),
     /// A tool call answered within the timeout, and well, but slowly (over
-    /// [`slow_call`]), and whether the server was seen asleep on it (the tool waited on a
+    /// [`slow_answer`]), and whether the server was seen asleep on it (the tool waited on a
     /// timer or I/O of its own: no scheduling stall of a loaded machine). Once asleep, or
     /// twice in a row, the tool's other cases are not waited out one by one.
     Lagged(Duration, bool),
@@ -84,16 +84,6 @@ const MIN_STEP_WAIT: Duration = Duration::from_millis(200);
 /// A shrink step waits this many times the tool's slowest prompt answer (at least
 /// [`MIN_STEP_WAIT`], at most the timeout).
 const STEP_WAIT_FACTOR: u32 = 20;
-
-/// A tool answer slower than this (within the timeout) makes the tool slow when its
-/// server was seen asleep on it (a timer or I/O of its own), else when it happens twice in
-/// a row: its other cases are not run, so it costs its latency once (or twice), not every
-/// time. A tenth of the timeout, at least 1 s (far above any prompt answer, even on a
-/// loaded machine, where one scheduling stall can still pass it once: hence twice when
-/// the server was not seen asleep).
-pub(super) fn slow_call(timeout: Duration) -> Duration {
-    (timeout / 10).max(Duration::from_secs(1))
-}
 
 /// How many times slower than the ping after it a slow tool answer must be to count as
 /// the tool's own slowness.
@@ -208,7 +198,30 @@ pub(super) struct Env<'a> {
     pub(super) unsent: bool,
     /// What the revision's shrinking may still spend.
     pub(super) shrink_budget: ShrinkBudget,
+    /// While a stall is shrunk: a candidate that stalled while its server still answered
+    /// the liveness request leaves its session open for the next candidate (with its own
+    /// id, so a late answer cannot pass for a later one's), up to [`MAX_STALLS_KEPT`] per
+    /// process. A fresh process per stalled candidate would cost a start each (seconds
+    /// for a Python server); the minimal case is still confirmed alone in a fresh one.
+    pub(super) keep_stalled: bool,
+    /// Stalled candidates whose session was kept, since `keep_stalled` was set.
+    pub(super) stalls_kept: u32,
+    /// Unanswered calls pending on the current session.
+    stalled_here: u32,
+    /// A fresh process opened while a stall was shrunk, for its confirmation: a process
+    /// start (seconds for a Python server) overlaps the shrink instead of following it.
+    pub(super) spare: Option<Session>,
+    /// Set before a stall's confirmation: the process for what comes after it (the
+    /// argument cases stop after a stall, so the sequences) is opened while it waits
+    /// out its timeout.
+    pub(super) warm_next: bool,
+    /// Set by [`Env::silent`]: the case got no answer in time but the liveness request
+    /// after it did.
+    alive_after_silence: bool,
 }
+
+/// Most stalled candidates left pending on one process while a stall is shrunk.
+const MAX_STALLS_KEPT: u32 = 16;
 
 impl<'a> Env<'a> {
     /// A new environment for `run`'s server.
@@ -237,6 +250,12 @@ impl<'a> Env<'a> {
             suspect: None,
             unsent: false,
             shrink_budget: ShrinkBudget::new(None),
+            keep_stalled: false,
+            stalls_kept: 0,
+            stalled_here: 0,
+            spare: None,
+            warm_next: false,
+            alive_after_silence: false,
         }
     }
 
@@ -276,6 +295,7 @@ impl<'a> Env<'a> {
         };
         self.unprobed = None;
         self.on_session = 0;
+        self.stalled_here = 0;
         match failed {
             Some(what) => {
                 session.kill().await;
@@ -288,24 +308,49 @@ impl<'a> Env<'a> {
         }
     }
 
-    /// A fresh process, opened for the revision. In 2026-07-28, which has no handshake, a
-    /// liveness request goes first: the first request of a process also waits for it to
-    /// start (three timeouts), and a case must get one timeout, as after a legacy
-    /// `initialize` (a stall confirmed in a fresh process would otherwise cost 30 s, not 10).
-    pub(super) async fn fresh(&self) -> Option<Session> {
-        let mut session = Session::start(self.command, self.config.clone()).ok()?;
-        era::open(&mut session, self.revision).await.ok()?;
-        if self.revision.modern() && session.liveness().await.silence().is_some() {
-            session.kill().await;
-            return None;
+    /// Ends the current session if calls are left pending on it (stalled candidates of a
+    /// shrink): what comes next starts on a process that owes nothing.
+    pub(super) async fn drop_stalled(&mut self) {
+        if self.stalled_here > 0 {
+            if let Some(mut session) = self.session.take() {
+                session.kill().await;
+            }
+            self.stalled_here = 0;
         }
-        Some(session)
+    }
+
+    /// A fresh process, opened for the revision ([`open_fresh`]).
+    pub(super) async fn fresh(&self) -> Option<Session> {
+        open_fresh(self.command, self.config, self.revision).await
+    }
+
+    /// Makes `session` (a fresh process, nothing sent on it but its opening) the one the
+    /// next case goes on.
+    pub(super) fn install(&mut self, session: Session) {
+        self.unprobed = None;
+        self.on_session = 0;
+        self.stalled_here = 0;
+        self.session = Some(session);
+    }
+
+    /// A fresh process for a confirmation: the one opened beside the shrink when there
+    /// is one and it still runs (`shrink.rs`), else a new one.
+    pub(super) async fn fresh_for_confirmation(&mut self) -> Option<Session> {
+        match self.spare.take() {
+            Some(spare) if spare.ended().is_none() => Some(spare),
+            Some(mut gone) => {
+                gone.kill().await;
+                self.fresh().await
+            }
+            None => self.fresh().await,
+        }
     }
 
     async fn session(&mut self) -> Option<&mut Session> {
         if self.session.as_ref().is_none_or(|s| s.ended().is_some()) {
             self.unprobed = None;
             self.on_session = 0;
+            self.stalled_here = 0;
             self.session = self.fresh().await;
         }
         self.session.as_mut()
@@ -430,6 +475,7 @@ impl<'a> Env<'a> {
             );
         };
         session.set_timeout(self.shrink_timeout.unwrap_or(self.config.timeout));
+        self.alive_after_silence = false;
         let id = case_id(self.on_session);
         self.on_session += 1;
         let outcome = self.evaluate_on(&mut session, probe, value, id).await;
@@ -449,11 +495,21 @@ impl<'a> Env<'a> {
             outcome,
             Outcome::Slow(None) | Outcome::Failed(FailureKind::Stall, _)
         );
-        if unanswered {
+        let alive = std::mem::take(&mut self.alive_after_silence);
+        let kept = unanswered
+            && self.keep_stalled
+            && alive
+            && session.ended().is_none()
+            && self.stalled_here < MAX_STALLS_KEPT;
+        if unanswered && !kept {
             // Its answer may still come, and the first case of a fresh process has the
             // id "case" again: only this ended process could answer it.
             session.kill().await;
         } else {
+            if kept {
+                self.stalled_here += 1;
+                self.stalls_kept += 1;
+            }
             self.session = Some(session);
         }
         outcome
@@ -484,6 +540,7 @@ impl<'a> Env<'a> {
             Silence::Starved { .. } => Outcome::Slow(None),
             Silence::Timeout(_) => {
                 let ping = session.liveness().await;
+                self.alive_after_silence = ping.unanswered().is_none();
                 match ping.unanswered() {
                     None if !self.awaits_late() || !call => Outcome::Slow(None),
                     None if prompt => {
@@ -653,7 +710,10 @@ impl<'a> Env<'a> {
         };
         match breach {
             Some(b) => Outcome::Broke(b),
-            None if tool.is_some() && took > slow_call(self.config.timeout) => {
+            // Slow makes the tool slow when its server was seen asleep on it, else when it
+            // happens twice in a row (one scheduling stall of a loaded machine can pass
+            // the bound once): the walk decides (`run.rs`).
+            None if tool.is_some() && took > slow_answer(self.config.timeout) => {
                 Outcome::Lagged(took, false)
             }
             None => Outcome::Ok,
@@ -661,7 +721,26 @@ impl<'a> Env<'a> {
     }
 }
 
-/// The tool a probe calls, if it calls one.
+/// A fresh process of `command`, opened for `revision`: [`Env::fresh`], as a future that
+/// holds no borrow of the environment (so it can be opened while the environment waits on
+/// something else). In 2026-07-28, which has no handshake, a liveness request goes first:
+/// the first request of a process also waits for it to start (three timeouts), and a
+/// case must get one timeout, as after a legacy `initialize` (a stall confirmed in a fresh
+/// process would otherwise cost 30 s, not 10).
+pub(super) async fn open_fresh(
+    command: &ServerCommand,
+    config: &SessionConfig,
+    revision: &'static Revision,
+) -> Option<Session> {
+    let mut session = Session::start(command, config.clone()).ok()?;
+    era::open(&mut session, revision).await.ok()?;
+    if revision.modern() && session.liveness().await.silence().is_some() {
+        session.kill().await;
+        return None;
+    }
+    Some(session)
+}
+
 /// What a session's ending makes of the case that met it: an exit is a crash, any other
 /// silence (stdout closed, a request not read, no answer) a stall.
 pub(super) fn fatal_kind(ended: &Silence) -> FailureKind {
@@ -671,6 +750,7 @@ pub(super) fn fatal_kind(ended: &Silence) -> FailureKind {
     }
 }
 
+/// The tool a probe calls, if it calls one.
 pub(super) fn probe_tool(probe: &Probe) -> Option<&str> {
     probe_tool_def(probe)?.get("name").and_then(Value::as_str)
 }

@@ -108,8 +108,13 @@ impl PlanCache {
         }
         let built = build();
         let out = (built.valid.clone(), built.invalid.clone());
+        let gave_up =
+            |r: Result<(), &strategy::Unsupported>| r.is_err_and(|e| e.0 == strategy::INTERRUPTED);
+        let interrupted = gave_up(built.valid.as_ref().map(|_| ()))
+            || gave_up(built.invalid.as_ref().map(|_| ()));
         let mut cache = self.built.borrow_mut();
-        if cache.len() < MAX_CACHED {
+        // What an interrupt cut short is no strategy to keep.
+        if cache.len() < MAX_CACHED && !interrupted {
             cache.push(built);
         }
         out
@@ -201,6 +206,13 @@ impl PropertyRun<'_> {
                 ));
                 continue;
             }
+            if self.answered_slowly.iter().any(|t| t == name) {
+                record.notes.push(format!(
+                    "tool {name:?}: its scripted call answered only after more than {:.1} s, its server asleep meanwhile (a timer or I/O of its own) or out of sight, so it gets no generated cases (a slow tool costs its latency once)",
+                    crate::scenarios::slow_answer(self.session.timeout).as_secs_f64()
+                ));
+                continue;
+            }
             let object_schema = |s: &&Value| s.get("type") == Some(&Value::String("object".into()));
             if tool.get("inputSchema").filter(object_schema).is_none() {
                 // Arguments are an object: a tool whose inputSchema says otherwise is
@@ -257,6 +269,9 @@ impl PropertyRun<'_> {
                 invalid: strategy::invalid_doc(doc, dialect, plan_values),
             }
         };
+        // A build that holds the runtime's thread gives up when the run is interrupted.
+        let interrupt = &self.config.interrupt;
+        let build = || strategy::within_interrupt(interrupt, build);
         let (valid, invalid) = match self.plans {
             Some(cache) => cache.get_or_build(name, (dialect, plan_values), &tool, build),
             None => {

@@ -16,6 +16,7 @@ use super::env::{fatal_kind, probe_checks, probe_tool, Env, Outcome, Probe, Shri
 use super::plan::{Item, PlanCache, TOOL_CASE_BUDGET};
 use super::shrink::Confirmed;
 use super::validators::Which;
+use crate::generate::Interrupt;
 use crate::protocol::{Exchange, Revision, SchemaSet, Session, SessionConfig, Silence};
 use crate::records::{
     CaseFile, CaseMessage, InputIndependent, PropertyFailure, PropertyRecord, Repeat, SlowCall,
@@ -47,6 +48,9 @@ pub struct PropertyConfig {
     pub time_budget: Option<Duration>,
     /// Generated tool calls per revision, shared by all tools ([`TOOL_CASE_BUDGET`]).
     pub tool_case_budget: u32,
+    /// Raised when the run is interrupted (the binary's signal handlers): a strategy
+    /// build holding the runtime's thread gives up at once, so the signal is heeded.
+    pub interrupt: Interrupt,
 }
 
 impl Default for PropertyConfig {
@@ -56,6 +60,7 @@ impl Default for PropertyConfig {
             max_shrink: 64,
             time_budget: None,
             tool_case_budget: TOOL_CASE_BUDGET,
+            interrupt: Interrupt::default(),
         }
     }
 }
@@ -151,6 +156,9 @@ pub struct PropertyRun<'a> {
     /// Tools whose scripted call outlasted the timeout: they get no generated cases (a
     /// slow tool costs its latency once, in the scripted phase, where it is reported).
     pub slow_tools: &'a [String],
+    /// Tools whose scripted call answered, but slowly while the server slept on it: they
+    /// get no generated cases either (each would cost as much).
+    pub answered_slowly: &'a [String],
     /// Strategies other revisions of the run built, when they are shared.
     pub plans: Option<&'a PlanCache>,
     /// The minimal cases earlier revisions of the run found, and this revision's place in
@@ -256,6 +264,9 @@ impl PropertyRun<'_> {
         record.tool_errors = std::mem::take(&mut env.tool_errors);
         if let Some(mut parked) = env.parked.take() {
             parked.session.kill().await;
+        }
+        if let Some(mut spare) = env.spare.take() {
+            spare.kill().await;
         }
         match &record.input_independent {
             // Each sequence would start a process that fails the same way.
@@ -522,8 +533,9 @@ impl PropertyRun<'_> {
         failure: &PropertyFailure,
         kind: FailureKind,
     ) {
-        if let Some((carry, _)) = self.carry {
+        if let Some((carry, order)) = self.carry {
             carry.keep(Carried {
+                order,
                 label: probe.label(),
                 kind,
                 input: failure.input.clone(),
@@ -563,18 +575,29 @@ impl PropertyRun<'_> {
         if item.done > 0 || item.n == 0 {
             return None;
         }
-        slot::lend_while(|| Some(true), carry.wait_for(order, &item.label)).await;
-        for case in carry.cases_for(&item.label) {
-            if let Probe::ValidCall { tool } = &item.probe {
-                if !self.validates(env, tool, &case.input) {
-                    continue;
+        // Each case an earlier revision keeps is tried as soon as it is kept, in the order
+        // found (the list only grows), until the revision before is done with the
+        // property: the same tries, in the same order, as after waiting (`carry.rs`).
+        let mut tried = 0;
+        loop {
+            let settled = carry.settled(order, &item.label);
+            let cases = carry.cases_for(order, &item.label);
+            for case in cases.into_iter().skip(tried) {
+                tried += 1;
+                if let Probe::ValidCall { tool } = &item.probe {
+                    if !self.validates(env, tool, &case.input) {
+                        continue;
+                    }
+                }
+                if let Some(flow) = self.try_carried(env, item, record, walk, case).await {
+                    return Some(flow);
                 }
             }
-            if let Some(flow) = self.try_carried(env, item, record, walk, case).await {
-                return Some(flow);
+            if settled {
+                return None;
             }
+            slot::lend_while(|| Some(true), carry.news(order, &item.label, tried)).await;
         }
-        None
     }
 
     /// One call of a carried minimal case, in a fresh process (a stall waiting the
@@ -594,6 +617,7 @@ impl PropertyRun<'_> {
         }
         if case.kind == FailureKind::Stall {
             env.shrink_timeout = Some(env.step_wait(probe_tool(&item.probe)));
+            env.warm_next = true;
         }
         let (reproduced, transcript, said) =
             self.confirm(env, &item.probe, &case.input, &same).await;

@@ -6,8 +6,13 @@
 //!
 //! The confirmed case becomes a [`PropertyFailure`] with its replayable [`CaseFile`].
 //! A stall is shrunk in fewer steps, each waiting a multiple of the tool's measured
-//! latency rather than the timeout (every stalled candidate waits its wait out); the
-//! confirmation waits the full timeout again. A stall of a tool that answers other inputs
+//! latency rather than the timeout (every stalled candidate waits its wait out), on one
+//! process while the server still answers beside its stalled calls (a process start is
+//! seconds for a Python server: one per stalled candidate was most of a stall's cost);
+//! the confirmation waits the full timeout again, alone in a fresh process started
+//! beside the shrink. A shrunk case that does not stall alone is shrunk again with a
+//! process per stalled candidate: candidates beside a stalled call may have stalled only
+//! for it (a server that runs a tool's calls one at a time). A stall of a tool that answers other inputs
 //! is shrunk beside the stalled call's own session, still open: if that call's answer
 //! comes within one more timeout, the tool was slow, not stalled, and the shrink is
 //! dropped. So telling slow from stalled costs no wait of its own.
@@ -21,7 +26,7 @@ use proptest::strategy::ValueTree;
 use serde_json::{json, Value};
 
 use super::env::{
-    case_id, case_messages, probe_tool, probe_tool_def, Env, Outcome, Parked, Probe,
+    case_id, case_messages, open_fresh, probe_tool, probe_tool_def, Env, Outcome, Parked, Probe,
     SHRINK_STEPS_PER_REVISION,
 };
 use super::validators::Which;
@@ -131,22 +136,9 @@ impl PropertyRun<'_> {
             _ => self.config.max_shrink,
         };
         let max_steps = wanted.min(env.shrink_budget.steps_left);
-        if stall {
-            env.shrink_timeout = Some(env.step_wait(probe_tool(probe)));
-        }
-        // A tree is kept only for arguments that break a rule the validator cannot name
-        // (`run.rs`, `PropertyRun::case`): the tree keeps that rule broken.
-        let (best, mut steps) = match tree {
-            Some(tree) => {
-                let best = (value, outcome);
-                Self::shrink_tree(env, probe, tree, best, max_steps, &same).await
-            }
-            None => {
-                self.shrink_value(env, probe, value, outcome, max_steps, kind)
-                    .await
-            }
-        };
-        env.shrink_timeout = None;
+        let (best, mut steps, reused) = self
+            .shrink_candidates(env, probe, tree, (value, outcome), max_steps, kind)
+            .await;
         let timed_out = env.shrink_budget.past_deadline();
         env.shrink_budget.steps_left = env.shrink_budget.steps_left.saturating_sub(steps);
         let mut shrink_cut = (steps >= max_steps && max_steps < wanted || timed_out).then(|| {
@@ -169,8 +161,32 @@ impl PropertyRun<'_> {
         // have reached an input that is merely slow, and any shrink one that fails only
         // after what came before it: then the original input is confirmed instead.
         let (mut input, mut outcome) = best;
-        let (mut reproduced, mut transcript, confirmed) =
+        env.warm_next = stall;
+        let (mut reproduced, mut transcript, mut confirmed) =
             self.confirm(env, probe, &input, &same).await;
+        if reused && !reproduced && input != original.0 {
+            // Candidates tried beside stalled ones may have stalled only for them (a
+            // server that runs a tool's calls one at a time): shrink again, each stalled
+            // candidate in a process of its own.
+            let left = wanted.min(env.shrink_budget.steps_left);
+            env.shrink_timeout = Some(env.step_wait(probe_tool(probe)));
+            let (again, more) = self
+                .shrink_value(
+                    env,
+                    probe,
+                    original.0.clone(),
+                    original.1.clone(),
+                    left,
+                    kind,
+                )
+                .await;
+            env.shrink_timeout = None;
+            env.shrink_budget.steps_left = env.shrink_budget.steps_left.saturating_sub(more);
+            steps = more;
+            (input, outcome) = again;
+            env.warm_next = true;
+            (reproduced, transcript, confirmed) = self.confirm(env, probe, &input, &same).await;
+        }
         if !reproduced && input != original.0 {
             let (again, again_transcript, again_confirmed) =
                 self.confirm(env, probe, &original.0, &same).await;
@@ -201,6 +217,60 @@ impl PropertyRun<'_> {
         );
         failure.shrink_cut = shrink_cut;
         failure
+    }
+
+    /// Shrinks a failing case (`best` so far), a stall on one process while its server
+    /// still answers beside the stalled calls, its confirmation's process started
+    /// meanwhile (`env.spare`): the smallest failing input with what it said, the
+    /// candidates evaluated, and whether stalled candidates shared a process.
+    async fn shrink_candidates(
+        &self,
+        env: &mut Env<'_>,
+        probe: &Probe,
+        tree: Option<Box<dyn ValueTree<Value = Value>>>,
+        (value, outcome): (Value, String),
+        max_steps: u32,
+        kind: FailureKind,
+    ) -> ((Value, String), u32, bool) {
+        let stall = kind == FailureKind::Stall;
+        let same = |o: &Outcome| o.failed().is_some_and(|(k, ..)| k == kind);
+        if stall {
+            env.shrink_timeout = Some(env.step_wait(probe_tool(probe)));
+        }
+        // A stalled candidate leaves its process to the next candidate when the server
+        // still answers (`Env::keep_stalled`); the tree's steps keep a process each.
+        env.keep_stalled = stall && tree.is_none();
+        env.stalls_kept = 0;
+        // A stall's confirmation waits its full timeout in a fresh process: that process
+        // starts beside the shrink.
+        let (command, config, revision) = (env.command, env.config, env.revision);
+        let spare = async move {
+            match stall {
+                true => open_fresh(command, config, revision).await,
+                false => None,
+            }
+        };
+        // A tree is kept only for arguments that break a rule the validator cannot name
+        // (`run.rs`, `PropertyRun::case`): the tree keeps that rule broken.
+        let shrunk = async {
+            match tree {
+                Some(tree) => {
+                    let best = (value, outcome);
+                    Self::shrink_tree(env, probe, tree, best, max_steps, &same).await
+                }
+                None => {
+                    self.shrink_value(env, probe, value, outcome, max_steps, kind)
+                        .await
+                }
+            }
+        };
+        let ((best, steps), spare) = tokio::join!(shrunk, spare);
+        env.spare = spare;
+        env.keep_stalled = false;
+        let reused = std::mem::take(&mut env.stalls_kept) > 0;
+        env.drop_stalled().await;
+        env.shrink_timeout = None;
+        (best, steps, reused)
     }
 
     /// The failure a confirmed minimal case makes: what it was, its evidence, its case file.
@@ -384,16 +454,30 @@ impl PropertyRun<'_> {
         input: &Value,
         same: &impl Fn(&Outcome) -> bool,
     ) -> (bool, Transcript, Option<(String, Option<CheckId>)>) {
-        let Some(mut session) = env.fresh().await else {
+        let warm = std::mem::take(&mut env.warm_next) && env.session.is_none();
+        let Some(mut session) = env.fresh_for_confirmation().await else {
             return (false, Transcript::default(), None);
         };
         if let Some(wait) = env.shrink_timeout {
             session.set_timeout(wait);
         }
         env.await_late = false;
-        let o = env
-            .evaluate_on(&mut session, probe, input, case_id(0))
-            .await;
+        // A stall waits out its timeout: the process for what comes next (the
+        // sequences: the argument cases stop after a stall) opens meanwhile.
+        let (command, config, revision) = (env.command, env.config, env.revision);
+        let next = async move {
+            match warm {
+                true => open_fresh(command, config, revision).await,
+                false => None,
+            }
+        };
+        let (o, next) = tokio::join!(
+            env.evaluate_on(&mut session, probe, input, case_id(0)),
+            next
+        );
+        if let Some(next) = next {
+            env.install(next);
+        }
         env.await_late = true;
         session.kill().await;
         let said = o.failed().map(|(_, text, rule)| (text.to_string(), rule));
