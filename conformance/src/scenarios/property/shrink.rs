@@ -98,9 +98,14 @@ impl PropertyRun<'_> {
                 },
             }
         };
-        // A shrink dropped midway leaves its settings behind.
+        // A shrink dropped midway leaves its settings behind, and perhaps a process
+        // holding stalled candidates.
         env.shrink_timeout = None;
         env.await_late = true;
+        env.keep_stalled = false;
+        env.stalls_kept = 0;
+        env.warm_next = false;
+        env.drop_stalled().await;
         parked.session.kill().await;
         let failure = result.0.map(|mut f| {
             f.outcome = format!(
