@@ -76,19 +76,36 @@ pub fn is_gone(pid: u32) -> bool {
 /// port's release here and its server's bind, the OS may hand the same port to another
 /// thread, whose server then fails to bind while its run talks to the first thread's
 /// server (a CI run saw `http-origin-ignored` judged on the `http-content-type` fault's
-/// server).
+/// server). The port is taken below the kernel's ephemeral range, which every outgoing
+/// connection of the machine draws its local port from: a port of that range, free here,
+/// was once the local port of some connection before the server could bind it, and the
+/// fault's whole run met "connection refused".
 pub fn free_port() -> u16 {
     static GIVEN: std::sync::Mutex<std::collections::BTreeSet<u16>> =
         std::sync::Mutex::new(std::collections::BTreeSet::new());
-    loop {
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .and_then(|l| l.local_addr())
-            .map(|a| a.port())
-            .expect("a free port");
-        if GIVEN.lock().unwrap_or_else(|e| e.into_inner()).insert(port) {
+    let below = std::fs::read_to_string("/proc/sys/net/ipv4/ip_local_port_range")
+        .ok()
+        .and_then(|r| r.split_whitespace().next()?.parse::<u16>().ok())
+        .unwrap_or(32768);
+    // Where this process starts looking: test processes run one after another, and a
+    // port a server of the previous one held may still be in TIME_WAIT.
+    let first = 10_000 + (std::process::id() % 8_000) as u16;
+    let candidates = (first..below).chain(10_000..first);
+    for port in candidates {
+        if GIVEN
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .contains(&port)
+        {
+            continue;
+        }
+        if std::net::TcpListener::bind(("127.0.0.1", port)).is_ok()
+            && GIVEN.lock().unwrap_or_else(|e| e.into_inner()).insert(port)
+        {
             return port;
         }
     }
+    panic!("no free port below {below}");
 }
 
 /// libtest-mimic arguments for a nested run of the harness inside a test, its own lines

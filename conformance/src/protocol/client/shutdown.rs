@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use tokio::time::Instant as TokioInstant;
 
-use super::io::Target;
+use super::io::{Target, EXIT_GRACE};
 use super::lag::STRETCH_CAP;
 use super::Session;
 use crate::transport::{ExitInfo, TransportEvent};
@@ -155,6 +155,7 @@ impl Session {
         });
         loop {
             if let Some(exit) = self.transport.try_exit() {
+                self.read_left().await;
                 return Some(exit);
             }
             let step = (TokioInstant::now() + STEP).min(until);
@@ -168,6 +169,19 @@ impl Session {
             if TokioInstant::now() >= until {
                 return self.transport.try_exit();
             }
+        }
+    }
+
+    /// Reads what an exited server wrote before it exited and is not read yet (a pipe's
+    /// worth, or an in-process server's buffered lines; a flood is still cut at its
+    /// bound), for at most [`EXIT_GRACE`]: how much of its last output the transcript
+    /// holds, and so whether a flood passed its bound, must not depend on when the
+    /// exit was seen (under load, an in-process server's flood was once judged by its
+    /// first 10,649 lines of 12,000).
+    async fn read_left(&mut self) {
+        if self.ended.is_none() {
+            let until = TokioInstant::now() + EXIT_GRACE;
+            let _ = self.pump(until, &Target::none()).await;
         }
     }
 
