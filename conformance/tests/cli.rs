@@ -784,6 +784,142 @@ fn sigterm_and_sighup_end_the_servers_first() {
     signalled_with_no_server_behind(&["run", "--timeout", "60"], "hup", Signal::SIGHUP, 129);
 }
 
+/// SIGTERM while the property phase builds the strategies of heavy schemas (issue 48):
+/// the builders ask, at every schema node, the interrupt the signal handler raises, so
+/// the run ends with the report of what finished instead of finishing the build first.
+/// Told by CPU time, which load does not stretch: a run left alone spends some seconds of
+/// CPU, nearly all of it building (the scripted conversation takes a fraction of one);
+/// signalled at a third of that, the run may spend little more before it exits.
+#[test]
+fn sigterm_during_strategy_building_ends_the_run_at_once() {
+    let alone = heavy_run("build-alone", None);
+    assert_eq!(alone.code, Some(1), "two checks fail on heavy-schemas");
+    let at = alone.cpu_at_exit / 3;
+    assert!(
+        at >= std::time::Duration::from_secs(1),
+        "the build is too quick ({:?} of CPU in all) to be signalled in: raise its size",
+        alone.cpu_at_exit
+    );
+    let cut = heavy_run("build-cut", Some(at));
+    assert_eq!(cut.code, Some(143));
+    let after = cut.cpu_at_exit.saturating_sub(cut.cpu_at_signal);
+    assert!(
+        after < alone.cpu_at_exit / 4,
+        "{after:?} of CPU after SIGTERM, of {:?} for the whole run",
+        alone.cpu_at_exit
+    );
+    assert!(
+        cut.stdout.contains("INCOMPLETE: interrupted by SIGTERM"),
+        "{}",
+        cut.stdout
+    );
+}
+
+/// What [`heavy_run`] saw.
+struct HeavyRun {
+    code: Option<i32>,
+    cpu_at_signal: std::time::Duration,
+    cpu_at_exit: std::time::Duration,
+    stdout: String,
+}
+
+/// One run against hostile `heavy-schemas` at size 16 (2025-06-18), sent SIGTERM once it
+/// has spent `signal_at` of CPU, if given; every server it started is gone after it.
+fn heavy_run(label: &str, signal_at: Option<std::time::Duration>) -> HeavyRun {
+    use nix::sys::signal::{kill, Signal};
+    use nix::unistd::Pid;
+    use std::io::Read;
+    use std::time::{Duration, Instant};
+
+    let dir = temp_dir(label);
+    let started = dir.join("started");
+    let server = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../fixtures/python/hostile_server.py"
+    );
+    let mut harness = Command::new(EXE)
+        .args(["run", "--revision", "2025-06-18", "--timeout", "10", "--"])
+        .args(["python3", server, "heavy-schemas", "16"])
+        .env("HOSTILE_STARTED", &started)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let pid = harness.id();
+    let mut stdout = harness.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = stdout.read_to_string(&mut text);
+        text
+    });
+    // A hang guard, not a measure.
+    let deadline = Instant::now() + Duration::from_secs(300);
+    let mut cpu_at_signal = Duration::ZERO;
+    if let Some(at) = signal_at {
+        loop {
+            let (cpu, ended) = cpu_spent(pid);
+            assert!(!ended, "the run ended before it spent {at:?} of CPU");
+            assert!(Instant::now() < deadline, "the run hung");
+            if cpu >= at {
+                cpu_at_signal = cpu;
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        kill(Pid::from_raw(pid as i32), Signal::SIGTERM).unwrap();
+    }
+    // Its CPU time is still readable once it has exited and before it is reaped.
+    let cpu_at_exit = loop {
+        let (cpu, ended) = cpu_spent(pid);
+        if ended {
+            break cpu;
+        }
+        assert!(Instant::now() < deadline, "the run hung");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let code = harness.wait().unwrap().code();
+    let stdout = reader.join().unwrap();
+    let servers: Vec<u32> = std::fs::read_to_string(&started)
+        .unwrap()
+        .lines()
+        .filter_map(|l| l.trim().parse().ok())
+        .collect();
+    assert!(!servers.is_empty());
+    let gone_by = Instant::now() + Duration::from_secs(5);
+    while !servers.iter().all(|&p| common::is_gone(p)) && Instant::now() < gone_by {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    for server in servers {
+        assert!(common::is_gone(server), "{label}: server {server} survived");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    HeavyRun {
+        code,
+        cpu_at_signal,
+        cpu_at_exit,
+        stdout,
+    }
+}
+
+/// User and system CPU time process `pid` has spent, from `/proc/PID/stat` (in clock
+/// ticks of 1/100 s, Linux's USER_HZ), and whether it has exited (a zombie not yet
+/// reaped, whose times still read).
+fn cpu_spent(pid: u32) -> (std::time::Duration, bool) {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    // The fields after the command's closing parenthesis: the state is the first, utime
+    // the 12th and stime the 13th.
+    let fields: Vec<&str> = stat
+        .rsplit_once(')')
+        .map(|(_, rest)| rest.split_whitespace().collect())
+        .unwrap_or_default();
+    let ticks = |i: usize| fields.get(i).and_then(|f| f.parse::<u64>().ok());
+    let total = ticks(11).unwrap_or(0) + ticks(12).unwrap_or(0);
+    let ended = fields
+        .first()
+        .is_none_or(|state| *state == "Z" || *state == "X");
+    (std::time::Duration::from_millis(total * 10), ended)
+}
+
 /// The same for the live fuzz mode, stuck in the handshake of a server that never answers.
 #[test]
 fn live_fuzz_interrupt_exits_130_and_leaves_no_server_behind() {

@@ -373,9 +373,10 @@ impl<'a> Cx<'a> {
     /// Objects: each required property left out of a valid instance.
     fn missing_required<'c>(&'c self, node: &mut Node<'_, 'a, 'c>) {
         let mut required: Vec<String> = Vec::new();
+        let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
         for r in node.flat.words("required").filter_map(Value::as_array) {
             for name in r.iter().filter_map(Value::as_str) {
-                if !required.iter().any(|q| q == name) {
+                if seen.insert(name) {
                     required.push(name.to_owned());
                 }
             }
@@ -618,14 +619,17 @@ fn declared_types(flat: &Flat<'_>) -> Option<Types> {
 /// property the node declares (in order), then its first array item.
 fn slots<'a>(flat: &Flat<'a>) -> Vec<(Slot, Vec<&'a Value>)> {
     let mut nested: Vec<(Slot, Vec<&'a Value>)> = Vec::new();
+    // Each property's place in `nested`: a search of the list per property was quadratic
+    // (80,000 properties took most of a minute).
+    let mut at: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
     for props in flat.words("properties").filter_map(Value::as_object) {
         for (name, schema) in props {
-            match nested
-                .iter_mut()
-                .find(|(slot, _)| matches!(slot, Slot::Property(n) if n == name))
-            {
-                Some((_, schemas)) => schemas.push(schema),
-                None => nested.push((Slot::Property(name.clone()), vec![schema])),
+            match at.get(name.as_str()) {
+                Some(&i) => nested[i].1.push(schema),
+                None => {
+                    at.insert(name, nested.len());
+                    nested.push((Slot::Property(name.clone()), vec![schema]));
+                }
             }
         }
     }

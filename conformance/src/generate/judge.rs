@@ -57,11 +57,6 @@ pub(super) enum Held {
     Own(Value),
 }
 
-/// The JSON pointer of `target` inside `root` (found by address, not by value).
-pub(super) fn pointer_to(root: &Value, target: &Value) -> Option<String> {
-    pointer_where(root, &|v| std::ptr::eq(v, target))
-}
-
 /// The JSON pointer of the object whose members are `target` inside `root` (found by
 /// address): a flattened schema's parts are held as their maps.
 pub(super) fn pointer_to_object(root: &Value, target: &Map<String, Value>) -> Option<String> {
@@ -69,6 +64,52 @@ pub(super) fn pointer_to_object(root: &Value, target: &Map<String, Value>) -> Op
         root,
         &|v| matches!(v, Value::Object(o) if std::ptr::eq(o, target)),
     )
+}
+
+/// The JSON pointer of every schema-like node of one document (each object, each object's
+/// members, each boolean), by address, found in one walk: a search of the whole document
+/// per schema (as [`pointer_to_object`] does) made holding the 80,000 properties of one schema one by one
+/// that way took tens of seconds. Scalars other than booleans (an `enum`'s 300,000
+/// strings) are not schemas and are left out.
+#[derive(Debug, Default)]
+pub(super) struct Pointers(HashMap<usize, String>);
+
+impl Pointers {
+    pub(super) fn of(root: &Value) -> Self {
+        let mut found = HashMap::new();
+        let mut stack = vec![(root, String::new())];
+        while let Some((value, at)) = stack.pop() {
+            match value {
+                Value::Object(members) => {
+                    for (key, child) in members {
+                        stack.push((child, format!("{at}/{}", pointer_token(key))));
+                    }
+                    found
+                        .entry(std::ptr::from_ref(members) as usize)
+                        .or_insert_with(|| at.clone());
+                }
+                Value::Array(items) => {
+                    for (i, child) in items.iter().enumerate() {
+                        stack.push((child, format!("{at}/{i}")));
+                    }
+                }
+                Value::Bool(_) => {}
+                _ => continue,
+            }
+            found
+                .entry(std::ptr::from_ref(value) as usize)
+                .or_insert(at);
+        }
+        Pointers(found)
+    }
+
+    /// The JSON pointer of `target` inside the document (found by address, not by
+    /// value), if it is in it.
+    pub(super) fn to(&self, target: &Value) -> Option<&str> {
+        self.0
+            .get(&(std::ptr::from_ref(target) as usize))
+            .map(String::as_str)
+    }
 }
 
 /// The JSON pointer of the first value inside `root` that `is` picks.

@@ -6,6 +6,7 @@
 //! admits them explicitly (`additionalProperties` as a schema), or where `minProperties`
 //! asks for more than the declared ones.
 
+use std::collections::HashSet;
 use std::sync::Arc;
 
 use proptest::collection::vec;
@@ -71,8 +72,9 @@ impl<'a> Cx<'a> {
                 "`minProperties` asks for more properties than the schema can supply",
             ));
         }
+        let banned_set: HashSet<usize> = banned.iter().copied().collect();
         let optional: Vec<usize> = (0..fields.len())
-            .filter(|i| !fields[*i].required && !banned.contains(i))
+            .filter(|i| !fields[*i].required && !banned_set.contains(i))
             .collect();
         let extra_count = if extras.is_some() && open {
             Pick::new_weighted(vec![(3, Just(0usize).boxed()), (2, (1usize..=3).boxed())]).boxed()
@@ -104,8 +106,9 @@ impl<'a> Cx<'a> {
         depth: usize,
     ) -> Result<Vec<Field>, Unsupported> {
         let mut fields = Vec::new();
+        let required: HashSet<&str> = keywords.required.iter().copied().collect();
         for name in &keywords.names {
-            let is_required = keywords.required.contains(name);
+            let is_required = required.contains(name);
             if !is_required && depth >= MAX_DEPTH {
                 continue;
             }
@@ -207,16 +210,20 @@ impl<'a> Cx<'a> {
 /// The object keywords of `flat`: property names, `required`, the property counts and the
 /// dependencies.
 fn keywords<'a>(flat: &Flat<'a>) -> Result<Keywords<'a>, Unsupported> {
+    // In the order first seen, each once; the sets make that linear (an object of
+    // 80,000 properties, 8,000 required, took billions of comparisons as lists).
     let mut names: Vec<&'a str> = Vec::new();
+    let mut named: HashSet<&'a str> = HashSet::new();
     for props in flat.words("properties").filter_map(Value::as_object) {
         for name in props.keys() {
-            if !names.contains(&name.as_str()) {
+            if named.insert(name) {
                 names.push(name);
             }
         }
     }
     let declared: Arc<Vec<String>> = Arc::new(names.iter().map(|n| n.to_string()).collect());
     let mut required: Vec<&'a str> = Vec::new();
+    let mut requires: HashSet<&'a str> = HashSet::new();
     for r in flat.words("required") {
         let r = r
             .as_array()
@@ -225,10 +232,10 @@ fn keywords<'a>(flat: &Flat<'a>) -> Result<Keywords<'a>, Unsupported> {
             let name = name
                 .as_str()
                 .ok_or_else(|| Unsupported::new("`required` holds a non-string"))?;
-            if !required.contains(&name) {
+            if requires.insert(name) {
                 required.push(name);
             }
-            if !names.contains(&name) {
+            if named.insert(name) {
                 names.push(name);
             }
         }

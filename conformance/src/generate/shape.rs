@@ -195,7 +195,7 @@ impl Compiler<'_> {
         };
         match ty {
             "object" => {
-                let required: Vec<&str> = obj
+                let required: std::collections::HashSet<&str> = obj
                     .get("required")
                     .and_then(Value::as_array)
                     .map(|r| r.iter().filter_map(Value::as_str).collect())

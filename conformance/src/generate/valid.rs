@@ -8,7 +8,7 @@
 
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use proptest::prelude::*;
 use proptest::sample::select;
@@ -16,7 +16,7 @@ use serde_json::Value;
 
 use super::filter::guard;
 use super::flat::Flat;
-use super::judge::{json_equal, pointer_to, Held, Judge, SchemaDoc};
+use super::judge::{json_equal, Held, Judge, Pointers, SchemaDoc};
 use super::pick::Pick;
 use super::types::{Dialect, Types, Unsupported};
 
@@ -127,6 +127,8 @@ pub(super) struct Cx<'a> {
     pub(super) judge: Arc<Judge>,
     memo: RefCell<Memo>,
     budget: Cell<usize>,
+    /// Where each schema of `root` is, indexed on the first [`Cx::hold`].
+    pointers: Arc<OnceLock<Pointers>>,
 }
 
 impl<'a> Cx<'a> {
@@ -138,13 +140,15 @@ impl<'a> Cx<'a> {
             judge: Arc::new(Judge { doc, dialect }),
             memo: RefCell::new(HashMap::new()),
             budget: Cell::new(BUDGET),
+            pointers: Arc::default(),
         }
     }
 
     /// `schema` held for judging later: by its place in the document when it is in it.
     pub(super) fn hold(&self, schema: &Value) -> Held {
-        match pointer_to(self.root, schema) {
-            Some(pointer) => Held::At(pointer),
+        let pointers = self.pointers.get_or_init(|| Pointers::of(self.root));
+        match pointers.to(schema) {
+            Some(pointer) => Held::At(pointer.to_string()),
             None => Held::Own(schema.clone()),
         }
     }
@@ -160,6 +164,7 @@ impl<'a> Cx<'a> {
             judge: self.judge.clone(),
             memo: RefCell::new(HashMap::new()),
             budget: Cell::new(BUDGET),
+            pointers: Arc::clone(&self.pointers),
         }
     }
 

@@ -107,3 +107,30 @@ fn the_two_ref_syntaxes_differ_only_on_escapes_and_the_root_id() {
         );
     }
 }
+
+/// Every schema of a document is found at its place by address, and nothing else is: a
+/// copy equal by value, or a string of an `enum`, is not in the index.
+#[test]
+fn schemas_are_indexed_by_where_they_are() {
+    use crate::generate::judge::Pointers;
+    let root = json!({
+        "type": "object",
+        "properties": {"a/b": {"type": "string"}, "c~d": {"enum": ["x", "y"]}, "e": true},
+        "allOf": [{"required": ["e"]}]
+    });
+    let pointers = Pointers::of(&root);
+    assert_eq!(pointers.to(&root), Some(""));
+    assert_eq!(
+        pointers.to(&root["properties"]["a/b"]),
+        Some("/properties/a~1b")
+    );
+    assert_eq!(
+        pointers.to(&root["properties"]["c~d"]),
+        Some("/properties/c~0d")
+    );
+    assert_eq!(pointers.to(&root["properties"]["e"]), Some("/properties/e"));
+    assert_eq!(pointers.to(&root["allOf"][0]), Some("/allOf/0"));
+    assert_eq!(pointers.to(&root["properties"]["c~d"]["enum"][0]), None);
+    let copy = root["properties"]["a/b"].clone();
+    assert_eq!(pointers.to(&copy), None);
+}
