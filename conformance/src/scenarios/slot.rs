@@ -205,6 +205,25 @@ pub async fn take_turn() {
     }
 }
 
+/// Whether this revision's slot is lent now: its conversation waits on a server seen
+/// asleep ([`lend_while`]). `false` where no slot is installed.
+pub fn lent() -> bool {
+    CURRENT
+        .try_with(|slot| slot.held_for().is_none())
+        .unwrap_or(false)
+}
+
+/// Runs `part` on a slot of its own (a pool of one), so that none of its waits lends the
+/// revision's slot or takes one back: work beside the revision's own wait (a shrink run
+/// ahead of a call's verdict), which must neither take the slot from that wait nor
+/// tell it the server slept when it did not.
+pub async fn apart<F: Future>(part: F) -> F::Output {
+    match Pool::new(1).try_slot() {
+        Some(own) => CURRENT.scope(own, part).await,
+        None => part.await,
+    }
+}
+
 /// Waits on `wait` (a request to the server), lending this revision's slot while the
 /// server sleeps on it (`asleep`: [`crate::transport::group_asleep`] of its group), and
 /// taking a slot back before returning when it was lent.

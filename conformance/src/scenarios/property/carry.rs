@@ -60,6 +60,8 @@ struct State {
     done: HashSet<(usize, String)>,
     /// Revisions done with everything.
     ended: HashSet<usize>,
+    /// (revision's place, property label) pairs confirming a failure to keep.
+    confirming: HashSet<(usize, String)>,
 }
 
 impl Carry {
@@ -73,30 +75,58 @@ impl Carry {
         state.ended.contains(&before) || state.done.contains(&(before, label.to_string()))
     }
 
-    /// Waits until `label` is [`Carry::settled`] for `order`, or earlier revisions keep
-    /// more than `known` cases for it.
-    pub async fn news(&self, order: usize, label: &str, known: usize) {
+    /// Waits until `label` is [`Carry::settled`] for `order`, earlier revisions keep
+    /// more than `known` cases for it, or whether one is [`Carry::coming`] is no longer
+    /// `coming`.
+    pub async fn news(&self, order: usize, label: &str, known: usize, coming: bool) {
         loop {
             let notified = self.changed.notified();
-            if self.settled(order, label) || self.cases_for(order, label).len() > known {
+            if self.settled(order, label)
+                || self.cases_for(order, label).len() > known
+                || self.coming(order, label) != coming
+            {
                 return;
             }
             notified.await;
         }
     }
 
-    /// Revision `order` is done with `label`.
-    pub fn done(&self, order: usize, label: &str) {
+    /// Revision `order` is confirming a failure of `label` it will keep unless the
+    /// confirmation says otherwise: a revision after it may open the process to try it
+    /// in meanwhile (a confirmation of a stall waits out the timeout, the machine idle).
+    /// Timing only: what is tried, and found, is the same.
+    pub fn confirming(&self, order: usize, label: &str) {
         self.state
             .borrow_mut()
-            .done
+            .confirming
             .insert((order, label.to_string()));
+        self.changed.notify_waiters();
+    }
+
+    /// Whether a revision before `order` is [`Carry::confirming`] a failure of `label`.
+    pub fn coming(&self, order: usize, label: &str) -> bool {
+        self.state
+            .borrow()
+            .confirming
+            .iter()
+            .any(|(o, l)| *o < order && l == label)
+    }
+
+    /// Revision `order` is done with `label`.
+    pub fn done(&self, order: usize, label: &str) {
+        let mut state = self.state.borrow_mut();
+        state.done.insert((order, label.to_string()));
+        state.confirming.remove(&(order, label.to_string()));
+        drop(state);
         self.changed.notify_waiters();
     }
 
     /// Revision `order` is done with every property.
     pub fn ended(&self, order: usize) {
-        self.state.borrow_mut().ended.insert(order);
+        let mut state = self.state.borrow_mut();
+        state.ended.insert(order);
+        state.confirming.retain(|(o, _)| *o != order);
+        drop(state);
         self.changed.notify_waiters();
     }
 
@@ -104,14 +134,16 @@ impl Carry {
     /// kind stays: later revisions found it by trying it).
     pub fn keep(&self, case: Carried) {
         let mut state = self.state.borrow_mut();
+        state.confirming.remove(&(case.order, case.label.clone()));
         if !state
             .cases
             .iter()
             .any(|c| c.label == case.label && c.kind == case.kind)
         {
             state.cases.push(case);
-            self.changed.notify_waiters();
         }
+        drop(state);
+        self.changed.notify_waiters();
     }
 
     /// The minimal cases revisions before `order` kept for `label`, in the order found.
@@ -170,9 +202,9 @@ mod tests {
             let carry = Rc::new(Carry::default());
             let c = Rc::clone(&carry);
             let waiter = tokio::task::spawn_local(async move {
-                c.news(2, "valid echo", 0).await;
+                c.news(2, "valid echo", 0, false).await;
                 let first = c.cases_for(2, "valid echo").len();
-                c.news(2, "valid echo", first).await;
+                c.news(2, "valid echo", first, false).await;
                 (first, c.settled(2, "valid echo"))
             });
             tokio::task::yield_now().await;
@@ -196,5 +228,46 @@ mod tests {
             drop(EndGuard::new(&carry, 2));
             assert!(carry.settled(3, "anything"));
         });
+    }
+
+    #[test]
+    fn a_confirmation_under_way_is_news_to_the_revisions_after_it_until_it_is_kept() {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_time()
+            .build()
+            .unwrap();
+        let carry = Carry::default();
+        let label = "valid echo";
+        assert!(!carry.coming(2, label));
+        carry.confirming(1, label);
+        // The revisions after the confirming one hear of it; it and those before do not.
+        assert!(carry.coming(2, label));
+        assert!(!carry.coming(1, label));
+        assert!(!carry.coming(2, "ids"));
+        // A wait that knew nothing of it returns at once.
+        runtime.block_on(async {
+            tokio::time::timeout(
+                std::time::Duration::from_secs(5),
+                carry.news(2, label, 0, false),
+            )
+            .await
+            .expect("news of the confirmation");
+        });
+        carry.keep(Carried {
+            label: label.into(),
+            kind: FailureKind::Stall,
+            input: serde_json::json!({"text": "0"}),
+            revision: "2025-03-26",
+            order: 1,
+            latency: None,
+        });
+        assert!(!carry.coming(2, label));
+        // Done with a property, or with everything, ends a confirmation too.
+        carry.confirming(0, label);
+        carry.done(0, label);
+        assert!(!carry.coming(2, label));
+        carry.confirming(0, "ids");
+        carry.ended(0);
+        assert!(!carry.coming(2, "ids"));
     }
 }

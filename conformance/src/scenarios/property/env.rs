@@ -115,7 +115,7 @@ pub(super) const SHRINK_STEPS_PER_REVISION: u32 = 256;
 
 /// What a revision's shrinking may still spend: steps (deterministic), and time when
 /// `--time-budget` is set (every phase stays inside it, shrinking included).
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub(super) struct ShrinkBudget {
     pub(super) steps_left: u32,
     deadline: Option<Instant>,
@@ -256,6 +256,66 @@ impl<'a> Env<'a> {
             spare: None,
             warm_next: false,
             alive_after_silence: false,
+        }
+    }
+
+    /// An environment of the same server for a shrink run ahead of a verdict
+    /// (`run.rs`, [`PropertyRun::case`](super::PropertyRun)): no session yet, the tools'
+    /// learnt latencies and what the revision's shrinking may still spend. Its work is
+    /// [`Env::absorb`]ed when the verdict wants it, else [`Env::end`]ed.
+    pub(super) fn ahead(&self) -> Env<'a> {
+        let mut ahead = Env::new(self.command, self.config, self.revision, self.schemas);
+        ahead.prompt_tools = self.prompt_tools.clone();
+        ahead.shrink_budget = self.shrink_budget.clone();
+        ahead
+    }
+
+    /// Takes in what a shrink run ahead ([`Env::ahead`]) spent and learnt: the budget,
+    /// the latencies, the tool errors, and the process it opened for what comes next.
+    pub(super) async fn absorb(&mut self, mut ahead: Env<'a>) {
+        self.shrink_budget = ahead.shrink_budget.clone();
+        for (tool, took) in std::mem::take(&mut ahead.prompt_tools) {
+            self.answered_in_time(&tool, took);
+        }
+        for error in std::mem::take(&mut ahead.tool_errors) {
+            if self.tool_errors.len() < MAX_TOOL_ERRORS
+                && !self.tool_errors.iter().any(|e| e.tool == error.tool)
+            {
+                self.tool_errors.push(error);
+            }
+        }
+        if let (None, Some(next)) = (&self.session, ahead.session.take()) {
+            if ahead.stalled_here == 0 && next.ended().is_none() {
+                self.install(next);
+            } else {
+                ahead.session = Some(next);
+            }
+        }
+        ahead.end().await;
+    }
+
+    /// Resets what a shrink sets while it runs, when it was dropped midway (a parked
+    /// call's late answer came), and ends a process left holding stalled candidates.
+    pub(super) async fn after_shrink(&mut self) {
+        self.shrink_timeout = None;
+        self.await_late = true;
+        self.keep_stalled = false;
+        self.stalls_kept = 0;
+        self.warm_next = false;
+        self.drop_stalled().await;
+    }
+
+    /// Ends every process of an environment no longer wanted.
+    pub(super) async fn end(mut self) {
+        for mut session in [
+            self.session.take(),
+            self.spare.take(),
+            self.parked.take().map(|p| p.session),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            session.kill().await;
         }
     }
 
@@ -614,6 +674,20 @@ impl<'a> Env<'a> {
             Some((_, slowest)) => *slowest = (*slowest).max(took),
             None => self.prompt_tools.push((tool.to_string(), took)),
         }
+    }
+
+    /// How long after a walk's case is sent a shrink of it starts beside its wait
+    /// (`run.rs`): only a call of a tool that answered other inputs in time (its stall
+    /// would be parked), after the tool's learnt wait and at least half the timeout (a
+    /// shrink and its confirmation still fit in the two timeouts a stall's verdict waits,
+    /// and a call that is merely slow, a fetch that takes 5 s, is mostly answered before
+    /// any process is started for it); `None` for any other case, and when that is no
+    /// sooner than the timeout.
+    pub(super) fn ahead_after(&self, probe: &Probe) -> Option<Duration> {
+        let tool = probe_tool(probe);
+        self.latency_of(tool)?;
+        let after = self.step_wait(tool).max(self.config.timeout / 2);
+        (self.awaits_late() && after < self.config.timeout).then_some(after)
     }
 
     /// The per-step wait while shrinking a stall of `tool`: a multiple of its slowest

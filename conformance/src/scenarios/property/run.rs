@@ -6,15 +6,18 @@
 //! the run. A crash or stall that a fresh process shows on a plain ping too does not
 //! depend on the input: it stops the phase, once, and is never shrunk.
 
+use std::cell::Cell;
 use std::time::{Duration, Instant};
 
 use proptest::strategy::{Strategy, ValueTree};
 use serde_json::Value;
 
 use super::carry::{Carried, Carry};
-use super::env::{fatal_kind, probe_checks, probe_tool, Env, Outcome, Probe, ShrinkBudget};
+use super::env::{
+    fatal_kind, open_fresh, probe_checks, probe_tool, Env, Outcome, Probe, ShrinkBudget,
+};
 use super::plan::{Item, PlanCache, TOOL_CASE_BUDGET};
-use super::shrink::Confirmed;
+use super::shrink::{Confirmed, Shrinking, AHEAD_OUTCOME};
 use super::validators::Which;
 use crate::generate::Interrupt;
 use crate::protocol::{Exchange, Revision, SchemaSet, Session, SessionConfig, Silence};
@@ -322,19 +325,72 @@ impl PropertyRun<'_> {
             turn.record.count(*check);
         }
         let last = turn.item.left() == 0;
-        let outcome = env.explore(&turn.item.probe, &drawn.value, last).await;
+        let after = match drawn.tree {
+            None => env.ahead_after(&turn.item.probe),
+            Some(_) => None,
+        };
+        let Some(after) = after else {
+            let outcome = env.explore(&turn.item.probe, &drawn.value, last).await;
+            return self.judged(env, &mut turn, drawn, outcome, None).await;
+        };
+        // A call of a prompt tool that outlasts `after` may be a stall: its shrink runs
+        // beside the call's wait, used only if the call's verdict is a stall.
+        let mut ahead_env = env.ahead();
+        let (probe, label) = (turn.item.probe.clone(), turn.item.label.clone());
+        let value = drawn.value.clone();
+        let started = Cell::new(false);
+        let mut ahead: Shrinking<'_> =
+            Box::pin(self.shrink_ahead(&mut ahead_env, (&probe, &label), value, after, &started));
+        let outcome = {
+            let explored = env.explore(&turn.item.probe, &drawn.value, last);
+            tokio::pin!(explored);
+            let mut shrunk = None;
+            let outcome = loop {
+                tokio::select! {
+                    outcome = &mut explored => break outcome,
+                    failure = &mut ahead, if shrunk.is_none() => shrunk = Some(failure),
+                }
+            };
+            if let Some(failure) = shrunk {
+                ahead = Box::pin(std::future::ready(failure));
+            }
+            outcome
+        };
+        let stalled = matches!(outcome, Outcome::Failed(FailureKind::Stall, _));
+        if !stalled || env.parked.is_none() || !started.get() {
+            drop(ahead);
+            ahead_env.end().await;
+            return self.judged(env, &mut turn, drawn, outcome, None).await;
+        }
+        let flow = self
+            .judged(env, &mut turn, drawn, outcome, Some(ahead))
+            .await;
+        env.absorb(ahead_env).await;
+        flow
+    }
+
+    /// What the walk makes of a case's outcome; `ahead`, a shrink of the case run beside
+    /// its wait, when the outcome is a stall of a call left parked.
+    async fn judged(
+        &self,
+        env: &mut Env<'_>,
+        turn: &mut Turn<'_>,
+        drawn: Drawn,
+        outcome: Outcome,
+        ahead: Option<Shrinking<'_>>,
+    ) -> Flow {
         if turn.first_lag(&outcome) {
             return Flow::Next;
         }
         match outcome {
             Outcome::Ok => Flow::Next,
-            Outcome::Lagged(took, asleep) => self.lagged(&mut turn, &drawn.value, took, asleep),
+            Outcome::Lagged(took, asleep) => self.lagged(turn, &drawn.value, took, asleep),
             Outcome::Slow(answered_after) => {
                 // A slow tool costs its latency once: its other cases are not run.
                 turn.retire_slow(drawn.value, answered_after, self.session.timeout)
             }
             failed @ (Outcome::Failed(..) | Outcome::Broke(_)) => {
-                self.failed(env, &mut turn, drawn, &failed).await
+                self.failed(env, turn, drawn, &failed, ahead).await
             }
         }
     }
@@ -370,6 +426,7 @@ impl PropertyRun<'_> {
         turn: &mut Turn<'_>,
         drawn: Drawn,
         failed: &Outcome,
+        ahead: Option<Shrinking<'_>>,
     ) -> Flow {
         let (kind, outcome, rule) = failed
             .failed()
@@ -414,25 +471,26 @@ impl PropertyRun<'_> {
             return turn.skip_item();
         }
         let value = drawn.clone();
-        let (failure, late) = match parked {
-            None => {
+        let (failure, late) = match (parked, ahead) {
+            (None, _) => {
                 let failure = self
                     .shrink(env, probe, label, tree, value, (kind, rule), outcome)
                     .await;
                 (Some(failure), None)
             }
-            Some(parked) => {
-                self.shrink_beside(
-                    env,
-                    parked,
-                    probe,
-                    label,
-                    tree,
-                    value,
-                    (kind, rule),
-                    outcome,
-                )
-                .await
+            (Some(parked), Some(ahead)) => {
+                let (failure, late) = self.shrink_beside(parked, ahead).await;
+                let failure = failure.map(|mut f| {
+                    f.outcome = f.outcome.replacen(AHEAD_OUTCOME, &outcome, 1);
+                    f
+                });
+                (failure, late)
+            }
+            (Some(parked), None) => {
+                let shrink = self.shrink(env, probe, label, tree, value, (kind, rule), outcome);
+                let shrunk = self.shrink_beside(parked, Box::pin(shrink)).await;
+                env.after_shrink().await;
+                shrunk
             }
         };
         match failure {
@@ -596,7 +654,19 @@ impl PropertyRun<'_> {
             if settled {
                 return None;
             }
-            slot::lend_while(|| Some(true), carry.news(order, &item.label, tried)).await;
+            let coming = carry.coming(order, &item.label);
+            let news = carry.news(order, &item.label, tried, coming);
+            let waited = slot::lend_while(|| Some(true), news);
+            // A case an earlier revision is confirming is tried in a fresh process:
+            // opened while that confirmation waits, not once the case is kept.
+            match coming && env.spare.is_none() {
+                true => {
+                    let (command, config, revision) = (env.command, env.config, env.revision);
+                    let (_, spare) = tokio::join!(waited, open_fresh(command, config, revision));
+                    env.spare = spare;
+                }
+                false => waited.await,
+            }
         }
     }
 

@@ -15,8 +15,16 @@
 //! for it (a server that runs a tool's calls one at a time). A stall of a tool that answers other inputs
 //! is shrunk beside the stalled call's own session, still open: if that call's answer
 //! comes within one more timeout, the tool was slow, not stalled, and the shrink is
-//! dropped. So telling slow from stalled costs no wait of its own.
+//! dropped. So telling slow from stalled costs no wait of its own. That shrink starts
+//! before the timeout is out, as soon as the call outlasts half of it (or the tool's
+//! learnt wait) while its server sleeps on it ([`PropertyRun::shrink_ahead`]), in an
+//! environment of its own whose work is taken in only if the call's verdict is a stall:
+//! the verdict waits the two timeouts it always did, and the shrink and its confirmation
+//! fit inside them.
 
+use std::cell::Cell;
+use std::future::Future;
+use std::pin::Pin;
 use std::time::Duration;
 
 use jsonschema::error::ValidationErrorKind;
@@ -36,7 +44,7 @@ use crate::protocol::Transcript;
 use crate::records::{CaseFile, CaseMessage, PropertyFailure};
 use crate::rules::CheckId;
 use crate::rules::FailureKind;
-use crate::scenarios::era;
+use crate::scenarios::{era, slot};
 
 /// Most shrink steps for a stall (each waits a multiple of the tool's latency): enough to
 /// bisect a string of a megabyte from both ends and simplify what is left.
@@ -61,28 +69,29 @@ enum First {
     Shrunk(Box<PropertyFailure>),
 }
 
+/// A shrink's future, run beside a parked call's late answer ([`PropertyRun::shrink_beside`]).
+pub(super) type Shrinking<'f> = Pin<Box<dyn Future<Output = PropertyFailure> + 'f>>;
+
+/// What a shrink run ahead of its verdict ([`PropertyRun::shrink_ahead`]) says in place of
+/// the outcome the walk's case will have: replaced by that outcome when it is known.
+pub(super) const AHEAD_OUTCOME: &str = "\u{0}the walk's outcome\u{0}";
+
 impl PropertyRun<'_> {
-    /// [`PropertyRun::shrink`] while waiting, on `parked`, one more timeout for the stalled
-    /// call's late answer. Returns the failure, or `None` and how long the answer took
-    /// when it came (a slow call, not a stall).
-    #[allow(clippy::too_many_arguments)]
+    /// `shrink` (a [`PropertyRun::shrink`]) while waiting, on `parked`, one more timeout
+    /// for the stalled call's late answer. Returns the failure, or `None` and how long
+    /// the answer took when it came (a slow call, not a stall). A shrink dropped midway
+    /// leaves its environment's settings behind: the caller resets them
+    /// ([`Env::after_shrink`]).
     pub(super) async fn shrink_beside(
         &self,
-        env: &mut Env<'_>,
         mut parked: Parked,
-        probe: &Probe,
-        label: &str,
-        tree: Option<Box<dyn ValueTree<Value = Value>>>,
-        value: Value,
-        failed: (FailureKind, Option<CheckId>),
-        outcome: String,
+        shrink: Shrinking<'_>,
     ) -> (Option<PropertyFailure>, Option<Duration>) {
         let window = self.session.timeout;
         let result = {
             let late = parked.late_answer(window);
-            let shrink = self.shrink(env, probe, label, tree, value, failed, outcome);
             tokio::pin!(late);
-            tokio::pin!(shrink);
+            let mut shrink = shrink;
             let first = tokio::select! {
                 biased;
                 answered = &mut late => First::Late(answered),
@@ -98,14 +107,6 @@ impl PropertyRun<'_> {
                 },
             }
         };
-        // A shrink dropped midway leaves its settings behind, and perhaps a process
-        // holding stalled candidates.
-        env.shrink_timeout = None;
-        env.await_late = true;
-        env.keep_stalled = false;
-        env.stalls_kept = 0;
-        env.warm_next = false;
-        env.drop_stalled().await;
         parked.session.kill().await;
         let failure = result.0.map(|mut f| {
             f.outcome = format!(
@@ -116,6 +117,36 @@ impl PropertyRun<'_> {
             f
         });
         (failure, result.1)
+    }
+
+    /// The shrink of a stall the walk's case on a prompt tool (`probe`, `value`) may be
+    /// about to show, started `after` the call was sent, in an environment of its own
+    /// ([`Env::ahead`]) and on a slot of its own (its waits are not the call's). A stall
+    /// is only a stall once the call has outlasted the timeout and its late-answer window
+    /// ([`PropertyRun::shrink_beside`]); shrinking meanwhile makes the verdict cost those
+    /// two timeouts, not those plus a shrink. Dropped, with its processes, when the call
+    /// is answered or fails otherwise.
+    ///
+    /// It starts (and says so in `started`) only when the call's wait has lent the
+    /// revision's slot by then: the server is seen asleep on the call (a timer, I/O, a
+    /// lock), so the shrink's processes take no CPU the call needs, and a slow call is
+    /// not made slower by it. Else it waits forever, and the verdict goes as before.
+    pub(super) async fn shrink_ahead(
+        &self,
+        env: &mut Env<'_>,
+        (probe, label): (&Probe, &str),
+        value: Value,
+        after: Duration,
+        started: &Cell<bool>,
+    ) -> PropertyFailure {
+        tokio::time::sleep(after).await;
+        if !slot::lent() {
+            std::future::pending::<()>().await;
+        }
+        started.set(true);
+        let stall = (FailureKind::Stall, None);
+        let shrink = self.shrink(env, probe, label, None, value, stall, AHEAD_OUTCOME.into());
+        slot::apart(shrink).await
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -167,6 +198,11 @@ impl PropertyRun<'_> {
         // after what came before it: then the original input is confirmed instead.
         let (mut input, mut outcome) = best;
         env.warm_next = stall;
+        // A stall's confirmation waits out its timeout, the machine idle: the revisions
+        // after this one open the process to try the case in meanwhile (`carry.rs`).
+        if let (Some((carry, order)), true) = (self.carry, stall) {
+            carry.confirming(order, label);
+        }
         let (mut reproduced, mut transcript, mut confirmed) =
             self.confirm(env, probe, &input, &same).await;
         if reused && !reproduced && input != original.0 {
@@ -270,7 +306,13 @@ impl PropertyRun<'_> {
             }
         };
         let ((best, steps), spare) = tokio::join!(shrunk, spare);
-        env.spare = spare;
+        // One spare is enough: one opened before (while a revision before this one
+        // confirmed a stall, `run.rs`) is kept.
+        match (&env.spare, spare) {
+            (None, spare) => env.spare = spare,
+            (Some(_), Some(mut extra)) => extra.kill().await,
+            (Some(_), None) => {}
+        }
         env.keep_stalled = false;
         let reused = std::mem::take(&mut env.stalls_kept) > 0;
         env.drop_stalled().await;
