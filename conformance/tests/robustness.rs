@@ -325,24 +325,28 @@ fn hostile_serial_stall_still_shrinks_to_its_true_minimum() {
     }
 }
 
-/// A tool slow on long strings only, answering them well after 2 s of a 3 s timeout
+/// A tool slow on long strings only, answering them well after 7 s of a 10 s timeout
 /// while ping is answered: the shrink a stall would need starts beside such a call once it
-/// outlasts the tool's learnt wait (issue 48), and must leave nothing behind when the
-/// call is answered in time after all. Slow is not broken: no failure, no warning, and
-/// the tool costs its latency once.
+/// outlasts half the timeout (issue 48), and must leave nothing behind when the call is
+/// answered in time after all. Slow is not broken: no failure (a warning at most, were
+/// the machine so loaded that the answer came after the timeout), the slow answer noted,
+/// no process left.
 #[test]
 fn hostile_slow_answer_in_time_is_no_stall_though_a_shrink_began() {
-    let outcome = hostile_with(
-        &["lag-long-string", "2000"],
-        &["--cases", "32"],
-        "prop-server-survives",
-        "pass",
-        "",
-    );
-    let notes = outcome.report.to_string();
+    let outcome = hostile::run(&["lag-long-string", "7000"], &["--cases", "32"], 10.0);
+    assert!(!outcome.report.is_null(), "no report ({:?})", outcome.wall);
+    assert!(outcome.wall < WALL_BOUND, "took {:?}", outcome.wall);
+    assert!(outcome.left.is_empty(), "left running: {:?}", outcome.left);
+    let (status, message, evidence) = outcome.result("prop-server-survives");
     assert!(
-        notes.contains("its other generated cases were not run"),
-        "the slow answer is noted: {notes}"
+        status == "pass" || status == "warn",
+        "{status}: {message}\n{evidence}"
+    );
+    let report = outcome.report.to_string();
+    assert!(
+        report.contains("its other generated cases were not run")
+            || report.contains("outlasted the timeout"),
+        "the slow answer is noted: {message}"
     );
 }
 
