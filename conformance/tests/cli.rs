@@ -879,19 +879,7 @@ fn heavy_run(label: &str, signal_at: Option<std::time::Duration>) -> HeavyRun {
     };
     let code = harness.wait().unwrap().code();
     let stdout = reader.join().unwrap();
-    let servers: Vec<u32> = std::fs::read_to_string(&started)
-        .unwrap()
-        .lines()
-        .filter_map(|l| l.trim().parse().ok())
-        .collect();
-    assert!(!servers.is_empty());
-    let gone_by = Instant::now() + Duration::from_secs(5);
-    while !servers.iter().all(|&p| common::is_gone(p)) && Instant::now() < gone_by {
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    for server in servers {
-        assert!(common::is_gone(server), "{label}: server {server} survived");
-    }
+    assert_servers_gone(&started, label);
     let _ = std::fs::remove_dir_all(&dir);
     HeavyRun {
         code,
@@ -969,8 +957,15 @@ fn signalled_with_no_server_behind(
             "{stdout}"
         );
     }
-    // Every server that got as far as writing its pid (complete lines only).
-    let servers: Vec<u32> = std::fs::read_to_string(&pidfile)
+    assert_servers_gone(&pidfile, label);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Every server that got as far as writing its pid to `pidfile` (one per line, complete
+/// lines only) is gone within a few seconds of the run's end; there was at least one.
+fn assert_servers_gone(pidfile: &Path, label: &str) {
+    use std::time::{Duration, Instant};
+    let servers: Vec<u32> = std::fs::read_to_string(pidfile)
         .unwrap()
         .lines()
         .filter_map(|l| l.trim().parse().ok())
@@ -981,7 +976,9 @@ fn signalled_with_no_server_behind(
         std::thread::sleep(Duration::from_millis(20));
     }
     for pid in servers {
-        assert!(common::is_gone(pid), "server {pid} survived the interrupt");
+        assert!(
+            common::is_gone(pid),
+            "{label}: server {pid} survived the run"
+        );
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }

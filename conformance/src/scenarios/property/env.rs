@@ -278,9 +278,7 @@ impl<'a> Env<'a> {
             self.answered_in_time(&tool, took);
         }
         for error in std::mem::take(&mut ahead.tool_errors) {
-            if self.tool_errors.len() < MAX_TOOL_ERRORS
-                && !self.tool_errors.iter().any(|e| e.tool == error.tool)
-            {
+            if self.wants_tool_error(&error.tool) {
                 self.tool_errors.push(error);
             }
         }
@@ -646,10 +644,7 @@ impl<'a> Env<'a> {
     /// Keeps a tool execution error of a valid call: the first of its tool, up to
     /// [`MAX_TOOL_ERRORS`].
     fn keep_tool_error(&mut self, tool: &str, arguments: &Value, result: &Value) {
-        if result.get("isError") != Some(&Value::Bool(true))
-            || self.tool_errors.len() >= MAX_TOOL_ERRORS
-            || self.tool_errors.iter().any(|e| e.tool == tool)
-        {
+        if result.get("isError") != Some(&Value::Bool(true)) || !self.wants_tool_error(tool) {
             return;
         }
         self.tool_errors.push(ToolError {
@@ -657,6 +652,12 @@ impl<'a> Env<'a> {
             arguments: arguments.clone(),
             result: result.clone(),
         });
+    }
+
+    /// Whether a tool execution error of `tool` is still kept: the first of its tool,
+    /// up to [`MAX_TOOL_ERRORS`].
+    fn wants_tool_error(&self, tool: &str) -> bool {
+        self.tool_errors.len() < MAX_TOOL_ERRORS && !self.tool_errors.iter().any(|e| e.tool == tool)
     }
 
     /// The slowest prompt answer of `tool` so far, if it answered any.
