@@ -218,7 +218,9 @@ impl PropertyRun<'_> {
                             self.stop(&items, &mut record, why);
                             break 'passes;
                         }
-                        continue;
+                        // A carried finding is the property's: it has no cases left, and
+                        // the revisions after hear at once that this one is done with it
+                        // (below), not when the walk ends.
                     }
                 }
                 while items[at].done < upto {
