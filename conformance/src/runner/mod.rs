@@ -650,6 +650,7 @@ async fn conversations(
     // A revision holds one of `jobs` permits while it is driven; one only waiting on a
     // server that sleeps lends it (`scenarios::slot`), and the next revision starts.
     let pool = Pool::new(config.jobs);
+    pool.to_start(config.revisions.len());
     let mut next = 0;
     let mut cut = None;
     // A slot the select below found free, for the next revision.
@@ -663,6 +664,7 @@ async fn conversations(
             let revision = config.revisions[next];
             on_event(RunEvent::RevisionStarted(revision.id));
             let tracker = start(&mut running, &shared, (&plans, &carry), next, slot);
+            pool.one_started();
             live.push((next, revision.id, tracker));
             next += 1;
         }
@@ -680,6 +682,8 @@ async fn conversations(
             }
             reason = &mut *stop => {
                 cut = Some(reason);
+                // No more revisions start: nothing waits for them.
+                pool.to_start(0);
                 break;
             }
         };

@@ -74,8 +74,7 @@ pub async fn fuzz(
             policy,
             seed: seed.wrapping_add(outcome.rounds),
             config: &config,
-            slow_tools: &[],
-            answered_slowly: &[],
+            early: None,
             plans: Some(&plans),
             carry: None,
         };

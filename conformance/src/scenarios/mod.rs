@@ -5,6 +5,7 @@
 //! a fresh server process (`revision.rs`); version negotiation needs a few extra short
 //! sessions (`negotiation.rs`).
 
+mod early;
 mod edges;
 mod era;
 mod fuzz;
@@ -22,6 +23,7 @@ mod revision;
 pub mod slot;
 mod tools;
 
+pub use early::{Early, Listing, Pace};
 pub(crate) use era::{case_line, generated_meta};
 pub use fuzz::{fuzz, FuzzOutcome};
 pub use listing::list_revision;

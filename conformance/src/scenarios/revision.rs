@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
+use super::early::{Early, Listing};
 use super::edges;
 use super::initialize_params;
 use super::modern;
@@ -50,8 +51,35 @@ pub struct RevisionPlan<'a> {
     pub carry: Option<(&'a Carry, usize)>,
 }
 
-/// Runs the revision's conversation against a fresh server process.
+/// Runs the revision's conversation against a fresh server process, and its property
+/// phase from the moment the conversation has walked the tool listing (`early.rs`).
 pub async fn run_revision(plan: &RevisionPlan<'_>) -> crate::Result<RevisionRecord> {
+    let early = Early::default();
+    let conversation = async {
+        let record = converse_all(plan, &early).await;
+        // On every path (a server that would not start too): nothing more is told.
+        early.close();
+        // Its property phase, if still under way, runs on a slot of its own.
+        slot::give_up();
+        record
+    };
+    let (record, generated) = tokio::join!(conversation, generate_early(&early, plan));
+    let mut record = record?;
+    // As if run one after the other: a server that flooded its scripted session gets no
+    // property phase (it would flood every case too), nor does one that stopped it.
+    if let (Some((found, took)), None, None) =
+        (generated?, record.transcript.flood_cut(), &record.stopped)
+    {
+        record.properties = Some(found);
+        record.phases.properties = took;
+    }
+    Ok(record)
+}
+
+/// The revision's own conversation: handshake, scripted part and shutdown, with the
+/// property phase only when it did not start early (the conversation ended before its
+/// listing).
+async fn converse_all(plan: &RevisionPlan<'_>, early: &Early) -> crate::Result<RevisionRecord> {
     let started = Instant::now();
     progress::enter(Phase::Starting);
     let mut session = Session::start(plan.command, plan.session.clone())?;
@@ -62,17 +90,20 @@ pub async fn run_revision(plan: &RevisionPlan<'_>) -> crate::Result<RevisionReco
     let mut record = new_record(plan.revision, initialize, negotiated, modern);
     record.in_process = session.is_in_process();
     record.stopped = stop_reason(&record);
-    let (early, spare) = scripted(&mut session, &mut record, plan).await?;
+    let scripted = scripted(&mut session, &mut record, plan, early).await;
+    early.close();
+    let (probes_left, spare) = scripted?;
     let mut ending = Ending {
         already_ended: session.ended().map(|s| s.describe()),
         session,
         record,
         started,
         spare,
+        property_early: early.started(),
     };
-    match ending.begin_shutdown(plan, start_up, early).await? {
-        Ok(()) => ending.generate_after(plan).await,
-        Err(pending) => ending.generate_beside(pending, plan).await,
+    match ending.begin_shutdown(plan, start_up, probes_left).await? {
+        Ok(()) => ending.generate_after(plan, early).await,
+        Err(pending) => ending.generate_beside(pending, plan, early).await,
     }
 }
 
@@ -165,16 +196,18 @@ async fn scripted(
     session: &mut Session,
     record: &mut RevisionRecord,
     plan: &RevisionPlan<'_>,
+    early: &Early,
 ) -> crate::Result<(bool, Option<Session>)> {
     if record.stopped.is_some() {
         return Ok((false, None));
     }
+    let policy = (plan.policy, early);
     if record.modern.is_some() {
-        converse_modern(session, record, plan.policy).await;
+        converse_modern(session, record, policy).await;
         let spare = modern::probes(session, record, plan.command, plan.session).await;
         return Ok((false, spare));
     }
-    converse(session, record, plan.policy).await;
+    converse(session, record, policy).await;
     // The edge probes' short session (initialize-phase probes: legacy only) runs
     // while the main session idles, not beside its traffic: on a loaded machine
     // two busy processes of one server only make each slower. Over stdio that is
@@ -201,6 +234,8 @@ struct Ending {
     spare: Option<Session>,
     /// How the server had already ended before its shutdown began, if it had.
     already_ended: Option<String>,
+    /// Whether the property phase started early (`early.rs`): it is not this part's.
+    property_early: bool,
 }
 
 impl Ending {
@@ -225,9 +260,10 @@ impl Ending {
                 .await?;
             return Ok(Ok(()));
         }
+        let keep = !self.property_early;
         let early = async {
             match early {
-                true => edges::early_session(plan.command, plan.revision, plan.session, true)
+                true => edges::early_session(plan.command, plan.revision, plan.session, keep)
                     .await
                     .map(Some),
                 false => Ok(None),
@@ -258,7 +294,11 @@ impl Ending {
     }
 
     /// The property phase once the shutdown is over.
-    async fn generate_after(self, plan: &RevisionPlan<'_>) -> crate::Result<RevisionRecord> {
+    async fn generate_after(
+        self,
+        plan: &RevisionPlan<'_>,
+        early: &Early,
+    ) -> crate::Result<RevisionRecord> {
         let Ending {
             session,
             mut record,
@@ -268,7 +308,7 @@ impl Ending {
         } = self;
         record.transcript = session.into_transcript();
         record.phases.scripted = started.elapsed();
-        if let Some((found, took)) = generate(&record, spare, plan).await? {
+        if let Some((found, took)) = generate(&record, spare, plan, early).await? {
             record.properties = Some(found);
             record.phases.properties = took;
         }
@@ -285,6 +325,7 @@ impl Ending {
         self,
         pending: PendingShutdown,
         plan: &RevisionPlan<'_>,
+        early: &Early,
     ) -> crate::Result<RevisionRecord> {
         let Ending {
             mut session,
@@ -292,6 +333,7 @@ impl Ending {
             started,
             spare,
             already_ended,
+            ..
         } = self;
         let server = session.server_group();
         let ending = async move {
@@ -301,7 +343,7 @@ impl Ending {
         tokio::pin!(ending);
         let mut ended_first = None;
         let generated = {
-            let work = generate(&record, spare, plan);
+            let work = generate(&record, spare, plan, early);
             tokio::pin!(work);
             loop {
                 tokio::select! {
@@ -386,76 +428,111 @@ const SHUTDOWN_PER_START_UP: u32 = 3;
 /// timer's notification: [`Session::begin_shutdown`]) is read in its own turn.
 const QUIET_SHUTDOWN_CHECK: Duration = Duration::from_secs(1);
 
-/// The property phase (its own server processes) with what the scripted conversation
-/// learned, and how long it took; `None` when it does not run (disabled, the conversation
-/// stopped, or the server flooded it).
+/// The property phase once the scripted conversation is over, when it did not start
+/// early (then it is not this one's, and a spare session is only closed), with how long
+/// it took; `None` when it does not run (disabled, the conversation stopped, or the
+/// server flooded it). `early` tells each tool's pace, all known by now.
 async fn generate(
     record: &RevisionRecord,
     spare: Option<Session>,
     plan: &RevisionPlan<'_>,
+    early: &Early,
 ) -> crate::Result<Option<(PropertyRecord, Duration)>> {
     let started = Instant::now();
     // A server that flooded the scripted session would flood every property case too.
     let flooded = record.transcript.flood_cut().is_some();
-    let (Some(props), None, false) = (plan.properties, &record.stopped, flooded) else {
+    let ran_early = early.started();
+    let (Some(props), None, false, false) = (plan.properties, &record.stopped, flooded, ran_early)
+    else {
         if let Some(mut spare) = spare {
             spare.kill().await;
         }
         return Ok(None);
     };
-    let revision = record
-        .negotiated
-        .as_deref()
-        .and_then(Revision::find)
-        .unwrap_or(record.requested);
-    let schemas = SchemaSet::new(revision)?;
-    let listed = record.declares_tools() && record.tools_pages.iter().all(|p| p.result().is_some());
-    let pages: &[Exchange] = if listed { &record.tools_pages } else { &[] };
-    let slow_tools: Vec<String> = record
-        .tools
-        .iter()
-        .flat_map(|t| &t.calls)
-        .filter(|c| {
-            let silence = c.exchange.as_ref().and_then(Exchange::silence);
-            silence.is_some_and(crate::protocol::Silence::timed_out)
-        })
-        .map(|c| c.name.clone())
-        .collect();
-    let answered_slowly: &[String] = record
-        .tools
-        .as_ref()
-        .map_or(&[], |t| t.answered_slowly.as_slice());
-    let run = PropertyRun {
-        command: plan.command,
-        session: plan.session,
-        revision,
-        schemas: &schemas,
-        pages,
-        tools: listed,
-        policy: plan.policy,
-        seed: plan.seed,
-        config: props,
-        slow_tools: &slow_tools,
-        answered_slowly,
-        plans: Some(plan.plans),
-        carry: plan.carry,
-    };
+    let listing = listing_of(record);
     // The spare session speaks the revision it was opened for: the property phase's
     // only when the server negotiated the revision asked for.
     let spare = match spare {
-        Some(mut other) if revision.id != record.requested.id => {
+        Some(mut other) if listing.revision.id != record.requested.id => {
             other.kill().await;
             None
         }
         spare => spare,
     };
-    let found = run.run_on(spare).await;
+    let found = property_run(plan, props, &listing, early, spare).await?;
     Ok(Some((found, started.elapsed())))
+}
+
+/// The property phase from the moment the scripted conversation has walked the listing,
+/// on a job slot of its own, learning each tool's pace from `early`; `None` when it does
+/// not run (disabled, or the conversation ended before a listing).
+async fn generate_early(
+    early: &Early,
+    plan: &RevisionPlan<'_>,
+) -> crate::Result<Option<(PropertyRecord, Duration)>> {
+    let Some(props) = plan.properties else {
+        return Ok(None);
+    };
+    let Some(listing) = early.listing().await else {
+        return Ok(None);
+    };
+    let started = Instant::now();
+    let found = slot::beside(property_run(plan, props, &listing, early, None)).await?;
+    Ok(Some((found, started.elapsed())))
+}
+
+/// The property phase on `listing`, starting on `spare` if given.
+async fn property_run(
+    plan: &RevisionPlan<'_>,
+    props: &PropertyConfig,
+    listing: &Listing,
+    early: &Early,
+    spare: Option<Session>,
+) -> crate::Result<PropertyRecord> {
+    let schemas = SchemaSet::new(listing.revision)?;
+    let run = PropertyRun {
+        command: plan.command,
+        session: plan.session,
+        revision: listing.revision,
+        schemas: &schemas,
+        pages: &listing.pages,
+        tools: listing.tools,
+        policy: plan.policy,
+        seed: plan.seed,
+        config: props,
+        early: Some(early),
+        plans: Some(plan.plans),
+        carry: plan.carry,
+    };
+    Ok(run.run_on(spare).await)
+}
+
+/// What the property phase starts from, as the scripted conversation has it now.
+fn listing_of(record: &RevisionRecord) -> Listing {
+    let revision = record
+        .negotiated
+        .as_deref()
+        .and_then(Revision::find)
+        .unwrap_or(record.requested);
+    let tools = record.declares_tools() && record.tools_pages.iter().all(|p| p.result().is_some());
+    let pages = match tools {
+        true => record.tools_pages.clone(),
+        false => Vec::new(),
+    };
+    Listing {
+        revision,
+        pages,
+        tools,
+    }
 }
 
 /// Each step runs only while the server is still there: after it exits, later probes
 /// are not sent (their checks skip) and `rpc-response-required` reports the exit once.
-async fn converse(session: &mut Session, record: &mut RevisionRecord, policy: &CallPolicy) {
+async fn converse(
+    session: &mut Session,
+    record: &mut RevisionRecord,
+    policy: (&CallPolicy, &Early),
+) {
     session.notify("notifications/initialized", None).await;
     record.initialized_seq = session.transcript().entries().len().checked_sub(1);
 
@@ -486,7 +563,11 @@ async fn converse(session: &mut Session, record: &mut RevisionRecord, policy: &C
 
 /// The modern conversation before its own probes: the liveness request with the odd ids
 /// of the ping probes (`RPC-ID-ECHO`; `ping` itself is gone), then what both eras share.
-async fn converse_modern(session: &mut Session, record: &mut RevisionRecord, policy: &CallPolicy) {
+async fn converse_modern(
+    session: &mut Session,
+    record: &mut RevisionRecord,
+    policy: (&CallPolicy, &Early),
+) {
     record.pings.push(session.liveness().await);
     for id in PING_IDS {
         let id: Value = serde_json::from_str(id).unwrap_or(Value::Null);
@@ -506,11 +587,13 @@ async fn converse_modern(session: &mut Session, record: &mut RevisionRecord, pol
 async fn tools_and_malformed(
     session: &mut Session,
     record: &mut RevisionRecord,
-    policy: &CallPolicy,
+    (policy, early): (&CallPolicy, &Early),
 ) {
     let (pages, stopped) = tools::walk(session, MAX_PAGES).await;
     record.tools_pages = pages;
     record.tools_walk_stopped = stopped;
+    // The property phase needs no more than the listing to start (`early.rs`).
+    early.listed(listing_of(record));
     if session.ended().is_some() {
         return;
     }
@@ -533,7 +616,8 @@ async fn tools_and_malformed(
             tasks,
             listing_ended: record.tools_walk_stopped.is_none(),
         };
-        record.tools = Some(tools::converse(session, revision, &walk, policy, limits).await);
+        record.tools =
+            Some(tools::converse(session, revision, &walk, (policy, early), limits).await);
         if session.ended().is_some() {
             return;
         }

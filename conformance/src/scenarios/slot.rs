@@ -10,7 +10,11 @@
 //! ([`crate::transport::group_asleep`]) [`ASLEEP_SAMPLES`] times in a row: the runner
 //! starts the next revision meanwhile. When the answer comes, the conversation takes a
 //! slot back before it sends anything more, so at most `jobs` conversations ever do
-//! anything but wait on a sleeping server.
+//! anything but wait on a sleeping server. An HTTP endpoint's processes cannot be seen:
+//! there a tool call lends the slot once it has lasted `slow_answer` (it is a slow call
+//! then, whatever the server does). Work beside a revision (its property phase, started
+//! while its scripted conversation waits on a slow call) takes a slot of its own
+//! ([`beside`]), once every revision of the run has started.
 //!
 //! A revision waiting to go on after a lent wait goes first: between two generated
 //! cases, a property phase that has driven for [`TURN`] hands its slot to it and waits for
@@ -61,6 +65,10 @@ pub const TURN: Duration = Duration::from_millis(250);
 pub struct Pool {
     semaphore: Arc<Semaphore>,
     resuming: Mutex<VecDeque<oneshot::Sender<OwnedSemaphorePermit>>>,
+    /// Revisions of the run not started yet: work [`beside`] a revision waits for them,
+    /// whose scripted conversations may hold long waits of their own to start.
+    unstarted: Mutex<usize>,
+    started: tokio::sync::Notify,
 }
 
 impl Pool {
@@ -69,7 +77,37 @@ impl Pool {
         Arc::new(Self {
             semaphore: Arc::new(Semaphore::new(jobs.max(1))),
             resuming: Mutex::new(VecDeque::new()),
+            unstarted: Mutex::new(0),
+            started: tokio::sync::Notify::new(),
         })
+    }
+
+    /// `n` revisions of the run are still to start (the runner says so, then
+    /// [`Pool::one_started`] as each starts).
+    pub fn to_start(&self, n: usize) {
+        if let Ok(mut left) = self.unstarted.lock() {
+            *left = n;
+        }
+        self.started.notify_waiters();
+    }
+
+    /// One more revision of the run has started.
+    pub fn one_started(&self) {
+        if let Ok(mut left) = self.unstarted.lock() {
+            *left = left.saturating_sub(1);
+        }
+        self.started.notify_waiters();
+    }
+
+    /// Waits until every revision of the run has started.
+    async fn all_started(&self) {
+        loop {
+            let notified = self.started.notified();
+            if self.unstarted.lock().map_or(true, |left| *left == 0) {
+                return;
+            }
+            notified.await;
+        }
     }
 
     /// A free slot for a revision to start with, if there is one now.
@@ -221,6 +259,36 @@ pub async fn apart<F: Future>(part: F) -> F::Output {
     match Pool::new(1).try_slot() {
         Some(own) => CURRENT.scope(own, part).await,
         None => part.await,
+    }
+}
+
+/// Runs `part` beside the revision's own conversation on a slot of its own from the same
+/// pool (the property phase started while the scripted conversation waits on a sleeping
+/// server: `early.rs`): it waits for a permit like a revision resuming from a lent wait,
+/// so no more than `jobs` conversations ever drive at once, and gives it back when `part`
+/// ends (or is dropped). Outside a revision, just `part`.
+///
+/// It starts after every revision of the run has started: a revision's scripted
+/// conversation may hold a long wait (a slow tool, a shutdown grace) best begun early,
+/// and work beside one fills the time those waits leave.
+pub async fn beside<F: Future>(part: F) -> F::Output {
+    let Ok(slot) = CURRENT.try_with(Arc::clone) else {
+        return part.await;
+    };
+    slot.pool.all_started().await;
+    let own = Arc::new(Slot {
+        pool: Arc::clone(&slot.pool),
+        permit: Mutex::new(None),
+    });
+    own.take_back().await;
+    CURRENT.scope(own, part).await
+}
+
+/// Gives this revision's slot up for good (its own conversation is over, and work
+/// [`beside`] it, on a slot of its own, may still run). Outside a revision, nothing.
+pub fn give_up() {
+    if let Ok(slot) = CURRENT.try_with(Arc::clone) {
+        slot.release();
     }
 }
 
@@ -404,6 +472,33 @@ mod tests {
             .await
             .expect("the released slot");
         assert!(started.is_some());
+    }
+
+    /// Work beside a revision starts once every revision of the run has started, on a
+    /// permit of its own: with one slot, only once the revision gave its own up.
+    #[tokio::test]
+    async fn work_beside_a_revision_waits_for_the_starts_and_a_slot_of_its_own() {
+        let (pool, slot) = one_slot();
+        pool.to_start(1);
+        let ran = Arc::new(Mutex::new(false));
+        let beside_work = holding(Arc::clone(&slot), {
+            let ran = Arc::clone(&ran);
+            beside(async move { *ran.lock().unwrap() = true })
+        });
+        tokio::pin!(beside_work);
+        assert!(poll_once(beside_work.as_mut()).await.is_none());
+        pool.one_started();
+        assert!(
+            poll_once(beside_work.as_mut()).await.is_none(),
+            "no free slot"
+        );
+        assert!(!*ran.lock().unwrap());
+        holding(Arc::clone(&slot), async { give_up() }).await;
+        tokio::time::timeout(HANG_GUARD, beside_work)
+            .await
+            .expect("the slot given up");
+        assert!(*ran.lock().unwrap());
+        assert_eq!(free(&pool), 1, "its permit is back when it ends");
     }
 
     /// Polls `f` once: its output if it was ready.

@@ -14,6 +14,7 @@ use std::time::Instant;
 
 use serde_json::{json, Value};
 
+use super::early::{Early, Pace};
 use super::policy::CallPolicy;
 use super::{slot, slow_answer};
 use crate::generate::minimal_instance;
@@ -226,13 +227,14 @@ pub async fn converse(
     session: &mut Session,
     revision: &Revision,
     first_walk: &[Exchange],
-    policy: &CallPolicy,
+    (policy, early): (&CallPolicy, &Early),
     limits: Limits,
 ) -> ToolsRecord {
     let mut talk = Talk {
         session,
         revision,
         record: ToolsRecord::default(),
+        early,
     };
     if !talk.listings(limits).await {
         return talk.record;
@@ -254,6 +256,8 @@ struct Talk<'s> {
     session: &'s mut Session,
     revision: &'s Revision,
     record: ToolsRecord,
+    /// Where each tool's pace is told to the property phase.
+    early: &'s Early,
 }
 
 impl Talk<'_> {
@@ -348,10 +352,14 @@ impl Talk<'_> {
             None => valid_arguments(tool, self.revision),
         });
         match args {
-            Err(why) => call.skipped = Some(why),
+            Err(why) => {
+                call.skipped = Some(why);
+                self.early.tell(&name, Pace::Prompt);
+            }
             Ok(args) => {
                 let params = json!({"name": name, "arguments": args});
-                let (exchange, answered_slowly) = call_tool_timed(self.session, params).await;
+                let (exchange, answered_slowly) =
+                    call_tool_paced(self.session, params, &name, self.early).await;
                 if answered_slowly {
                     self.record.answered_slowly.push(name.clone());
                 }
@@ -473,15 +481,60 @@ async fn call_tool(session: &mut Session, params: Value) -> Exchange {
 /// than that at all: a tool that takes about `--timeout` by design would otherwise land on
 /// either side of it, and be a slow tool in one revision and a stall in the next.
 /// Waiting for the slot back is no part of the answer's time.
+///
+/// An HTTP endpoint's wait lends the slot once it has lasted [`slow_answer`]: the call is
+/// slow then, whatever the server does, and its revision only waits (as over stdio on a
+/// sleeping server), so the next revision starts meanwhile.
 async fn call_tool_timed(session: &mut Session, params: Value) -> (Exchange, bool) {
     let server = session.server_group();
-    let asleep = move || server.and_then(group_asleep);
     let sent = Instant::now();
+    let slow_after = slow_answer(session.timeout());
+    let out_of_sight = server.is_none() && session.is_http();
+    let asleep = move || match server {
+        Some(group) => group_asleep(group),
+        None => out_of_sight.then(|| sent.elapsed() >= slow_after),
+    };
     let (exchange, lent) =
         slot::lend_while_timed(asleep, session.request("tools/call", Some(params))).await;
     let took = sent.elapsed().saturating_sub(lent.unwrap_or_default());
     let slept = lent.is_some() || server.is_none();
-    let slow = slept && exchange.response().is_some() && took > slow_answer(session.timeout());
+    let slow = slept && exchange.response().is_some() && took > slow_after;
+    (exchange, slow)
+}
+
+/// [`call_tool_timed`] of a tool's valid call, telling `early` the tool's pace as soon as
+/// it is known: [`Pace::Slow`] once the call has gone unanswered for [`slow_answer`] while
+/// the slot was lent (its server seen asleep) or its server cannot be seen, which is
+/// what makes an answer slow; otherwise how the call ended.
+async fn call_tool_paced(
+    session: &mut Session,
+    params: Value,
+    name: &str,
+    early: &Early,
+) -> (Exchange, bool) {
+    let slow_after = slow_answer(session.timeout());
+    let seen = session.server_group().is_some();
+    let call = call_tool_timed(session, params);
+    tokio::pin!(call);
+    let watch = async {
+        tokio::time::sleep(slow_after).await;
+        while seen && !slot::lent() {
+            tokio::time::sleep(slot::SAMPLE_EVERY).await;
+        }
+    };
+    let (exchange, slow) = tokio::select! {
+        out = &mut call => out,
+        () = watch => {
+            early.tell(name, Pace::Slow);
+            call.await
+        }
+    };
+    let pace = match (slow, exchange.silence().is_some_and(Silence::timed_out)) {
+        (true, _) => Pace::Slow,
+        (false, true) => Pace::TimedOut,
+        (false, false) => Pace::Prompt,
+    };
+    early.tell(name, pace);
     (exchange, slow)
 }
 

@@ -200,19 +200,6 @@ impl PropertyRun<'_> {
                 record.notes.push(format!("tool {name:?}: {why}"));
                 continue;
             }
-            if self.slow_tools.iter().any(|t| t == name) {
-                record.notes.push(format!(
-                    "tool {name:?}: its scripted call outlasted the timeout, so it gets no generated cases (a slow tool costs its latency once)"
-                ));
-                continue;
-            }
-            if self.answered_slowly.iter().any(|t| t == name) {
-                record.notes.push(format!(
-                    "tool {name:?}: its scripted call answered only after more than {:.1} s, its server asleep meanwhile (a timer or I/O of its own) or out of sight, so it gets no generated cases (a slow tool costs its latency once)",
-                    crate::scenarios::slow_answer(self.session.timeout).as_secs_f64()
-                ));
-                continue;
-            }
             let object_schema = |s: &&Value| s.get("type") == Some(&Value::String("object".into()));
             if tool.get("inputSchema").filter(object_schema).is_none() {
                 // Arguments are an object: a tool whose inputSchema says otherwise is

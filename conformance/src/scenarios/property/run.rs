@@ -26,6 +26,7 @@ use crate::records::{
 };
 use crate::rules::CheckId;
 use crate::rules::FailureKind;
+use crate::scenarios::early::{Early, Pace};
 use crate::scenarios::era;
 use crate::scenarios::policy::CallPolicy;
 use crate::scenarios::progress::{self, Phase};
@@ -90,6 +91,8 @@ struct Walk {
     generation: Vec<(String, Duration)>,
     /// Tools whose last case answered slowly (see [`Outcome::Lagged`]).
     lagging: Vec<String>,
+    /// Tools whose scripted call was slow: they get no generated cases at all.
+    paced_out: Vec<String>,
 }
 
 impl Walk {
@@ -156,12 +159,11 @@ pub struct PropertyRun<'a> {
     pub seed: u64,
     /// Budget.
     pub config: &'a PropertyConfig,
-    /// Tools whose scripted call outlasted the timeout: they get no generated cases (a
-    /// slow tool costs its latency once, in the scripted phase, where it is reported).
-    pub slow_tools: &'a [String],
-    /// Tools whose scripted call answered, but slowly while the server slept on it: they
-    /// get no generated cases either (each would cost as much).
-    pub answered_slowly: &'a [String],
+    /// Where the revision's scripted conversation tells each tool's pace, when this phase
+    /// runs beside it (`early.rs`): a tool whose scripted call was slow or outlasted the
+    /// timeout gets no generated cases (a slow tool costs its latency once, in the
+    /// scripted phase, where it is reported). `None`: every tool's cases run.
+    pub early: Option<&'a Early>,
     /// Strategies other revisions of the run built, when they are shared.
     pub plans: Option<&'a PlanCache>,
     /// The minimal cases earlier revisions of the run found, and this revision's place in
@@ -209,18 +211,17 @@ impl PropertyRun<'_> {
                 } else {
                     items[at].n
                 };
-                if pass == 0 {
-                    if let Some(flow) = self
+                // A tool whose scripted call was slow gets no case, carried or generated.
+                // A carried finding is the property's: it has no cases left, and the
+                // revisions after hear at once that this one is done with it (below), not
+                // when the walk ends.
+                if pass == 0 && !self.paced_out(&mut items[at], &mut record, &mut walk).await {
+                    let carried = self
                         .carried(&mut env, &mut items[at], &mut record, &mut walk)
-                        .await
-                    {
-                        if let Flow::Stop(why) = flow {
-                            self.stop(&items, &mut record, why);
-                            break 'passes;
-                        }
-                        // A carried finding is the property's: it has no cases left, and
-                        // the revisions after hear at once that this one is done with it
-                        // (below), not when the walk ends.
+                        .await;
+                    if let Some(Flow::Stop(why)) = carried {
+                        self.stop(&items, &mut record, why);
+                        break 'passes;
                     }
                 }
                 while items[at].done < upto {
@@ -287,6 +288,38 @@ impl PropertyRun<'_> {
             s.kill().await;
         }
         record
+    }
+
+    /// Whether `item`'s tool gets no generated cases because its scripted call was slow
+    /// (told by the scripted conversation, waited for if not yet: `early.rs`); the first
+    /// of its properties says so in a note. The item is then done.
+    async fn paced_out(
+        &self,
+        item: &mut Item,
+        record: &mut PropertyRecord,
+        walk: &mut Walk,
+    ) -> bool {
+        let (Some(early), Some(tool)) = (self.early, probe_tool(&item.probe)) else {
+            return false;
+        };
+        if !walk.paced_out.iter().any(|t| t == tool) {
+            // The scripted call it waits on sleeps: the slot is lent meanwhile.
+            let pace = slot::lend_while(|| Some(true), early.pace(tool)).await;
+            let why = match pace {
+                Pace::Prompt => return false,
+                Pace::TimedOut => "outlasted the timeout".to_string(),
+                Pace::Slow => format!(
+                    "was still unanswered after {:.1} s, its server asleep meanwhile (a timer or I/O of its own) or out of sight",
+                    crate::scenarios::slow_answer(self.session.timeout).as_secs_f64()
+                ),
+            };
+            record.notes.push(format!(
+                "tool {tool:?}: its scripted call {why}, so it gets no generated cases (a slow tool costs its latency once)"
+            ));
+            walk.paced_out.push(tool.to_string());
+        }
+        item.done = item.n;
+        true
     }
 
     /// Draws and runs one case of `item`.
