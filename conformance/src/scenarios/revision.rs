@@ -52,7 +52,8 @@ pub struct RevisionPlan<'a> {
 }
 
 /// Runs the revision's conversation against a fresh server process, and its property
-/// phase from the moment the conversation has walked the tool listing (`early.rs`).
+/// phase: beside the conversation from the moment one of its tool calls is slow, else
+/// after it (`early.rs`).
 pub async fn run_revision(plan: &RevisionPlan<'_>) -> crate::Result<RevisionRecord> {
     let early = Early::default();
     let conversation = async {
@@ -77,7 +78,7 @@ pub async fn run_revision(plan: &RevisionPlan<'_>) -> crate::Result<RevisionReco
 }
 
 /// The revision's own conversation: handshake, scripted part and shutdown, with the
-/// property phase only when it did not start early (the conversation ended before its
+/// property phase only when it did not start early (no tool call was slow after the
 /// listing).
 async fn converse_all(plan: &RevisionPlan<'_>, early: &Early) -> crate::Result<RevisionRecord> {
     let started = Instant::now();
@@ -463,9 +464,9 @@ async fn generate(
     Ok(Some((found, started.elapsed())))
 }
 
-/// The property phase from the moment the scripted conversation has walked the listing,
-/// on a job slot of its own, learning each tool's pace from `early`; `None` when it does
-/// not run (disabled, or the conversation ended before a listing).
+/// The property phase from the moment a scripted tool call is slow (the listing walked
+/// before it), on a job slot of its own, learning each tool's pace from `early`; `None`
+/// when it does not start so (disabled, or no slow call after a listing).
 async fn generate_early(
     early: &Early,
     plan: &RevisionPlan<'_>,
