@@ -21,6 +21,7 @@
 
 use std::cell::RefCell;
 use std::collections::HashMap;
+use std::rc::Rc;
 
 use tokio::sync::Notify;
 
@@ -40,8 +41,8 @@ pub enum Pace {
 }
 
 /// What the property phase starts from: the revision's listing as the scripted
-/// conversation walked it.
-#[derive(Debug, Clone)]
+/// conversation walked it (shared with the Tools conversation, not copied).
+#[derive(Debug)]
 pub struct Listing {
     /// The revision the server negotiated (or the one asked for).
     pub revision: &'static Revision,
@@ -60,7 +61,7 @@ pub struct Early {
 
 #[derive(Debug, Default)]
 struct State {
-    listing: Option<Listing>,
+    listing: Option<Rc<Listing>>,
     paces: HashMap<String, Pace>,
     /// A tool was told [`Pace::Slow`]: the scripted conversation waits on a sleeping
     /// server, the property phase starts beside it.
@@ -71,14 +72,14 @@ struct State {
 
 impl State {
     /// The listing, once the property phase is to start early.
-    fn early(&self) -> Option<&Listing> {
+    fn early(&self) -> Option<&Rc<Listing>> {
         self.listing.as_ref().filter(|_| self.slow)
     }
 }
 
 impl Early {
     /// The scripted conversation has walked the listing: the property phase may start.
-    pub fn listed(&self, listing: Listing) {
+    pub fn listed(&self, listing: Rc<Listing>) {
         self.state.borrow_mut().listing = Some(listing);
         self.changed.notify_waiters();
     }
@@ -109,7 +110,7 @@ impl Early {
 
     /// Waits until the property phase is to start early, with the listing; `None` when
     /// the scripted conversation ended without a slow call after its listing.
-    pub async fn listing(&self) -> Option<Listing> {
+    pub async fn listing(&self) -> Option<Rc<Listing>> {
         loop {
             let notified = self.changed.notified();
             {
@@ -120,6 +121,11 @@ impl Early {
             }
             notified.await;
         }
+    }
+
+    /// The listing told so far, early or not.
+    pub fn told(&self) -> Option<Rc<Listing>> {
+        self.state.borrow().listing.clone()
     }
 
     /// Waits until `tool`'s pace is told (or the scripted conversation is over).
@@ -143,16 +149,14 @@ impl Early {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scenarios::slot::tests::poll_once;
 
     #[tokio::test]
     async fn a_pace_is_waited_for_the_first_told_stands_and_closing_ends_every_wait() {
         let early = Early::default();
         let asked = early.pace("slow");
         tokio::pin!(asked);
-        assert!(
-            futures_poll_once(asked.as_mut()).await.is_none(),
-            "not told yet"
-        );
+        assert!(poll_once(asked.as_mut()).await.is_none(), "not told yet");
         early.tell("slow", Pace::Slow);
         early.tell("slow", Pace::TimedOut);
         assert_eq!(asked.await, Pace::Slow);
@@ -165,10 +169,12 @@ mod tests {
 
     #[tokio::test]
     async fn the_property_phase_starts_early_only_on_a_listing_and_a_slow_call() {
-        let listing = || Listing {
-            revision: &crate::protocol::REVISIONS[0],
-            pages: Vec::new(),
-            tools: true,
+        let listing = || {
+            Rc::new(Listing {
+                revision: &crate::protocol::REVISIONS[0],
+                pages: Vec::new(),
+                tools: true,
+            })
         };
         // Listed, every call prompt: it runs after the conversation, as before.
         let prompt = Early::default();
@@ -177,7 +183,7 @@ mod tests {
         prompt.tell("late", Pace::TimedOut);
         let waiting = prompt.listing();
         tokio::pin!(waiting);
-        assert!(futures_poll_once(waiting.as_mut()).await.is_none());
+        assert!(poll_once(waiting.as_mut()).await.is_none());
         prompt.close();
         assert!(waiting.await.is_none());
         assert!(!prompt.started());
@@ -187,16 +193,5 @@ mod tests {
         slow.tell("sleeper", Pace::Slow);
         assert!(slow.started());
         assert!(slow.listing().await.is_some_and(|l| l.tools));
-    }
-
-    /// Polls `f` once: its output if it was ready.
-    async fn futures_poll_once<F: std::future::Future + Unpin>(mut f: F) -> Option<F::Output> {
-        std::future::poll_fn(|cx| {
-            std::task::Poll::Ready(match std::pin::Pin::new(&mut f).poll(cx) {
-                std::task::Poll::Ready(out) => Some(out),
-                std::task::Poll::Pending => None,
-            })
-        })
-        .await
     }
 }

@@ -4,6 +4,7 @@
 //! malformed probes, whose effect on a fragile server must not hide the earlier checks,
 //! then a liveness ping and the stdio shutdown sequence.
 
+use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
@@ -450,7 +451,7 @@ async fn generate(
         }
         return Ok(None);
     };
-    let listing = listing_of(record);
+    let listing = early.told().unwrap_or_else(|| Rc::new(listing_of(record)));
     // The spare session speaks the revision it was opened for: the property phase's
     // only when the server negotiated the revision asked for.
     let spare = match spare {
@@ -594,20 +595,15 @@ async fn tools_and_malformed(
     record.tools_pages = pages;
     record.tools_walk_stopped = stopped;
     // The property phase needs no more than the listing to start (`early.rs`).
-    early.listed(listing_of(record));
+    let listing = Rc::new(listing_of(record));
+    early.listed(Rc::clone(&listing));
     if session.ended().is_some() {
         return;
     }
     // The Tools conversation needs a complete first listing; a server that stalls or
     // fails on tools/list would only make every later step wait out its timeout.
-    let listed = record.tools_pages.iter().all(|p| p.result().is_some());
-    if record.declares_tools() && listed {
-        let revision = record
-            .negotiated
-            .as_deref()
-            .and_then(Revision::find)
-            .unwrap_or(record.requested);
-        let walk = record.tools_pages.clone();
+    if listing.tools {
+        let revision = listing.revision;
         // Task-augmented calls only where the server declares them (2025-11-25 tasks.mdx,
         // Tool-Level Negotiation: otherwise clients "MUST NOT attempt" them).
         let capabilities = record.init_result().and_then(|r| r.get("capabilities"));
@@ -618,7 +614,7 @@ async fn tools_and_malformed(
             listing_ended: record.tools_walk_stopped.is_none(),
         };
         record.tools =
-            Some(tools::converse(session, revision, &walk, (policy, early), limits).await);
+            Some(tools::converse(session, revision, &listing.pages, (policy, early), limits).await);
         if session.ended().is_some() {
             return;
         }

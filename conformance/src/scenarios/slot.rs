@@ -361,7 +361,7 @@ async fn lend_once_asleep(slot: &Slot, asleep: &impl Fn() -> Option<bool>) -> Op
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     /// Longer than any lending takes ([`LEND_AFTER`] and the looks): a guard against a
@@ -502,7 +502,7 @@ mod tests {
     }
 
     /// Polls `f` once: its output if it was ready.
-    async fn poll_once<F: Future + Unpin>(mut f: F) -> Option<F::Output> {
+    pub(crate) async fn poll_once<F: Future + Unpin>(mut f: F) -> Option<F::Output> {
         std::future::poll_fn(|cx| {
             std::task::Poll::Ready(match std::pin::Pin::new(&mut f).poll(cx) {
                 std::task::Poll::Ready(out) => Some(out),
