@@ -300,6 +300,22 @@ fn hostile_lagging_tool_costs_its_latency_once() {
     );
 }
 
+/// A tool that answers every call 0.3 s past a 2 s timeout, its server asleep meanwhile:
+/// the answer comes within the late window (a tenth of the timeout, at least 1 s), so the
+/// scripted call is answered in every run, not only in those the scheduler favours (issue
+/// 48: server-everything's 10 s tool against the default 10 s timeout).
+#[test]
+fn hostile_tool_answering_just_past_the_timeout_is_answered() {
+    let outcome = hostile::run(&["lag-tool", "2300"], &[], 2.0);
+    assert!(!outcome.report.is_null(), "no report ({:?})", outcome.wall);
+    assert!(outcome.left.is_empty(), "left running: {:?}", outcome.left);
+    let (status, message, _) = outcome.result("rpc-response-required");
+    assert_eq!(status, "pass", "{message}");
+    let (status, message, _) = outcome.result("tc-content-types");
+    assert_eq!(status, "pass", "the late answer is judged: {message}");
+    assert!(message.contains("content block"), "{message}");
+}
+
 /// The property phase started beside a slow scripted call (issue 48) sends what it would
 /// after it, whatever the slots: with one slot it runs while the scripted call's slot is
 /// lent, with three at once beside it; the two reports are the same.

@@ -24,7 +24,7 @@ use crate::records::{
     INVALID_CURSOR, META_PROBE_KEY, PROGRESS_TOKEN, UNKNOWN_TOOL,
 };
 use crate::rules::TaskSupport;
-use crate::transport::group_asleep;
+use crate::transport::{group_asleep, late_window};
 
 /// Most tools probed with invalid arguments (each probe is a real call).
 const MAX_INVALID_PROBES: usize = 32;
@@ -482,6 +482,10 @@ async fn call_tool(session: &mut Session, params: Value) -> Exchange {
 /// either side of it, and be a slow tool in one revision and a stall in the next.
 /// Waiting for the slot back is no part of the answer's time.
 ///
+/// A call unanswered within the timeout is still waited for [`late_window`] (a tenth of
+/// it, at least a second): an answer then counts, so a tool that runs exactly as long as
+/// the timeout by design is answered in every run, not in those the scheduler favours.
+///
 /// An HTTP endpoint's wait lends the slot once it has lasted [`slow_answer`]: the call is
 /// slow then, whatever the server does, and its revision only waits (as over stdio on a
 /// sleeping server), so the next revision starts meanwhile.
@@ -494,8 +498,17 @@ async fn call_tool_timed(session: &mut Session, params: Value) -> (Exchange, boo
         Some(group) => group_asleep(group),
         None => out_of_sight.then(|| sent.elapsed() >= slow_after),
     };
-    let (exchange, lent) =
-        slot::lend_while_timed(asleep, session.request("tools/call", Some(params))).await;
+    let late = late_window(session.timeout());
+    let call = async {
+        let exchange = session.request("tools/call", Some(params)).await;
+        match exchange.silence() {
+            Some(silence) if silence.timed_out() && session.ended().is_none() => {
+                session.answered_late(exchange, late).await
+            }
+            _ => exchange,
+        }
+    };
+    let (exchange, lent) = slot::lend_while_timed(asleep, call).await;
     let took = sent.elapsed().saturating_sub(lent.unwrap_or_default());
     let slept = lent.is_some() || server.is_none();
     let slow = slept && exchange.response().is_some() && took > slow_after;

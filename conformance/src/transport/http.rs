@@ -66,6 +66,16 @@ use crate::errors::{Error, Result};
 pub const SESSION_HEADER: &str = "mcp-session-id";
 /// The version header (transports.mdx 2025-06-18, Protocol Version Header).
 pub const VERSION_HEADER: &str = "mcp-protocol-version";
+/// How long past the timeout a tool call's answer is still taken: a tenth of the timeout,
+/// at least a second. A tool that runs as long as the timeout by design
+/// (server-everything's ten-second operation at the default `--timeout 10`) answers a few
+/// milliseconds past it, and without this window the scheduler would decide, run by run,
+/// whether it answered. The session judges its own wait; an HTTP tool call's POST is read
+/// this much longer so that a late answer can still arrive.
+pub fn late_window(timeout: Duration) -> Duration {
+    (timeout / 10).max(Duration::from_secs(1))
+}
+
 /// POSTs in flight at once; a write waits (up to the timeout) for a free slot.
 pub const MAX_IN_FLIGHT: usize = 16;
 /// HTTP facts kept per session; later ones are counted only.
@@ -721,6 +731,9 @@ struct Shape {
     lists_tools: bool,
     /// Whether its stream is a modern `subscriptions/listen` stream, open until cancelled.
     long_lived: bool,
+    /// Whether it is a `tools/call`, whose answer is still taken [`late_window`] past the
+    /// timeout.
+    calls_tool: bool,
     /// Its stream's record, when recorded.
     stream: Option<usize>,
 }
@@ -824,11 +837,15 @@ impl Post {
     /// Sends the POST in `slot`, passes the messages of its answer on, and keeps its fact.
     async fn run(mut self, slot: OwnedSemaphorePermit) {
         let (shape, outgoing, mut fact) = self.shape();
-        let Some(response) = self.send(&mut fact, outgoing).await else {
+        let timeout = match shape.calls_tool {
+            true => self.endpoint.timeout + late_window(self.endpoint.timeout),
+            false => self.endpoint.timeout,
+        };
+        let Some(response) = self.send(&mut fact, outgoing, timeout).await else {
             return self.keep(fact).await;
         };
         self.on_head(&shape, &mut fact, &response);
-        let (max_line, timeout) = (self.max_line, self.endpoint.timeout);
+        let max_line = self.max_line;
         let mut r = Reading::new(
             response,
             fact,
@@ -993,6 +1010,7 @@ impl Post {
             // A listen stream stays open until cancelled (2026-07-28 subscriptions.mdx): no
             // idle bound on it, only the cancellation and the transport's end.
             long_lived: modern && rpc_is(&fact, "subscriptions/listen"),
+            calls_tool: carried == Carried::Request && rpc_is(&fact, "tools/call"),
             stream,
         };
         (shape, outgoing, fact)
@@ -1033,7 +1051,12 @@ impl Post {
 
     /// Sends the POST and waits for its response head; `None` (the fact saying why) when
     /// none came.
-    async fn send(&mut self, fact: &mut HttpFact, out: Outgoing) -> Option<reqwest::Response> {
+    async fn send(
+        &mut self,
+        fact: &mut HttpFact,
+        out: Outgoing,
+        timeout: Duration,
+    ) -> Option<reqwest::Response> {
         let (builder, sent) = self.endpoint.post_message(
             out.session.as_deref(),
             out.version.as_deref(),
@@ -1042,7 +1065,6 @@ impl Post {
         );
         fact.sent = sent;
         self.ticket = Some(self.endpoint.open(fact));
-        let timeout = self.endpoint.timeout;
         let sending = tokio::time::timeout(timeout, builder.send());
         let error = match cancelled_or(&mut self.cancel, sending).await {
             Some(Ok(Ok(response))) => return Some(response),
@@ -1121,7 +1143,7 @@ impl Post {
                     } else {
                         "body bytes"
                     },
-                    self.endpoint.timeout.as_secs_f64()
+                    r.idle.as_secs_f64()
                 ));
             }
         }

@@ -33,7 +33,7 @@ pub(crate) use fact::{error_text, BODY_HEAD};
 pub use fact::{is_media, Carried, HttpFact, HttpTarget};
 pub use framing::{Frame, LineFramer};
 pub(crate) use http::{client, delete, Endpoint};
-pub use http::{HttpTransport, MAX_IN_FLIGHT, SESSION_HEADER, VERSION_HEADER};
+pub use http::{late_window, HttpTransport, MAX_IN_FLIGHT, SESSION_HEADER, VERSION_HEADER};
 pub(crate) use in_process::panic_message;
 pub use in_process::{
     InProcessServer, InProcessTransport, PipeReader, PipeWriter, ServeResult, PIPE_BUFFER,

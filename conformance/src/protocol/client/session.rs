@@ -418,15 +418,7 @@ impl Session {
     async fn await_sent(&mut self, id: Value, seq: usize, request: Value) -> Exchange {
         let answered = self.late_answer(seq);
         let reply = match (answered, self.ended.clone()) {
-            (Some(rseq), _) => {
-                let entry = self.transcript.get(rseq);
-                Reply::Response {
-                    seq: rseq,
-                    message: entry.and_then(|e| e.json.clone()).unwrap_or_default(),
-                    id_match: entry.and_then(|e| e.id_match).unwrap_or(IdMatch::Exact),
-                    listing_tail: entry.and_then(|e| e.listing_tail.clone()),
-                }
-            }
+            (Some(rseq), _) => self.response_at(rseq),
             (None, Some(end)) => Reply::Silent(end),
             (None, None) => {
                 let target = Target {
@@ -585,6 +577,29 @@ impl Session {
         match self.pump(deadline, &target).await {
             Ok(Reply::Response { seq, .. }) => Some(seq),
             _ => self.late_answer(x.request_seq),
+        }
+    }
+
+    /// `x`, a request left unanswered when its wait ended, as answered when its response
+    /// comes within `window` after all (or came meanwhile); otherwise `x` as it was.
+    pub async fn answered_late(&mut self, x: Exchange, window: Duration) -> Exchange {
+        match self.await_late(&x, window).await {
+            Some(seq) => Exchange {
+                reply: self.response_at(seq),
+                ..x
+            },
+            None => x,
+        }
+    }
+
+    /// The reply the response at transcript `seq` makes.
+    fn response_at(&self, seq: usize) -> Reply {
+        let entry = self.transcript.get(seq);
+        Reply::Response {
+            seq,
+            message: entry.and_then(|e| e.json.clone()).unwrap_or_default(),
+            id_match: entry.and_then(|e| e.id_match).unwrap_or(IdMatch::Exact),
+            listing_tail: entry.and_then(|e| e.listing_tail.clone()),
         }
     }
 
