@@ -316,6 +316,50 @@ fn hostile_tool_answering_just_past_the_timeout_is_answered() {
     assert!(message.contains("content block"), "{message}");
 }
 
+/// A slow tool gets its generated cases all the same when the run asks for them
+/// (`PropertyConfig::slow_tools_too`, which `--cases` above its default sets; issue 48):
+/// a note says so, and its cases ran, each answered slowly and none cut short.
+#[test]
+fn a_slow_tool_gets_its_cases_when_the_run_asks_for_them() {
+    let script = hostile::repo().join("fixtures/python/hostile_server.py");
+    let mut config = RunConfig::new(ServerCommand::new(
+        "python3",
+        [
+            script.display().to_string(),
+            "lag-tool".into(),
+            "1200".into(),
+        ],
+    ));
+    config.revisions = vec![Revision::find("2025-06-18").unwrap()];
+    config.session = SessionConfig {
+        timeout: Duration::from_secs(3),
+        ..SessionConfig::default()
+    };
+    config.properties = Some(PropertyConfig {
+        cases: 3,
+        slow_tools_too: true,
+        ..PropertyConfig::default()
+    });
+    let report = common::run_blocking(&config);
+    let survives = report.result("2025-06-18", "prop-server-survives").unwrap();
+    assert_eq!(survives.status, Status::Pass, "{}", survives.message);
+    assert!(
+        survives
+            .message
+            .contains("its generated cases run all the same"),
+        "{}",
+        survives.message
+    );
+    let valid = report
+        .result("2025-06-18", "prop-valid-call-accepted")
+        .unwrap();
+    assert!(
+        valid.message.starts_with("3 generated case(s)"),
+        "every valid case ran: {}",
+        valid.message
+    );
+}
+
 /// The property phase started beside a slow scripted call (issue 48) sends what it would
 /// after it, whatever the slots: with one slot it runs while the scripted call's slot is
 /// lent, with three at once beside it; the two reports are the same.

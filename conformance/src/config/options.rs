@@ -621,7 +621,8 @@ pub const CASES: Opt = Opt {
     flag: one("cases", "N", Kind::U32),
     key: run_key("cases"),
     default: "32",
-    doc: "Generated cases per property (per tool for arguments); 0 skips them",
+    doc: "Generated cases per property (per tool for arguments); 0 skips them; above the \
+          default, slow tools get theirs too",
     help_default: HelpDefault::Appended,
     set: Some(|f, v| f.cases = last(v, Value::u32)),
     example: "32",

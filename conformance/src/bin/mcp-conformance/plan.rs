@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use mcp_conformance::config::options::{CONFIG, REFERENCE};
-use mcp_conformance::config::{FileConfig, Settings};
+use mcp_conformance::config::{FileConfig, Settings, DEFAULT_CASES};
 use mcp_conformance::protocol::SessionConfig;
 use mcp_conformance::report::{Format, GateOptions};
 use mcp_conformance::runner::RunConfig;
@@ -56,6 +56,7 @@ pub(crate) fn plan(args: &RunArgs) -> Result<Plan> {
     let properties = (settings.cases > 0).then(|| PropertyConfig {
         cases: settings.cases,
         time_budget: settings.time_budget.map(Duration::from_secs_f64),
+        slow_tools_too: settings.cases > DEFAULT_CASES,
         ..Default::default()
     });
     let session = SessionConfig {

@@ -55,6 +55,11 @@ pub struct PropertyConfig {
     /// Raised when the run is interrupted (the binary's signal handlers): a strategy
     /// build holding the runtime's thread gives up at once, so the signal is heeded.
     pub interrupt: Interrupt,
+    /// Whether a slow tool gets its generated cases all the same (the binary sets it when
+    /// `--cases` asks for more than its default): by default a slow tool costs its
+    /// latency once, one timed call per revision, and gets no cases, or no more once a
+    /// case answered slowly.
+    pub slow_tools_too: bool,
 }
 
 impl Default for PropertyConfig {
@@ -65,6 +70,7 @@ impl Default for PropertyConfig {
             time_budget: None,
             tool_case_budget: TOOL_CASE_BUDGET,
             interrupt: Interrupt::default(),
+            slow_tools_too: false,
         }
     }
 }
@@ -91,8 +97,9 @@ struct Walk {
     generation: Vec<(String, Duration)>,
     /// Tools whose last case answered slowly (see [`Outcome::Lagged`]).
     lagging: Vec<String>,
-    /// Tools whose scripted call was slow: they get no generated cases at all.
-    paced_out: Vec<String>,
+    /// Tools whose scripted call was not prompt, and whether they get no generated cases
+    /// for it.
+    paced: Vec<(String, bool)>,
 }
 
 impl Walk {
@@ -292,7 +299,9 @@ impl PropertyRun<'_> {
 
     /// Whether `item`'s tool gets no generated cases because its scripted call was slow
     /// (told by the scripted conversation, waited for if not yet: `early.rs`); the first
-    /// of its properties says so in a note. The item is then done.
+    /// of its properties says so in a note. The item is then done. A slow tool keeps its
+    /// cases when the run asks for them ([`PropertyConfig::slow_tools_too`]); a note says
+    /// so too.
     async fn paced_out(
         &self,
         item: &mut Item,
@@ -302,24 +311,47 @@ impl PropertyRun<'_> {
         let (Some(early), Some(tool)) = (self.early, probe_tool(&item.probe)) else {
             return false;
         };
-        if !walk.paced_out.iter().any(|t| t == tool) {
-            // The scripted call it waits on sleeps: the slot is lent meanwhile.
-            let pace = slot::lend_while(|| Some(true), early.pace(tool)).await;
-            let why = match pace {
-                Pace::Prompt => return false,
-                Pace::TimedOut => "outlasted the timeout".to_string(),
-                Pace::Slow => format!(
-                    "was still unanswered after {:.1} s, its server asleep meanwhile (a timer or I/O of its own) or out of sight",
-                    crate::scenarios::slow_answer(self.session.timeout).as_secs_f64()
-                ),
-            };
-            record.notes.push(format!(
-                "tool {tool:?}: its scripted call {why}, so it gets no generated cases (a slow tool costs its latency once)"
-            ));
-            walk.paced_out.push(tool.to_string());
+        let out = match walk.paced.iter().find(|(t, _)| t == tool) {
+            Some((_, out)) => *out,
+            None => {
+                // The scripted call it waits on sleeps: the slot is lent meanwhile.
+                let pace = slot::lend_while(|| Some(true), early.pace(tool)).await;
+                let out = match self.pace_note(pace) {
+                    Some(note) => {
+                        record.notes.push(format!("tool {tool:?}: {note}"));
+                        pace != Pace::Slow || !self.config.slow_tools_too
+                    }
+                    None => false,
+                };
+                walk.paced.push((tool.to_string(), out));
+                out
+            }
+        };
+        if out {
+            item.done = item.n;
         }
-        item.done = item.n;
-        true
+        out
+    }
+
+    /// What the notes say of a tool whose scripted call showed `pace`; `None` for a
+    /// prompt one.
+    fn pace_note(&self, pace: Pace) -> Option<String> {
+        let slow = crate::scenarios::slow_answer(self.session.timeout).as_secs_f64();
+        let why = match pace {
+            Pace::Prompt => return None,
+            Pace::Slow if self.config.slow_tools_too => {
+                return Some(format!(
+                    "its scripted call was still unanswered after {slow:.1} s, and its generated cases run all the same (--cases asks for more than its default)"
+                ))
+            }
+            Pace::TimedOut => "outlasted the timeout".to_string(),
+            Pace::Slow => format!(
+                "was still unanswered after {slow:.1} s, its server asleep meanwhile (a timer or I/O of its own) or out of sight"
+            ),
+        };
+        Some(format!(
+            "its scripted call {why}, so it gets no generated cases (a slow tool costs its latency once)"
+        ))
     }
 
     /// Draws and runs one case of `item`.
@@ -419,6 +451,7 @@ impl PropertyRun<'_> {
         }
         match outcome {
             Outcome::Ok => Flow::Next,
+            Outcome::Lagged(..) if self.config.slow_tools_too => Flow::Next,
             Outcome::Lagged(took, asleep) => self.lagged(turn, &drawn.value, took, asleep),
             Outcome::Slow(answered_after) => {
                 // A slow tool costs its latency once: its other cases are not run.
