@@ -792,7 +792,7 @@ fn sigterm_and_sighup_end_the_servers_first() {
 /// signalled at a third of that, the run may spend little more before it exits.
 #[test]
 fn sigterm_during_strategy_building_ends_the_run_at_once() {
-    let alone = heavy_run("build-alone", None);
+    let alone = heavy_run("build-alone", RUN_HEAVY, None);
     assert_eq!(alone.code, Some(1), "two checks fail on heavy-schemas");
     let at = alone.cpu_at_exit / 3;
     assert!(
@@ -800,7 +800,7 @@ fn sigterm_during_strategy_building_ends_the_run_at_once() {
         "the build is too quick ({:?} of CPU in all) to be signalled in: raise its size",
         alone.cpu_at_exit
     );
-    let cut = heavy_run("build-cut", Some(at));
+    let cut = heavy_run("build-cut", RUN_HEAVY, Some(at));
     assert_eq!(cut.code, Some(143));
     let after = cut.cpu_at_exit.saturating_sub(cut.cpu_at_signal);
     assert!(
@@ -815,6 +815,35 @@ fn sigterm_during_strategy_building_ends_the_run_at_once() {
     );
 }
 
+/// The same in `fuzz` (the property generators round after round): the strategies of the
+/// first round are built for seconds of CPU; SIGTERM a second into it ends the session
+/// (143, every server gone) within a fraction of that, where the signal's default action
+/// used to end the process (no exit code, nothing said of what was found).
+#[test]
+fn sigterm_during_strategy_building_ends_fuzz_at_once() {
+    let at = std::time::Duration::from_secs(1);
+    let cut = heavy_run("fuzz-build-cut", FUZZ_HEAVY, Some(at));
+    assert_eq!(cut.code, Some(143), "{}", cut.stdout);
+    let after = cut.cpu_at_exit.saturating_sub(cut.cpu_at_signal);
+    assert!(
+        after < std::time::Duration::from_millis(750),
+        "{after:?} of CPU after SIGTERM"
+    );
+}
+
+/// `run` on one revision, for [`heavy_run`].
+const RUN_HEAVY: &[&str] = &["run", "--revision", "2025-06-18", "--timeout", "10"];
+/// `fuzz` on one revision for far longer than the test, for [`heavy_run`].
+const FUZZ_HEAVY: &[&str] = &[
+    "fuzz",
+    "--revision",
+    "2025-06-18",
+    "--timeout",
+    "10",
+    "--time",
+    "600",
+];
+
 /// What [`heavy_run`] saw.
 struct HeavyRun {
     code: Option<i32>,
@@ -823,9 +852,10 @@ struct HeavyRun {
     stdout: String,
 }
 
-/// One run against hostile `heavy-schemas` at size 16 (2025-06-18), sent SIGTERM once it
-/// has spent `signal_at` of CPU, if given; every server it started is gone after it.
-fn heavy_run(label: &str, signal_at: Option<std::time::Duration>) -> HeavyRun {
+/// One run of the subcommand `args` against hostile `heavy-schemas` at size 16, sent
+/// SIGTERM once it has spent `signal_at` of CPU, if given; every server it started is
+/// gone after it.
+fn heavy_run(label: &str, args: &[&str], signal_at: Option<std::time::Duration>) -> HeavyRun {
     use nix::sys::signal::{kill, Signal};
     use nix::unistd::Pid;
     use std::io::Read;
@@ -838,8 +868,8 @@ fn heavy_run(label: &str, signal_at: Option<std::time::Duration>) -> HeavyRun {
         "/../fixtures/python/hostile_server.py"
     );
     let mut harness = Command::new(EXE)
-        .args(["run", "--revision", "2025-06-18", "--timeout", "10", "--"])
-        .args(["python3", server, "heavy-schemas", "16"])
+        .args(args)
+        .args(["--", "python3", server, "heavy-schemas", "16"])
         .env("HOSTILE_STARTED", &started)
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::null())

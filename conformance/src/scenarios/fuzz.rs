@@ -11,6 +11,7 @@ use super::initialize_params;
 use super::policy::CallPolicy;
 use super::property::{PlanCache, PropertyConfig, PropertyRun};
 use super::tools::walk;
+use crate::generate::Interrupt;
 use crate::protocol::{Revision, SchemaSet, Session, SessionConfig};
 use crate::records::PropertyFailure;
 use crate::transport::ServerCommand;
@@ -29,16 +30,31 @@ pub struct FuzzOutcome {
     pub stopped: Option<String>,
 }
 
-/// Runs property rounds against `command` in `revision` until `budget` is spent.
+/// How long a fuzz session goes on, and what cuts it short.
+#[derive(Debug, Clone, Default)]
+pub struct FuzzBudget {
+    /// The time to spend.
+    pub time: Duration,
+    /// Raised by the caller's signal handlers: a strategy build holding the runtime's
+    /// thread gives up at once, and no further round starts.
+    pub interrupt: Interrupt,
+}
+
+/// Runs property rounds against `command` in `revision` until `budget` is spent (or its
+/// interrupt raised).
 pub async fn fuzz(
     command: &ServerCommand,
     revision: &'static Revision,
     session: &SessionConfig,
     policy: &CallPolicy,
     seed: u64,
-    budget: Duration,
+    budget: FuzzBudget,
     mut on_failure: impl FnMut(&PropertyFailure),
 ) -> crate::Result<FuzzOutcome> {
+    let FuzzBudget {
+        time: budget,
+        interrupt,
+    } = budget;
     let started = Instant::now();
     // One listing, as the scripted conversation would make it.
     let mut s = Session::start(command, session.clone())?;
@@ -58,10 +74,11 @@ pub async fn fuzz(
     let mut outcome = FuzzOutcome::default();
     // The strategies do not depend on the seed: built in the first round, reused after.
     let plans = PlanCache::default();
-    while started.elapsed() < budget {
+    while started.elapsed() < budget && !interrupt.raised() {
         let remaining = budget.saturating_sub(started.elapsed());
         let config = PropertyConfig {
             time_budget: Some(remaining),
+            interrupt: interrupt.clone(),
             ..PropertyConfig::default()
         };
         let run = PropertyRun {

@@ -25,7 +25,7 @@ mod tools;
 
 pub use early::{Early, Listing, Pace};
 pub(crate) use era::{case_line, generated_meta};
-pub use fuzz::{fuzz, FuzzOutcome};
+pub use fuzz::{fuzz, FuzzBudget, FuzzOutcome};
 pub use listing::list_revision;
 pub use modern::request_meta;
 pub use negotiation::{negotiate, probe_unsupported};

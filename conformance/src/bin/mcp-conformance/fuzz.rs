@@ -10,16 +10,21 @@ use std::time::Duration;
 use mcp_conformance::config::options::CONFIG;
 use mcp_conformance::fuzzing::coverage::{self, Agent, Corpus, GuidedConfig, GuidedEvent};
 use mcp_conformance::fuzzing::{LiveConfig, LiveTarget};
+use mcp_conformance::generate::Interrupt;
 use mcp_conformance::protocol::{Revision, SessionConfig, REVISIONS};
 use mcp_conformance::report::{counted, escape_server_text};
 use mcp_conformance::rules::FailureKind;
-use mcp_conformance::scenarios::CallPolicy;
+use mcp_conformance::scenarios::{CallPolicy, FuzzBudget};
 use mcp_conformance::transport::ServerCommand;
 use mcp_conformance::{Error, Result};
 
 use crate::args::FuzzArgs;
 use crate::exit::Exit;
 use crate::plan::{call_policy, config_file};
+use crate::signals::Signals;
+
+/// SIGINT's number, for a cut whose signal was not told.
+const SIGINT: i32 = 2;
 
 /// What both modes share, from the flags over the config file: the revision, the
 /// server, the call policy, the timeout and where case files go.
@@ -126,32 +131,70 @@ fn generators(args: FuzzArgs, setup: Setup) -> Result<Exit> {
         .map_err(Error::Runtime)?;
     let mut saved = 0;
     let mut write_error = None;
-    let found = runtime.block_on(async {
-        tokio::select! {
-            outcome = mcp_conformance::scenarios::fuzz(&server, revision, &session, &policy, seed, Duration::from_secs_f64(time), |f| {
-                outln!("FAIL {} ({}), seed {}: {}", f.check, revision.id, f.case.seed, escape_server_text(&f.outcome));
+    let budget = FuzzBudget {
+        time: Duration::from_secs_f64(time),
+        interrupt: Interrupt::default(),
+    };
+    let interrupt = budget.interrupt.clone();
+    // SIGINT, SIGTERM and SIGHUP end the session as they end a run: the servers first,
+    // then the process with 128 + the signal's number; a strategy build holding the
+    // runtime's thread gives up at once (the handler raises the interrupt).
+    let signalled = runtime.block_on(async {
+        let mut signals = Signals::register()?;
+        signals.raise(&interrupt)?;
+        let fuzzing = mcp_conformance::scenarios::fuzz(
+            &server,
+            revision,
+            &session,
+            &policy,
+            seed,
+            budget,
+            |f| {
+                outln!(
+                    "FAIL {} ({}), seed {}: {}",
+                    f.check,
+                    revision.id,
+                    f.case.seed,
+                    escape_server_text(&f.outcome)
+                );
                 outln!("     {}", escape_server_text(&f.description));
-                outln!("     minimal input: {}", escape_server_text(&f.input.to_string()));
+                outln!(
+                    "     minimal input: {}",
+                    escape_server_text(&f.input.to_string())
+                );
                 if let Some(dir) = &cases_dir {
                     saved += 1;
-                    let path = dir.join(format!("fuzz-{}-{}-{saved}.json", f.case.revision, f.check));
+                    let path =
+                        dir.join(format!("fuzz-{}-{}-{saved}.json", f.case.revision, f.check));
                     let text = serde_json::to_string_pretty(&f.case).unwrap_or_default();
                     match std::fs::create_dir_all(dir).and_then(|()| std::fs::write(&path, text)) {
                         Ok(()) => outln!("     replay: mcp-conformance replay {}", path.display()),
                         Err(e) => write_error = Some(Error::WriteReport { path, source: e }),
                     }
                 }
-            }) => Some(outcome),
-            _ = tokio::signal::ctrl_c() => None,
+            },
+        );
+        let outcome = tokio::select! {
+            outcome = fuzzing => outcome,
+            n = signals.recv() => return Ok(Err(n)),
+        };
+        if interrupt.raised() {
+            // Cut short by a signal whose number the handler's task has not told yet.
+            let n = tokio::time::timeout(Duration::from_secs(1), signals.recv()).await;
+            return Ok(Err(n.unwrap_or(SIGINT)));
         }
-    });
+        Ok::<_, Error>(Ok(outcome))
+    })?;
     if let Some(e) = write_error {
         return Err(e);
     }
-    let Some(outcome) = found else {
-        return Ok(Exit::interrupted());
+    let outcome = match signalled {
+        Ok(outcome) => outcome?,
+        Err(n) => {
+            eprintln!("mcp-conformance: interrupted (signal {n}); the servers were ended");
+            return Ok(Exit::Signalled(n));
+        }
     };
-    let outcome = outcome?;
     outln!(
         "fuzzed {}, {}: {}",
         counted(outcome.rounds, "round"),
