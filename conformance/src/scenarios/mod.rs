@@ -43,9 +43,11 @@ use serde_json::{json, Value};
 
 /// A tool answer slower than this (within the timeout) is slow: a tenth of the timeout, at
 /// least 1 s, far above any prompt answer even on a loaded machine. A slow tool costs its
-/// latency once (its scripted call, or its first generated case), not every time.
+/// latency once (its scripted call, or its first generated case), not every time. The
+/// same tenth as the window a late tool call's answer still counts in
+/// ([`crate::transport::late_window`]).
 pub(crate) fn slow_answer(timeout: std::time::Duration) -> std::time::Duration {
-    (timeout / 10).max(std::time::Duration::from_secs(1))
+    crate::transport::late_window(timeout)
 }
 
 /// The client name we announce.

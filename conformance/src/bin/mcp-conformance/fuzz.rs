@@ -12,6 +12,7 @@ use mcp_conformance::fuzzing::coverage::{self, Agent, Corpus, GuidedConfig, Guid
 use mcp_conformance::fuzzing::{LiveConfig, LiveTarget};
 use mcp_conformance::generate::Interrupt;
 use mcp_conformance::protocol::{Revision, SessionConfig, REVISIONS};
+use mcp_conformance::records::PropertyFailure;
 use mcp_conformance::report::{counted, escape_server_text};
 use mcp_conformance::rules::FailureKind;
 use mcp_conformance::scenarios::{CallPolicy, FuzzBudget};
@@ -22,9 +23,6 @@ use crate::args::FuzzArgs;
 use crate::exit::Exit;
 use crate::plan::{call_policy, config_file};
 use crate::signals::Signals;
-
-/// SIGINT's number, for a cut whose signal was not told.
-const SIGINT: i32 = 2;
 
 /// What both modes share, from the flags over the config file: the revision, the
 /// server, the call policy, the timeout and where case files go.
@@ -129,70 +127,30 @@ fn generators(args: FuzzArgs, setup: Setup) -> Result<Exit> {
         .enable_all()
         .build()
         .map_err(Error::Runtime)?;
-    let mut saved = 0;
-    let mut write_error = None;
+    let mut saving = Saving {
+        dir: cases_dir,
+        saved: 0,
+        error: None,
+    };
     let budget = FuzzBudget {
         time: Duration::from_secs_f64(time),
         interrupt: Interrupt::default(),
     };
     let interrupt = budget.interrupt.clone();
-    // SIGINT, SIGTERM and SIGHUP end the session as they end a run: the servers first,
-    // then the process with 128 + the signal's number; a strategy build holding the
-    // runtime's thread gives up at once (the handler raises the interrupt).
-    let signalled = runtime.block_on(async {
-        let mut signals = Signals::register()?;
-        signals.raise(&interrupt)?;
-        let fuzzing = mcp_conformance::scenarios::fuzz(
-            &server,
-            revision,
-            &session,
-            &policy,
-            seed,
-            budget,
-            |f| {
-                outln!(
-                    "FAIL {} ({}), seed {}: {}",
-                    f.check,
-                    revision.id,
-                    f.case.seed,
-                    escape_server_text(&f.outcome)
-                );
-                outln!("     {}", escape_server_text(&f.description));
-                outln!(
-                    "     minimal input: {}",
-                    escape_server_text(&f.input.to_string())
-                );
-                if let Some(dir) = &cases_dir {
-                    saved += 1;
-                    let path =
-                        dir.join(format!("fuzz-{}-{}-{saved}.json", f.case.revision, f.check));
-                    let text = serde_json::to_string_pretty(&f.case).unwrap_or_default();
-                    match std::fs::create_dir_all(dir).and_then(|()| std::fs::write(&path, text)) {
-                        Ok(()) => outln!("     replay: mcp-conformance replay {}", path.display()),
-                        Err(e) => write_error = Some(Error::WriteReport { path, source: e }),
-                    }
-                }
-            },
-        );
-        let outcome = tokio::select! {
-            outcome = fuzzing => outcome,
-            n = signals.recv() => return Ok(Err(n)),
-        };
-        if interrupt.raised() {
-            // Cut short by a signal whose number the handler's task has not told yet.
-            let n = tokio::time::timeout(Duration::from_secs(1), signals.recv()).await;
-            return Ok(Err(n.unwrap_or(SIGINT)));
-        }
-        Ok::<_, Error>(Ok(outcome))
-    })?;
-    if let Some(e) = write_error {
+    let fuzzing =
+        mcp_conformance::scenarios::fuzz(&server, revision, &session, &policy, seed, budget, |f| {
+            saving.found(f, revision)
+        });
+    let signalled = runtime.block_on(until_signalled(fuzzing, &interrupt))?;
+    if let Some(e) = saving.error {
         return Err(e);
     }
     let outcome = match signalled {
         Ok(outcome) => outcome?,
         Err(n) => {
-            eprintln!("mcp-conformance: interrupted (signal {n}); the servers were ended");
-            return Ok(Exit::Signalled(n));
+            let signal = n.map(|n| format!(" (signal {n})")).unwrap_or_default();
+            eprintln!("mcp-conformance: interrupted{signal}; the servers were ended");
+            return Ok(n.map_or(Exit::interrupted(), Exit::Signalled));
         }
     };
     outln!(
@@ -207,6 +165,66 @@ fn generators(args: FuzzArgs, setup: Setup) -> Result<Exit> {
     Ok(Exit::failed_if(
         !outcome.failures.is_empty() || outcome.stopped.is_some(),
     ))
+}
+
+/// Where `fuzz` prints each distinct failure and saves its case file.
+struct Saving {
+    dir: Option<PathBuf>,
+    saved: usize,
+    /// The first case file that could not be written.
+    error: Option<Error>,
+}
+
+impl Saving {
+    /// Prints `f` (server text escaped) and saves its case, if a folder was given.
+    fn found(&mut self, f: &PropertyFailure, revision: &Revision) {
+        outln!(
+            "FAIL {} ({}), seed {}: {}",
+            f.check,
+            revision.id,
+            f.case.seed,
+            escape_server_text(&f.outcome)
+        );
+        outln!("     {}", escape_server_text(&f.description));
+        outln!(
+            "     minimal input: {}",
+            escape_server_text(&f.input.to_string())
+        );
+        let Some(dir) = &self.dir else {
+            return;
+        };
+        self.saved += 1;
+        let name = format!("fuzz-{}-{}-{}.json", f.case.revision, f.check, self.saved);
+        let path = dir.join(name);
+        let text = serde_json::to_string_pretty(&f.case).unwrap_or_default();
+        match std::fs::create_dir_all(dir).and_then(|()| std::fs::write(&path, text)) {
+            Ok(()) => outln!("     replay: mcp-conformance replay {}", path.display()),
+            Err(e) => self.error = Some(Error::WriteReport { path, source: e }),
+        }
+    }
+}
+
+/// Runs `work` until it ends or SIGINT, SIGTERM or SIGHUP comes, as a run ends on them:
+/// `work` is dropped (its servers ended first) and the signal's number returned (`None`
+/// when the interrupt was raised but its number not told within a second). The handlers
+/// also raise `interrupt`, so a strategy build holding the runtime's thread gives up at
+/// once. Registered before `work` is first polled, so before any server starts.
+async fn until_signalled<F: std::future::Future>(
+    work: F,
+    interrupt: &Interrupt,
+) -> Result<std::result::Result<F::Output, Option<i32>>> {
+    let mut signals = Signals::register()?;
+    signals.raise(interrupt)?;
+    let out = tokio::select! {
+        out = work => out,
+        n = signals.recv() => return Ok(Err(Some(n))),
+    };
+    if interrupt.raised() {
+        // Cut short by a signal whose number the handler's task has not told yet.
+        let n = tokio::time::timeout(Duration::from_secs(1), signals.recv()).await;
+        return Ok(Err(n.ok()));
+    }
+    Ok(Ok(out))
 }
 
 /// The live target without libFuzzer: saved inputs, or inputs from the seed until the

@@ -316,13 +316,15 @@ impl PropertyRun<'_> {
             None => {
                 // The scripted call it waits on sleeps: the slot is lent meanwhile.
                 let pace = slot::lend_while(|| Some(true), early.pace(tool)).await;
-                let out = match self.pace_note(pace) {
-                    Some(note) => {
-                        record.notes.push(format!("tool {tool:?}: {note}"));
-                        pace != Pace::Slow || !self.config.slow_tools_too
-                    }
-                    None => false,
+                let out = match pace {
+                    Pace::Prompt => false,
+                    Pace::Slow => !self.config.slow_tools_too,
+                    Pace::TimedOut => true,
                 };
+                if pace != Pace::Prompt {
+                    let note = self.pace_note(pace, out);
+                    record.notes.push(format!("tool {tool:?}: {note}"));
+                }
                 walk.paced.push((tool.to_string(), out));
                 out
             }
@@ -333,25 +335,24 @@ impl PropertyRun<'_> {
         out
     }
 
-    /// What the notes say of a tool whose scripted call showed `pace`; `None` for a
-    /// prompt one.
-    fn pace_note(&self, pace: Pace) -> Option<String> {
+    /// What the notes say of a tool whose scripted call showed `pace` (not prompt), and
+    /// whose generated cases are left `out` or not.
+    fn pace_note(&self, pace: Pace, out: bool) -> String {
         let slow = crate::scenarios::slow_answer(self.session.timeout).as_secs_f64();
-        let why = match pace {
-            Pace::Prompt => return None,
-            Pace::Slow if self.config.slow_tools_too => {
-                return Some(format!(
+        let why = match (pace, out) {
+            (_, false) => {
+                return format!(
                     "its scripted call was still unanswered after {slow:.1} s, and its generated cases run all the same (--cases asks for more than its default)"
-                ))
+                )
             }
-            Pace::TimedOut => "outlasted the timeout".to_string(),
-            Pace::Slow => format!(
+            (Pace::TimedOut, true) => "outlasted the timeout".to_string(),
+            (_, true) => format!(
                 "was still unanswered after {slow:.1} s, its server asleep meanwhile (a timer or I/O of its own) or out of sight"
             ),
         };
-        Some(format!(
+        format!(
             "its scripted call {why}, so it gets no generated cases (a slow tool costs its latency once)"
-        ))
+        )
     }
 
     /// Draws and runs one case of `item`.
