@@ -944,6 +944,27 @@ fn live_fuzz_interrupt_exits_130_and_leaves_no_server_behind() {
     interrupted_with_no_server_behind(&["fuzz", "--live", "--timeout", "60"], "int-live");
 }
 
+/// SIGTERM and SIGHUP end `fuzz --live` and `fuzz --coverage` as they end `run`: servers
+/// first, then 128 + the signal. Both used to catch SIGINT only, so SIGTERM (a cancelled
+/// CI job) ended the process by its default action, its servers left to the reaper.
+#[test]
+fn live_and_coverage_fuzz_heed_sigterm_and_sighup() {
+    use nix::sys::signal::Signal;
+    let live = &["fuzz", "--live", "--timeout", "60"];
+    signalled_with_no_server_behind(live, "term-live", Signal::SIGTERM, 143);
+    signalled_with_no_server_behind(live, "hup-live", Signal::SIGHUP, 129);
+    // A Python server, so that the coverage agent loads; it never answers the handshake.
+    let coverage = &["fuzz", "--coverage", "--timeout", "60", "--time", "600"];
+    let silent = |pidfile: &Path| {
+        let code = format!(
+            "import os, time\nwith open({:?}, 'a') as f: f.write(f'{{os.getpid()}}\\n')\ntime.sleep(300)",
+            pidfile.display().to_string()
+        );
+        vec!["python3".to_string(), "-c".to_string(), code]
+    };
+    signalled_server_gone(coverage, &silent, "term-cov", Signal::SIGTERM, 143);
+}
+
 fn interrupted_with_no_server_behind(args: &[&str], label: &str) {
     signalled_with_no_server_behind(args, label, nix::sys::signal::Signal::SIGINT, 130);
 }
@@ -954,18 +975,35 @@ fn signalled_with_no_server_behind(
     signal: nix::sys::signal::Signal,
     code: i32,
 ) {
+    // Several servers may start at once (revisions run concurrently, and the version
+    // probe beside them): each appends its pid, one line each.
+    let silent = |pidfile: &Path| {
+        let script = format!("echo $$ >> '{}'; exec sleep 300", pidfile.display());
+        vec!["sh".to_string(), "-c".to_string(), script]
+    };
+    signalled_server_gone(args, &silent, label, signal, code);
+}
+
+/// `args` against the server `server(pidfile)` (one that appends its pid to `pidfile`
+/// and never answers), sent `signal` once it started: the exit code is `code` and every
+/// server is gone.
+fn signalled_server_gone(
+    args: &[&str],
+    server: &dyn Fn(&Path) -> Vec<String>,
+    label: &str,
+    signal: nix::sys::signal::Signal,
+    code: i32,
+) {
     use nix::sys::signal::kill;
     use nix::unistd::Pid;
     use std::time::{Duration, Instant};
 
     let dir = temp_dir(label);
     let pidfile = dir.join("server.pid");
-    // Several servers may start at once (revisions run concurrently, and the version
-    // probe beside them): each appends its pid, one line each.
-    let script = format!("echo $$ >> '{}'; exec sleep 300", pidfile.display());
     let harness = Command::new(EXE)
         .args(args)
-        .args(["--", "sh", "-c", &script])
+        .arg("--")
+        .args(server(&pidfile))
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::null())
         .spawn()

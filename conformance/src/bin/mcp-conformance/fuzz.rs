@@ -3,7 +3,7 @@
 //! fed from the seed or from saved inputs. Either way `Fail` when anything failed.
 
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -240,21 +240,19 @@ fn live(args: FuzzArgs, setup: Setup) -> Result<Exit> {
     let inputs = input_files(&args.input)?;
     let cases_dir =
         cases_dir.unwrap_or_else(|| PathBuf::from(mcp_conformance::config::DEFAULT_CASES_DIR));
-    let interrupted = Arc::new(AtomicBool::new(false));
+    let caught = Caught::listen()?;
     let config = LiveConfig {
         command: server,
         revision,
         timeout: Duration::from_secs_f64(timeout),
         policy,
         cases_dir: Some(cases_dir.clone()),
-        interrupt: Some(Arc::clone(&interrupted)),
+        interrupt: Some(caught.flag()),
         ignore: Vec::new(),
     };
-    catch_interrupt(Arc::clone(&interrupted))?;
     let mut target = match LiveTarget::start(config) {
         Ok(t) => t,
-        Err(_) if interrupted.load(Ordering::SeqCst) => return Ok(Exit::interrupted()),
-        Err(e) => return Err(e),
+        Err(e) => return caught.exit().ok_or(e),
     };
     let mut findings: Vec<(mcp_conformance::checks::CheckId, FailureKind)> = Vec::new();
     // Every case file written: one per distinct failure (the target saves a failure met
@@ -282,7 +280,7 @@ fn live(args: FuzzArgs, setup: Setup) -> Result<Exit> {
         let started = std::time::Instant::now();
         let budget = Duration::from_secs_f64(args.time);
         let mut state = args.seed;
-        while started.elapsed() < budget && !interrupted.load(Ordering::SeqCst) {
+        while started.elapsed() < budget && !caught.raised() {
             let data = mcp_conformance::fuzzing::seeded_input(&mut state);
             if let Some(finding) = target.run(&data) {
                 note_saved(&finding);
@@ -294,7 +292,7 @@ fn live(args: FuzzArgs, setup: Setup) -> Result<Exit> {
         }
     } else {
         for path in &inputs {
-            if interrupted.load(Ordering::SeqCst) {
+            if caught.raised() {
                 break;
             }
             let data = std::fs::read(path).map_err(|e| Error::Config {
@@ -311,8 +309,8 @@ fn live(args: FuzzArgs, setup: Setup) -> Result<Exit> {
             }
         }
     }
-    if interrupted.load(Ordering::SeqCst) {
-        return Ok(Exit::interrupted());
+    if let Some(exit) = caught.exit() {
+        return Ok(exit);
     }
     for note in target.notes() {
         outln!("note: {}", escape_server_text(note));
@@ -339,13 +337,15 @@ fn guided(args: FuzzArgs, setup: Setup, mut agent: Agent) -> Result<Exit> {
         .clone()
         .unwrap_or_else(|| PathBuf::from(mcp_conformance::config::DEFAULT_CASES_DIR));
     let corpus = Corpus::open(args.corpus.as_deref())?;
-    let interrupted = Arc::new(AtomicBool::new(false));
-    catch_interrupt(Arc::clone(&interrupted))?;
-    let config = live_config(setup, &cases_dir, &interrupted);
+    let caught = Caught::listen()?;
+    let config = live_config(setup, &cases_dir, caught.flag());
     let mut target = match LiveTarget::start(config) {
         Ok(t) => t,
-        Err(_) if interrupted.load(Ordering::SeqCst) => return Ok(Exit::interrupted()),
-        Err(e) => return Err(agent.refusal().map_or(e, Error::Coverage)),
+        Err(e) => {
+            return caught
+                .exit()
+                .ok_or_else(|| agent.refusal().map_or(e, Error::Coverage))
+        }
     };
     let (owner, partial) = agent.loaded().map_err(Error::Coverage)?;
     eprintln!(
@@ -372,7 +372,7 @@ fn guided(args: FuzzArgs, setup: Setup, mut agent: Agent) -> Result<Exit> {
     let guided = GuidedConfig {
         seed: args.seed,
         budget: Duration::from_secs_f64(args.time),
-        interrupt: Some(Arc::clone(&interrupted)),
+        interrupt: Some(caught.flag()),
         max_execs: None,
     };
     let mut findings: Vec<(mcp_conformance::checks::CheckId, FailureKind)> = Vec::new();
@@ -418,8 +418,8 @@ fn guided(args: FuzzArgs, setup: Setup, mut agent: Agent) -> Result<Exit> {
         },
     );
     drop(target);
-    if interrupted.load(Ordering::SeqCst) {
-        return Ok(Exit::interrupted());
+    if let Some(exit) = caught.exit() {
+        return Ok(exit);
     }
     if outcome.blind {
         let partial = agent.partial();
@@ -479,7 +479,7 @@ fn guided(args: FuzzArgs, setup: Setup, mut agent: Agent) -> Result<Exit> {
 fn live_config(
     setup: Setup,
     cases_dir: &std::path::Path,
-    interrupted: &Arc<AtomicBool>,
+    interrupt: Arc<AtomicBool>,
 ) -> LiveConfig {
     LiveConfig {
         command: setup.server,
@@ -487,7 +487,7 @@ fn live_config(
         timeout: Duration::from_secs_f64(setup.timeout),
         policy: setup.policy,
         cases_dir: Some(cases_dir.to_path_buf()),
-        interrupt: Some(Arc::clone(interrupted)),
+        interrupt: Some(interrupt),
         ignore: Vec::new(),
     }
 }
@@ -533,23 +533,52 @@ fn input_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
     Ok(inputs)
 }
 
-/// Sets `flag` on SIGINT, from a thread of its own: the live target runs synchronously,
-/// checking the flag between cases and while it waits for the server.
-fn catch_interrupt(flag: Arc<AtomicBool>) -> Result<()> {
-    let signals = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(Error::Runtime)?;
-    // Registered here, before any server starts, so an early Ctrl-C is caught too.
-    let mut sigint = signals
-        .block_on(async {
-            tokio::signal::unix::signal(tokio::signal::unix::SignalKind::interrupt())
-        })
-        .map_err(Error::Runtime)?;
-    std::thread::spawn(move || {
-        if signals.block_on(sigint.recv()).is_some() {
+/// What `--live` and `--coverage` caught: the flag their synchronous target checks
+/// between cases and while it waits for the server, and the signal that raised it.
+struct Caught {
+    flag: Arc<AtomicBool>,
+    signal: Arc<AtomicI32>,
+}
+
+impl Caught {
+    /// Listens for SIGINT, SIGTERM and SIGHUP from a thread of its own, registered here,
+    /// before any server starts, so an early signal is caught too.
+    fn listen() -> Result<Self> {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(Error::Runtime)?;
+        let mut signals = runtime.block_on(async { Signals::register() })?;
+        let caught = Self {
+            flag: Arc::new(AtomicBool::new(false)),
+            signal: Arc::new(AtomicI32::new(0)),
+        };
+        let (flag, signal) = (Arc::clone(&caught.flag), Arc::clone(&caught.signal));
+        std::thread::spawn(move || {
+            let n = runtime.block_on(signals.recv());
+            signal.store(n, Ordering::SeqCst);
             flag.store(true, Ordering::SeqCst);
+        });
+        Ok(caught)
+    }
+
+    /// The flag for the target's config.
+    fn flag(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.flag)
+    }
+
+    fn raised(&self) -> bool {
+        self.flag.load(Ordering::SeqCst)
+    }
+
+    /// `128 + the signal` once one was caught (the servers are ended by then: the target
+    /// was dropped or stopped at the flag), after saying so on stderr.
+    fn exit(&self) -> Option<Exit> {
+        if !self.raised() {
+            return None;
         }
-    });
-    Ok(())
+        let n = self.signal.load(Ordering::SeqCst);
+        eprintln!("mcp-conformance: interrupted (signal {n}); the servers were ended");
+        Some(Exit::Signalled(n))
+    }
 }
