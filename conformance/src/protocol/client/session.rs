@@ -24,9 +24,12 @@ pub struct SessionConfig {
     pub timeout: Duration,
     /// Longest stdout line accepted.
     pub max_line: usize,
-    /// How long a server may take to exit after its stdin is closed. Generous on purpose:
-    /// a conformant server exits at once and never waits it out, while a Python server's
-    /// teardown on a loaded machine took over 2 s and drew a false warning.
+    /// How long a server may take to exit after its stdin is closed: what both official
+    /// SDK clients give it before SIGTERM (TypeScript SDK `StdioClientTransport.close`,
+    /// Python SDK `PROCESS_TERMINATION_TIMEOUT`), so a server slower than that is killed
+    /// by the clients people use. Load is answered by scaling, not by this floor: the
+    /// revision's shutdown waits at least three times the server's own start-up (a flat
+    /// 2 s once drew a false warning on a Python server under load, before that scaling).
     pub shutdown_grace: Duration,
 }
 
@@ -35,7 +38,7 @@ impl Default for SessionConfig {
         Self {
             timeout: Duration::from_secs(10),
             max_line: 16 * 1024 * 1024,
-            shutdown_grace: Duration::from_secs(5),
+            shutdown_grace: Duration::from_secs(2),
         }
     }
 }
