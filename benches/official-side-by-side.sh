@@ -23,6 +23,7 @@
 #   official.txt, official-default/*/checks.json    default suite
 #   official-all.txt, official-all/*/checks.json    --suite all
 #   ours.json, ours.stderr                          mcp-conformance
+#   seconds.tsv                                     each of the three runs' wall time
 #   server.log                                      the server's output
 #
 # Node 20 note: 0.2.0-alpha.12 imports fs.globSync (Node >= 22). On an older
@@ -46,7 +47,7 @@ BASE_PORT="${BASE_PORT:-18300}"
 SUITE_TIMEOUT=300   # seconds per suite run, bounded
 
 [[ -x "$OURS" ]] || { echo "official-side-by-side: $OURS not built (cargo build first)" >&2; exit 1; }
-for tool in node npm timeout; do
+for tool in node npm timeout bc; do
   command -v "$tool" >/dev/null || { echo "official-side-by-side: $tool not on PATH" >&2; exit 1; }
 done
 
@@ -121,13 +122,21 @@ run_one() {  # NAME PORT -- COMMAND...
     echo "official-side-by-side: $name did not listen on $port (see $dir/server.log)" >&2
     stop_server; return 1
   fi
-  # The official suite exits 1 when any check fails; that is data, not an error.
+  # The official suite exits 1 when any check fails; that is data, not an error. Each
+  # run's wall time goes to seconds.tsv (benches/side-by-side.sh reads it).
+  local t0 t1 t2 t3
+  t0=$(date +%s.%N)
   (cd "$dir" && timeout "$SUITE_TIMEOUT" node "$CLI" server --url "$url" -o "$dir/official-default" \
      > "$dir/official.txt" 2>&1; echo "exit=$?" >> "$dir/official.txt") || true
+  t1=$(date +%s.%N)
   (cd "$dir" && timeout "$SUITE_TIMEOUT" node "$CLI" server --url "$url" --suite all -o "$dir/official-all" \
      > "$dir/official-all.txt" 2>&1; echo "exit=$?" >> "$dir/official-all.txt") || true
+  t2=$(date +%s.%N)
   (timeout "$SUITE_TIMEOUT" "$OURS" run --url "$url" --format json --output "$dir/ours.json" \
      > "$dir/ours.stdout" 2> "$dir/ours.stderr"; echo "exit=$?" >> "$dir/ours.stderr") || true
+  t3=$(date +%s.%N)
+  printf 'official\t%s\nofficial-all\t%s\nours\t%s\n' \
+    "$(echo "$t1 - $t0" | bc)" "$(echo "$t2 - $t1" | bc)" "$(echo "$t3 - $t2" | bc)" > "$dir/seconds.tsv"
   stop_server
   echo "  official: $(grep -m1 '^Total:' "$dir/official.txt" || echo '(no summary)')"
   echo "  ours:     $(node -p "JSON.stringify(require('$dir/ours.json').summary)" 2>/dev/null || echo '(no report)')"
