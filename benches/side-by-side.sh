@@ -37,6 +37,7 @@ EXTRA=(
   "server-everything, slow tool too|-- node $EVERYTHING stdio"
   "server-everything, slow tool too, gzip confined|$CONFINED -- node $EVERYTHING stdio"
   "server-everything-http, slow tool too|--url http://127.0.0.1:18801/mcp --env PORT=18801 -- node $EVERYTHING streamableHttp"
+  "server-everything-http, slow tool too, gzip confined|--url http://127.0.0.1:18801/mcp --env PORT=18801 $CONFINED -- node $EVERYTHING streamableHttp"
 )
 before=$(load)
 
