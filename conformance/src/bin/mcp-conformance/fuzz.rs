@@ -309,8 +309,10 @@ fn live(args: FuzzArgs, setup: Setup) -> Result<Exit> {
             }
         }
     }
-    if let Some(exit) = caught.exit() {
-        return Ok(exit);
+    if caught.raised() {
+        // Its servers ended before the line saying so.
+        drop(target);
+        return Ok(caught.exit().unwrap_or(Exit::interrupted()));
     }
     for note in target.notes() {
         outln!("note: {}", escape_server_text(note));
