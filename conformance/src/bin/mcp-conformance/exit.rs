@@ -39,6 +39,14 @@ impl Exit {
         Exit::Signalled(2)
     }
 
+    /// Ended by signal `n` (`None`: a signal whose number was not told), the servers
+    /// already ended: says so on stderr. 128 + `n`, or 130 when the number is unknown.
+    pub(crate) fn after_signal(n: Option<i32>) -> Exit {
+        let signal = n.map(|n| format!(" (signal {n})")).unwrap_or_default();
+        eprintln!("mcp-conformance: interrupted{signal}; the servers were ended");
+        n.map_or(Exit::interrupted(), Exit::Signalled)
+    }
+
     /// `Pass` when nothing failed, else `Fail`.
     pub(crate) fn failed_if(failed: bool) -> Exit {
         if failed {

@@ -147,11 +147,7 @@ fn generators(args: FuzzArgs, setup: Setup) -> Result<Exit> {
     }
     let outcome = match signalled {
         Ok(outcome) => outcome?,
-        Err(n) => {
-            let signal = n.map(|n| format!(" (signal {n})")).unwrap_or_default();
-            eprintln!("mcp-conformance: interrupted{signal}; the servers were ended");
-            return Ok(n.map_or(Exit::interrupted(), Exit::Signalled));
-        }
+        Err(n) => return Ok(Exit::after_signal(n)),
     };
     outln!(
         "fuzzed {}, {}: {}",
@@ -574,13 +570,10 @@ impl Caught {
     }
 
     /// `128 + the signal` once one was caught (the servers are ended by then: the target
-    /// was dropped or stopped at the flag), after saying so on stderr.
+    /// was dropped or stopped at the flag), after saying so on stderr
+    /// ([`Exit::after_signal`]).
     fn exit(&self) -> Option<Exit> {
-        if !self.raised() {
-            return None;
-        }
-        let n = self.signal.load(Ordering::SeqCst);
-        eprintln!("mcp-conformance: interrupted (signal {n}); the servers were ended");
-        Some(Exit::Signalled(n))
+        self.raised()
+            .then(|| Exit::after_signal(Some(self.signal.load(Ordering::SeqCst))))
     }
 }

@@ -94,8 +94,7 @@ pub(crate) fn run_command(args: RunArgs) -> Result<Exit> {
     }
     let gate = report.verdict();
     if let Some(n) = signalled.get() {
-        eprintln!("mcp-conformance: interrupted (signal {n}); the servers were ended");
-        return Ok(Exit::Signalled(n));
+        return Ok(Exit::after_signal(Some(n)));
     }
     if !gate.passed {
         eprintln!("mcp-conformance: {}", gate.reasons.join("; "));

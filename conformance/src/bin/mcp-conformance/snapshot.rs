@@ -73,10 +73,7 @@ pub(crate) fn snapshot(args: SnapshotArgs) -> Result<Exit> {
     };
     let live = match walk(&config)? {
         Ok(live) => live,
-        Err(n) => {
-            eprintln!("mcp-conformance: interrupted (signal {n}); the servers were ended");
-            return Ok(Exit::Signalled(n));
-        }
+        Err(n) => return Ok(Exit::after_signal(Some(n))),
     };
     // Nothing listed: a server that never answered, or refused every revision; an empty
     // snapshot would be committed, and accepted over a good one.
