@@ -71,8 +71,9 @@ done
 MCP_CONFORMANCE=$PWD/$BIN benches/official-side-by-side.sh everything python-sdk >&2 ||
   echo "side-by-side: the official suite did not run (see above)" >&2
 official() {  # SERVER KEY: seconds, or "-"
-  awk -v k="$2" '$1 == k { printf "%.1f", $2; found = 1 } END { if (!found) printf "-" }' \
-    "target/official-suite/results/$1/seconds.tsv" 2>/dev/null || printf -- '-'
+  local file="target/official-suite/results/$1/seconds.tsv"
+  [ -f "$file" ] || { printf -- '-'; return; }
+  awk -v k="$2" '$1 == k { printf "%.1f", $2; found = 1 } END { if (!found) printf "-" }' "$file"
 }
 declare -A OFFICIAL=(
   ["server-everything-http, slow tool too"]="$(official everything official) s / $(official everything official-all) s"
